@@ -5,7 +5,7 @@
 
 /** One problem with the input, zod-style: where it is, what is wrong, what to do. */
 export interface InputIssue {
-  /** File path (or '<flag>' for command-line problems). */
+  /** File path; `<command line>` for a flag; `<X options>` / `<X arguments>` for a library entry point's argument. */
   file?: string;
   /** 1-based line number (JSONL) or record number, when there is one. */
   line?: number;

@@ -12,15 +12,16 @@
  * only here, from timedOut. A clock without `timer` cuts nothing (the brake is checked between calls only).
  */
 import { timedOut } from '../kernel/brakes.js';
-import { CUT_MESSAGE } from '../kernel/cutWords.js';
+import { CUT_MESSAGE, CUT_TOOL_ERROR } from '../kernel/cutWords.js';
 import { Limit } from '../kernel/limits.js';
 import type { LoopSession } from '../loop/session.js';
-import type { CallRecord } from '../trace/types.js';
+import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { ModelCallError, type Clock } from './types.js';
+import type { ToolRun } from './tools.js';
 import { checkedReading } from './valueCheck.js';
 
 /** The words a cut call's record and the stop's detail say (kernel/cutWords.ts: written once, for replay too). */
-export { CUT_MESSAGE, CUT_MODEL_CALL, CUT_SUMMARY_CALL, cutDetail, cutToolCall, withCut } from '../kernel/cutWords.js';
+export { CUT_MESSAGE, CUT_MODEL_CALL, CUT_SUMMARY_CALL, CUT_TOOL_ERROR, cutDetail, cutToolCall, withCut } from '../kernel/cutWords.js';
 
 /** The longest wait one timer is set for (Node's timers hold at most 2^31 − 1 ms): a longer one is waited in parts. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -91,4 +92,16 @@ export function cutCallRecord(latencyMs: number): CallRecord {
 /** Whether a model call that threw `error` was cut at its deadline (`cut`: it fired): what it threw then, no provider's failure (a ModelCallError) nor the caller's abort, is the cut. */
 export function cutByDeadline(cut: boolean, error: unknown, aborted: boolean): boolean {
   return cut && !aborted && !(error instanceof ModelCallError);
+}
+
+/**
+ * The error `tool`'s record states (`aborted`: the caller's signal fired): one its deadline cut (it threw once
+ * its signal had fired: ToolRun `cutOff`) was cut by the timeout brake, whatever it threw — its deadline's
+ * reason or an error of its own (a fetch's AbortError, a socket closed under it) — so it is recorded as the cut
+ * (CUT_TOOL_ERROR), which every replay reads off the record (kernel/cutWords.ts timeoutWords) and the
+ * same-tool-same-error brake compares, live and replayed alike; else what it gave, if anything.
+ */
+export function recordToolError(tool: ToolCallRecord, ran: ToolRun, aborted: boolean): void {
+  const error = ran.cutOff && !aborted ? CUT_TOOL_ERROR : ran.error;
+  if (error !== undefined) tool.error = error;
 }

@@ -14,7 +14,7 @@
  *                      let it through (a model that gives up ends the run there: kernel/gaveUp.ts); a refused prompt ends it too
  *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult (aborted
  *                      between them: the ones never reached recorded `unreached`, which no replay plays; after the last: no final mark)
- *   each call          one record to the recorder once its tools ran (or the run stopped inside it), stating its cost
+ *   each call          one record to the recorder once its tools ran (or the run stopped inside it), stating its cost (and before they run, pending)
  *   the timeout        each model (summary too) and tool call's signal fires at it (deadline.ts): one cut is recorded as it ran, the brakes stop the run
  */
 import type { BrakeConfig } from '../brakes/config.js';
@@ -24,7 +24,7 @@ import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { CallRecord, TraceEnd } from '../trace/types.js';
-import { billed, callRecordOf, endRecord, readableTurn, withCallIds } from './records.js';
+import { billed, callRecordOf, endRecord, pendingCall, readableTurn, withCallIds } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
 import { checkedTurn, checkFailure } from './turnCheck.js';
 import { subagentOptions } from './subagentRun.js';
@@ -36,12 +36,12 @@ import { runBrakes } from '../tree/budget.js';
 import { picoToUsd } from '../money.js';
 import { cacheWritesOfOption } from './cacheWrites.js';
 import { thrownEnd, thrownInside, thrownText, withPartialRun, type InFlight } from './thrownRun.js';
-import { checkedReading, checkedToolResult, countedTokens } from './valueCheck.js';
+import { checkedDate, checkedReading, checkedToolResult, countedTokens } from './valueCheck.js';
 import { waitedMark } from './retryWait.js';
 import { summarizeLive, type SummaryRun } from './liveSummary.js';
-import { callDeadline, CUT_MODEL_CALL, cutToolCall, runTimeOf, withCut, type CallDeadline } from './deadline.js';
+import { callDeadline, CUT_MODEL_CALL, cutToolCall, recordToolError, runTimeOf, withCut, type CallDeadline } from './deadline.js';
 import { failedCall, refusedCall, type CallsRun } from './failedCalls.js';
-import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
+import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec, type TraceRecorder } from './types.js';
 
 export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
   brakes: BrakeConfig;
@@ -51,7 +51,7 @@ export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
   /** A sub-agent's place in its parent's tree (set for the runs sub-agent tools start). */
   member?: TreeMember;
 }
-const NO_RECORDER = { header() {}, call() {}, end() {} };
+const NO_RECORDER: TraceRecorder = { header() {}, call() {}, end() {} };
 
 export async function agentLoop(options: ResolvedAgentOptions): Promise<AgentRunResult> {
   return new AgentRun(options).run();
@@ -98,7 +98,7 @@ class AgentRun {
     this.conversation = new Conversation(context.system, context.goal);
     this.recorder = this.member ? this.member.recording(options.recorder, options.brakes) : (options.recorder ?? NO_RECORDER);
     this.mark = checkedReading(options.clock.now());
-    this.recorder.header(liveHeaderRecord(options, { systemTokens, goalTokens }));
+    this.recorder.header(liveHeaderRecord(options, { systemTokens, goalTokens }), checkedDate(options.clock, this.mark)); // Dated by its clock when it tells dates (a VirtualClock's).
     this.calls = { session: this.session, options, recorder: this.recorder, lap: () => this.lap(), aborted: () => this.aborted };
     this.summaryRun = { ...this.calls, conversation: this.conversation, deadline: () => this.deadline(), cut: (what) => (this.cutOff = what), notes: this.notes };
   }
@@ -236,6 +236,7 @@ class AgentRun {
       this.recorder.call(record);
       return after;
     }
+    if (record.toolCalls) this.recorder.pending?.(pendingCall(record)); // On disk before its tools run: a run killed in them keeps the call it paid.
     const stop = await this.runTools(turn, record);
     this.inFlight = undefined;
     this.recorder.call(record);
@@ -272,7 +273,7 @@ class AgentRun {
       const tokens = result.tokens ?? countedTokens(options.countTokens, result.output, `tools.${call.name} output`);
       tool.resultTokens = tokens;
       tool.latencyMs = Math.max(0, this.lap() - this.childElapsedMs);
-      if (result.error !== undefined) tool.error = result.error;
+      recordToolError(tool, ran, this.aborted);
       this.conversation.addToolResult(call.id, capToolOutput(result.output, tokens, cap));
       const failed = session.recordToolResult(tool);
       if (failed) return failed;

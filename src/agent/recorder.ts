@@ -1,8 +1,9 @@
 /**
  * The recorder: writes the run as a native trace while it goes, one line per record (header, each model
- * call once its tools ran, the end), each written to the file before the loop goes on — so a run killed
- * at any point leaves its header and every finished call, which read as a run ending in trace_end (the
- * header is marked `live`). Shell side (node:fs).
+ * call as soon as its response is paid and again once its tools ran, the end), each appended to the file
+ * before the loop goes on — so a run killed at any point (SIGKILL included, in the middle of a tool) leaves its
+ * header and every call it paid, which read as a run ending in trace_end (the header is marked `live`; a call's
+ * second line takes the place of its first, as the header's `liveLines` mark says: trace/liveRecording.ts). Shell side (node:fs).
  */
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { errorCode, writeProblem } from '../io/fileErrorWords.js';
 import { checkArguments, stringIssue } from '../options/arguments.js';
 import { argumentPlace } from '../options/given.js';
 import { shown } from '../options/rules.js';
+import { CUT_OFF_RECORDING } from '../trace/liveRecording.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader } from '../trace/types.js';
 import { numberOfText, type DatingRecorder } from './treeRecording.js';
 import type { TraceRecorder } from './types.js';
@@ -31,13 +33,14 @@ export function fileRecorder(path: string): TraceRecorder & Required<DatingRecor
     writeSync(fd, JSON.stringify(record) + '\n');
   };
   return {
-    header: (header) => {
+    header: (header, clockDate) => {
       if (fd !== null || ended) throw new Error(`the recording ${path} already has its header`);
       fd = openRecording(path);
-      line(withDate(header));
+      line(withDate(header, clockDate));
     },
     dated: withDate,
     treeNumber: () => numberOfText(path),
+    pending: (call) => line(call),
     call: (call) => line(call),
     end: (end) => {
       line(end);
@@ -73,21 +76,32 @@ function openRecording(path: string): number {
   }
 }
 
-/** Records in memory (`dated`: a header as either recorder writes it, for a tree's shared date: treeRecording.ts); `trace()` is the run so far (ending as a cut-off live recording reads before its end). */
+/** Records in memory (`dated`: a header as either recorder writes it, for a tree's shared date: treeRecording.ts); `trace()` is the run so far, read as fileRecorder's file is (a call pending while its tools run; ending as a cut-off live recording reads before its end). */
 export function memoryRecorder(source = 'memory'): TraceRecorder & Required<Pick<DatingRecorder, 'dated'>> & { trace(): Trace } {
   checkArguments('memoryRecorder', (issue) => stringIssue(issue, source, { field: 'source', hint: "the name the run is told by in messages, e.g. memoryRecorder('my-loop'); leave it out for 'memory'" }));
   let header: TraceHeader | undefined;
   const calls: CallRecord[] = [];
   let end: TraceEnd | undefined;
+  let pending = false; // The last call is pending: its complete record takes its place, as the file reader reads it.
   return {
-    header: (h) => void (header = withDate(h)),
+    header: (h, clockDate) => void (header = withDate(h, clockDate)),
     dated: withDate,
-    call: (call) => void calls.push(structuredClone(call)),
+    pending: (call) => {
+      calls.push(structuredClone(call));
+      pending = true;
+    },
+    call: (call) => {
+      if (pending) calls.pop();
+      pending = false;
+      calls.push(structuredClone(call));
+    },
     end: (e) => void (end = e),
-    trace: () => ({ source, header: header!, calls: [...calls], end: end ?? { type: 'end', outcome: 'unknown', status: 'live recording cut off before its end record' } }),
+    trace: () => ({ source, header: header!, calls: [...calls], end: end ?? CUT_OFF_RECORDING }),
   };
 }
 
-function withDate(header: TraceHeader): TraceHeader {
-  return header.recordedAt === undefined ? { ...header, recordedAt: new Date().toISOString() } : header;
+/** `header` dated: as it is, else the date of the run's start on its clock (Clock.dateOf: a VirtualClock's; null: undated), else now (the wall clock: this is the shell). */
+function withDate(header: TraceHeader, clockDate?: string | null): TraceHeader {
+  if (header.recordedAt !== undefined || clockDate === null) return header;
+  return { ...header, recordedAt: clockDate ?? new Date().toISOString() };
 }

@@ -5,6 +5,9 @@ import type { CallUsage } from '../pricing/types.js';
 import { isFailureStatus } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord, TraceEnd } from '../trace/types.js';
 import { recordedArguments } from './tools.js';
+
+/** A call as written before its tools run (the recorder's `pending`): trace/liveRecording.ts. */
+export { pendingCall } from '../trace/liveRecording.js';
 import { ModelCallError, type ModelTurn } from './types.js';
 
 export function usageFields(usage: ModelTurn['usage']): Partial<CallRecord> {

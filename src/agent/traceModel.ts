@@ -27,9 +27,20 @@ import type { ToolRun } from './tools.js';
 import { exhaustedStop, modelGaveUp, runAborted } from '../kernel/gaveUp.js';
 import type { CallRecord, FailedCall, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
-import { ModelCallError, ModelExhausted, type AgentCacheWrites, type AgentContextOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
+import { ModelCallError, ModelExhausted, type AgentCacheWrites, type AgentContextOptions, type AgentLoopOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
 
-export interface TraceDriven {
+/**
+ * A trace-driven run: the options runAgentLoop takes from it, to spread into its own
+ * (`runAgentLoop({ ...traceModel(trace, clock), brakes, pricing, clock })`), and `calls`, which is not one:
+ * it is not enumerable, so a spread (or Object.keys) leaves it out.
+ */
+export interface TraceDriven extends TraceDrivenOptions {
+  /** Calls answered so far (not enumerable: no option of runAgentLoop's). */
+  readonly calls: number;
+}
+
+/** What of a trace-driven run runAgentLoop takes as options: a spread of traceModel's result gives these, and only these. */
+export interface TraceDrivenOptions extends Required<Pick<AgentLoopOptions, 'model' | 'tools' | 'context' | 'signal' | 'cacheWrites'>> {
   model: Model;
   tools: AgentTool[];
   context: AgentContextOptions;
@@ -40,8 +51,6 @@ export interface TraceDriven {
    * a synthetic run, else they may last an hour), as the replay's cache mode leaves them (meter.ts boundWrites).
    */
   cacheWrites: AgentCacheWrites;
-  /** Calls answered so far. */
-  readonly calls: number;
 }
 
 /** Where a trace-driven run is: the next recorded call, and the tool calls of the response last answered. */
@@ -66,7 +75,9 @@ export function traceModel(trace: Trace, clock: VirtualClock, cache: CacheMode =
     },
   };
   const cacheWrites = cacheWritesOption(boundWrites(cacheWritesOf(trace), cacheModeCode(cache)));
-  return { model: recordedModel(trace, clock, state), tools: recordedTools(trace, clock, state), context: recordedContext(trace), signal: controller.signal, cacheWrites, get calls() { return state.next; } };
+  const options: TraceDrivenOptions = { model: recordedModel(trace, clock, state), tools: recordedTools(trace, clock, state), context: recordedContext(trace), signal: controller.signal, cacheWrites };
+  // `calls` is no option: not enumerable, so a spread into runAgentLoop's options does not copy it (its options refuse unknown keys).
+  return Object.defineProperty(options, 'calls', { get: () => state.next, enumerable: false }) as TraceDriven;
 }
 
 /** The model: each call answered with the trace's next recorded response, or its recorded failure. */

@@ -32,7 +32,8 @@ import type { TraceRecorder } from './types.js';
  * tree whose root it records (fileRecorder: from its path), its session id's `n`.
  */
 export interface DatingRecorder extends TraceRecorder {
-  dated?(header: TraceHeader): TraceHeader;
+  /** `clockDate`: the date of the run's start on its clock (TraceRecorder.header's). */
+  dated?(header: TraceHeader, clockDate?: string | null): TraceHeader;
   treeNumber?(): number;
 }
 
@@ -104,9 +105,9 @@ function agentRef(member: RecordedMember): AgentRef {
 /** `inner`, writing the tree's fields into each record of `member`'s run (`brakes`: the run's own). */
 export function treeRecording(inner: DatingRecorder, member: RecordedMember, brakes: BrakeConfig): TraceRecorder {
   const { timeline } = member;
-  const header = (h: TraceHeader): TraceHeader => {
+  const header = (h: TraceHeader, clockDate: string | null | undefined): TraceHeader => {
     if (member.parent === undefined) {
-      const dated = inner.dated?.(h) ?? h;
+      const dated = inner.dated?.(h, clockDate) ?? h;
       timeline.recordedAt = dated.recordedAt;
       timeline.sessionId = liveSessionId(inner, dated);
       return { ...dated, agent: agentRef(member) };
@@ -114,9 +115,13 @@ export function treeRecording(inner: DatingRecorder, member: RecordedMember, bra
     const recordedSettings = recordedSettingsOf(subagentRecordedBrakes(brakes, member.subagentLimits));
     return { ...h, ...(timeline.recordedAt === undefined ? {} : { recordedAt: timeline.recordedAt }), recordedSettings, agent: agentRef(member) };
   };
+  let pendingStartMs: number | undefined; // The start of the call written pending (its complete record states it again).
   const call = (record: CallRecord): CallRecord => {
     const tools = record.toolCalls?.map((tool, i) => withStartedAgents(tool, timeline.takeStarts(member.agentId, i)));
-    return { ...record, startMs: member.takeStartMs(), ...(tools === undefined ? {} : { toolCalls: tools }) };
+    const startMs = pendingStartMs ?? member.takeStartMs();
+    pendingStartMs = undefined;
+    return { ...record, startMs, ...(tools === undefined ? {} : { toolCalls: tools }) };
   };
-  return { header: (h) => inner.header(header(h)), call: (record) => inner.call(call(record)), end: (end) => inner.end(end) };
+  const pending = (record: CallRecord): CallRecord => ({ ...record, startMs: (pendingStartMs = member.takeStartMs()) });
+  return { header: (h, clockDate) => inner.header(header(h, clockDate), clockDate), pending: (record) => inner.pending?.(pending(record)), call: (record) => inner.call(call(record)), end: (end) => inner.end(end) };
 }

@@ -186,6 +186,15 @@ export interface Clock {
    * run's timeout (deadline.ts): a clock without it is read between calls only, a call running to its end.
    */
   timer?(ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * The date of reading `readingMs`, as an ISO text: a recording of a run on this clock is dated its start's
+   * (fileRecorder and memoryRecorder write it as `recordedAt`; dated prices are read at its day); null: this
+   * clock tells no date, and the recording is left undated (replayed at the price table's current prices, as
+   * the run was most likely priced). A VirtualClock given an epoch dates (its epoch + the reading), one without
+   * answers null: either way identical runs make identical recordings. A clock without dateOf (the wall clock)
+   * leaves the date to the recorder, which takes the real one.
+   */
+  dateOf?(readingMs: number): string | null;
 }
 
 /** When a failed call is tried again. */
@@ -198,7 +207,14 @@ export interface RetryPolicy {
 
 /** Receives the run as it goes: a header, one record per model call, the end. */
 export interface TraceRecorder {
-  header(header: TraceHeader): void;
+  /** `clockDate`: the date of the run's start on its clock (Clock.dateOf), when it tells one: a recorder that dates its recordings dates this one so; null: the clock says the run has no date (leave it undated). */
+  header(header: TraceHeader, clockDate?: string | null): void;
+  /**
+   * Optional: a call whose tools are about to run, as soon as its response is paid — its tool calls `unreached`
+   * (none ran yet), no `final` mark (trace/liveRecording.ts pendingCall). `call` gives the same call complete once
+   * its step is over. fileRecorder writes both lines, so a run killed while a tool runs keeps the call it paid.
+   */
+  pending?(call: CallRecord): void;
   call(call: CallRecord): void;
   end(end: TraceEnd): void;
 }

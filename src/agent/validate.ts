@@ -50,12 +50,19 @@ function timerIssue(issue: Issue, clock: unknown): void {
   issue('clock.timer', 'invalid_value', `${shown(clock.timer)} is not a function`, 'timer(ms, signal) resolves once the clock has passed ms from now (VirtualClock has one), or leave it out: the timeout is then checked between calls only');
 }
 
+/** A clock's `dateOf`, optional (without it a recorder dates the recording with the real date), when given a function. */
+function dateOfIssue(issue: Issue, clock: unknown): void {
+  if (!isObject(clock) || clock.dateOf === undefined || typeof clock.dateOf === 'function') return;
+  issue('clock.dateOf', 'invalid_value', `${shown(clock.dateOf)} is not a function`, 'dateOf(readingMs) gives the ISO date of a reading (VirtualClock has one), or leave it out: a recorder then dates the recording with the real date');
+}
+
 const RECORDER_HINT = "a TraceRecorder { header(), call(), end() }, e.g. fileRecorder('run.jsonl') or memoryRecorder()";
 
 /** The shell parts a caller may replace: the clock, the recorder and the AbortSignal, each able to do what the loop asks of it. */
 function shellIssues(issue: Issue, options: AgentLoopOptions): void {
   methodsIssue(issue, 'clock', options.clock, ['now', 'sleep'], 'a Clock { now(), sleep(ms, signal) }, e.g. new VirtualClock(); leave it out for the wall clock');
   timerIssue(issue, options.clock);
+  dateOfIssue(issue, options.clock);
   methodsIssue(issue, 'recorder', options.recorder, ['header', 'call', 'end'], RECORDER_HINT);
   const signal: unknown = options.signal;
   if (signal !== undefined && !(isObject(signal) && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function')) {

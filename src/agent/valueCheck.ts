@@ -9,7 +9,7 @@
  */
 import { isTokenCount } from '../io/limits.js';
 import { shown } from '../options/rules.js';
-import type { ToolResult } from './types.js';
+import type { Clock, ToolResult } from './types.js';
 
 /** What gave the value: the token counter, a tool, the clock. */
 export type ValueSource = 'countTokens' | 'tool' | 'clock';
@@ -63,4 +63,20 @@ export function checkedReading(now: unknown, since?: number): number {
     throw new LoopValueError('clock', 'clock.now()', now, `clock.now() went backwards, from ${since} to ${now} ms: a run's time is the sum of its laps, so the clock must never go back (performance.now() is monotonic; Date.now() is not)`);
   }
   return now;
+}
+
+/**
+ * The date `clock` gives its reading `readingMs` (Clock.dateOf), as a recording states it (ISO, UTC: `toISOString`);
+ * undefined when the clock has no dateOf, null when it says the run has no date. A text no date can be read from is the clock's bug: a LoopValueError
+ * (field `clock.dateOf()`), as a recording dated so would be refused by every replay.
+ */
+export function checkedDate(clock: Clock, readingMs: number): string | null | undefined {
+  if (clock.dateOf === undefined) return undefined;
+  const date: unknown = clock.dateOf(readingMs);
+  if (date === null) return null;
+  const ms = typeof date === 'string' ? Date.parse(date) : NaN;
+  if (Number.isNaN(ms)) {
+    throw new LoopValueError('clock', 'clock.dateOf()', date, `clock.dateOf(${readingMs}) returned ${shown(date)}, not a date: return an ISO date text, e.g. new Date(epochMs + readingMs).toISOString() (or leave dateOf out to have the recorder take the real date)`);
+  }
+  return new Date(ms).toISOString();
 }

@@ -1,9 +1,12 @@
 /**
  * `--cache-dir DIR`: the directory of the runs cache (src/cache/traceCache.ts), created when missing and
  * checked before any work, so a directory that cannot be used fails the command (exit 2, naming the flag)
- * at once rather than being skipped silently on every file.
+ * at once rather than being skipped silently on every file. One that passes those checks but takes no
+ * file (as /sys, or a read-only mount for root) is no cache: the command says so once and reads without
+ * one (cacheWriteProblem).
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeProblem } from '../io/fileErrorWords.js';
 import { makeDirectories } from '../io/makeDirectories.js';
 import { UserError } from '../errors.js';
@@ -24,4 +27,23 @@ export function usableCacheDir(dir: string, flag = '--cache-dir'): string {
     throw problem('is not readable and writable');
   }
   return dir;
+}
+
+/**
+ * Why the cache directory `dir` (usableCacheDir's) takes no file — a file written and removed at once to
+ * tell — as the warning says it; undefined: it takes files.
+ */
+export function cacheWriteProblem(dir: string, flag = '--cache-dir'): string | undefined {
+  const probe = join(dir, `.loopcost-probe.${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+  } catch (error) {
+    return `${flag} '${dir}' ${writeProblem(error, 'written')}: nothing was cached, every input was read as without a cache`;
+  }
+  try {
+    rmSync(probe, { force: true });
+  } catch {
+    // written but not removable: the cache's own writes will fail the same way, quietly
+  }
+  return undefined;
 }

@@ -10,7 +10,8 @@
  */
 import { refuseMovedBaseline } from './movedBaseline.js';
 import type { PriceSource, PriceTable } from '../pricing/types.js';
-import { BASELINE_SCHEMA, plainPath, priceIdentity, type BaselineFile, type PriceIdentity } from './baselineFile.js';
+import { BASELINE_SCHEMA, plainPath, priceIdentity, type BaselineFile, type BaselineScenario, type PriceIdentity } from './baselineFile.js';
+import { pairWithBaseline, type Pairing } from './pairedAgents.js';
 import { BaselinePrices, changedPrices, type PriceRow, type PriceRowChange } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
 import type { ScenarioKeys } from './scenarioKey.js';
@@ -47,6 +48,13 @@ export interface DriftRow {
   /** Under a price change: the same, of `atBaselinePrices` (what a DRIFT there is). */
   relativeChangeAtBaselinePrices?: number | null;
   /**
+   * Another sample than the baseline's, paired (pairedAgents.ts): the figure of the baseline's agents run again
+   * on this check's draws (at the baseline's prices), what `status` judges the figure against.
+   */
+  paired?: number | null;
+  /** The signed change, as a share of `paired`, of the figure judged (`measured`, or `atBaselinePrices`). */
+  relativeChangePaired?: number | null;
+  /**
    * With synthetic runs: the change resampling explains at 95% (noise.ts), in the figure's units (USD, a
    * share); a change within it is no drift. null: a value is none. Absent where the runs replay exactly.
    */
@@ -75,6 +83,10 @@ export interface Drift {
   changes: ScenarioChanges[];
   /** The scenarios whose synthetic runs are the very agents the baseline ran (driftFigures.ts sameAgents): judged without a noise band. Absent when none is. */
   sameAgents?: string[];
+  /** The scenarios whose runs are another sample than the baseline's, judged against its agents run again on their draws (pairedAgents.ts). Absent when none is. */
+  paired?: string[];
+  /** Those judged against the noise band instead, each with why its baseline's agents were not run again. Absent when none is. */
+  unpaired?: { scenario: string; reason: string }[];
   /** The brakes the baseline had that are off now: each a failure (brakesRemoved.ts). Absent when none is. */
   brakesRemoved?: BrakeRemoved[];
   /** The worst case per run the brakes allow, where it moved past the tolerance (a rise fails), and the scenarios whose baseline holds none (worstCaseDrift.ts). Absent when neither. */
@@ -115,6 +127,8 @@ export interface DriftOptions {
   modelsPriced?: number;
   /** loopcost's version now (the baseline stores the one that wrote it). */
   version?: string;
+  /** Runs the baseline's agents on a check's draws (pairedAgents.ts); absent: another sample is judged against the noise band. */
+  pair?: (check: ScenarioCheck, before: BaselineScenario) => Pairing | undefined;
 }
 
 /** The models a baseline scenario's runs were priced at: its own list, else the baseline's one model (format 2 priced every scenario at it). */
@@ -142,6 +156,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
   const removed: BrakeRemoved[] = [];
   const worst: WorstCaseDrift = { moved: [], notCompared: [] };
   const paired: string[] = [];
+  const pairing = { paired: [] as string[], unpaired: [] as { scenario: string; reason: string }[] };
   let added = 0;
   checks.forEach((check, i) => {
     const before = baseline.scenarios.find((entry) => matches(entry, check));
@@ -151,7 +166,10 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
       return;
     }
     const atBaselinePrices = args.priceChange?.atBaselinePrices[i];
-    const figures = figureRows(check, before, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }) });
+    const pair = sameAgents(atBaselinePrices ?? check, before) ? undefined : args.pair?.(atBaselinePrices ?? check, before);
+    if (pair !== undefined) ('metrics' in pair ? pairing.paired.push(check.source) : pairing.unpaired.push({ scenario: check.source, reason: pair.unpaired }));
+    const pairedWith = pair !== undefined && 'metrics' in pair ? { paired: pair.metrics } : {};
+    const figures = figureRows(check, before, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }), ...pairedWith });
     const worstCase = worstCaseJudged(check, before, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }) });
     rows.push(...figures, ...(worstCase.row === undefined ? [] : [worstCase.row]));
     if (worstCase.move !== undefined) worst.moved.push(worstCase.move);
@@ -179,6 +197,8 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(args.version === undefined || args.version === baseline.loopcost ? {} : { loopcost: { baseline: baseline.loopcost, now: args.version } }),
     changes,
     ...(paired.length === 0 ? {} : { sameAgents: paired }),
+    ...(pairing.paired.length === 0 ? {} : { paired: pairing.paired }),
+    ...(pairing.unpaired.length === 0 ? {} : { unpaired: pairing.unpaired }),
     ...(removed.length === 0 ? {} : { brakesRemoved: removed }),
     ...(worst.moved.length === 0 && worst.notCompared.length === 0 ? {} : { worstCase: worst }),
     rows,
@@ -222,5 +242,7 @@ export function driftFromBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     modelsPriced: args.models.length,
     version: args.version,
     ...(atBaselinePrices === undefined ? {} : { priceChange: { models, atBaselinePrices } }),
+    // The baseline's agents run again at its own prices (its figures were made there), on each check's draws.
+    pair: pairWithBaseline(new BaselinePrices(args.prices, stored), args.file),
   });
 }

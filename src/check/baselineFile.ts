@@ -23,15 +23,14 @@ import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from '../report/settings.js';
 import { baselineIssueMessage, checkBaselineExpectations, expectationsInUsd } from './baselineExpectations.js';
 import { priceRowSchema, type PriceRow } from './modelPrices.js';
+import { fieldOf, unknownKeyIssue } from './baselineUnknownKeys.js';
 import { scenarioNoise, scenarioSample, type FigureNoise } from './noise.js';
+import { agentsSchema, scenarioAgents, type StoredAgents } from './pairedAgents.js';
 import type { ScenarioCheck } from './run.js';
 import { requireStrings } from '../options/textArguments.js';
 
-export const BASELINE_SCHEMA = 'loopcost.check-baseline/3';
-/** The second format: a run's cost range in picodollars (`expectations.runs.costUsd`), read converted to USD. */
-export const BASELINE_SCHEMA_V2 = 'loopcost.check-baseline/2';
-/** The first format: scenario paths as given where it was written, no model prices, costs as format 2. */
-export const BASELINE_SCHEMA_V1 = 'loopcost.check-baseline/1';
+import { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
+export { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
 
 const shareOrNull = z.number().min(0).max(1).nullable();
 /** One run's cost: at most $9,007.199254740991 (2^53 − 1 picodollars), the most a run can cost (kernel/cost.ts). */
@@ -93,6 +92,8 @@ function commonFields(costs: 'usd' | 'pico') {
           noise: noiseSchema.optional(),
           // With synthetic runs: which agents they were (noise.ts sampleKey); the same agents now are judged without a band.
           sample: z.string().optional(),
+          // With a synthetic population: what re-runs its agents on a later check's draws (pairedAgents.ts); absent in files written before.
+          agents: agentsSchema.optional(),
           // Each expectation's measured value: informational, read strictly (baselineExpectations.ts).
           expectations: z.record(z.string(), z.unknown()),
         })
@@ -179,10 +180,11 @@ export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineW
   return JSON.stringify(file, null, 2) + '\n';
 }
 
-function noiseField(check: ScenarioCheck): { noise?: FigureNoise; sample?: string } {
+function noiseField(check: ScenarioCheck): { noise?: FigureNoise; sample?: string; agents?: StoredAgents } {
   const noise = scenarioNoise(check);
   const sample = scenarioSample(check);
-  return { ...(noise === undefined ? {} : { noise }), ...(sample === undefined ? {} : { sample }) };
+  const agents = check.syntheticRuns > 0 ? scenarioAgents(check) : undefined;
+  return { ...(noise === undefined ? {} : { noise }), ...(sample === undefined ? {} : { sample }), ...(agents === undefined ? {} : { agents }) };
 }
 
 /** A path as collected, `./` and doubled slashes dropped: `./scenarios//x.yaml` is `scenarios/x.yaml`. */
@@ -229,7 +231,6 @@ function inUsd(file: ParsedBaseline): BaselineFile {
   return file.baseline === BASELINE_SCHEMA_V2 ? { ...file, baseline: BASELINE_SCHEMA, scenarios } : { ...file, scenarios };
 }
 
-const WRITTEN_BY = 'a check baseline is written by `loopcost check --update-baseline FILE`';
 const DUPLICATE_HINT = 'write the baseline again with `loopcost check --update-baseline FILE`, or delete the key you do not mean: each key is given once';
 
 /**
@@ -256,34 +257,14 @@ export function parseBaseline(text: string, file: string): BaselineFile {
     return read;
   }
   const format = (value as { baseline?: unknown }).baseline;
+  const writtenBy = (value as { loopcost?: unknown }).loopcost;
   throw new UserError(
     parsed.error.issues.flatMap((issue): InputIssue[] => {
-      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKeyIssue(file, [...issue.path, key], format));
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKeyIssue(file, [...issue.path, key], { format, writtenBy }));
       const message = issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : baselineIssueMessage(issue, { schema: baselineSchema, value });
       return [{ file, ...(issue.path.length === 0 ? {} : { field: fieldOf(issue.path) }), code: issue.code, message, hint: WRITTEN_BY }];
     }).slice(0, 20),
   );
-}
-
-function fieldOf(path: readonly PropertyKey[]): string {
-  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');
-}
-
-/** Top-level fields a later format brought in, with the format that did: an older file holding one says which. */
-const INTRODUCED_IN: Record<string, string> = { models: BASELINE_SCHEMA_V2 };
-
-/** A key the file's format does not hold, named as its field; one a later format brought in says which format. */
-function unknownKeyIssue(file: string, path: readonly PropertyKey[], format: unknown): InputIssue {
-  const field = fieldOf(path);
-  const introduced = path.length === 1 ? INTRODUCED_IN[String(path[0])] : undefined;
-  if (introduced === undefined || format !== BASELINE_SCHEMA_V1) return { file, field, code: 'unrecognized_keys', message: 'is not a field of a check baseline', hint: WRITTEN_BY };
-  return {
-    file,
-    field,
-    code: 'unrecognized_keys',
-    message: `is not a field of format 1 (${BASELINE_SCHEMA_V1}, the file's "baseline"): ${field} came with format 2 (${introduced})`,
-    hint: `a file holding ${field} was written as format 2 or later: set "baseline" back to the format it was written in (${BASELINE_SCHEMA} now), or drop ${field}; ${WRITTEN_BY}`,
-  };
 }
 
 /**

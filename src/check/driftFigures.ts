@@ -9,6 +9,7 @@
  * across different run counts (`not compared`: the mean per run is).
  */
 import { usdToPico } from '../money.js';
+import type { PopulationMetrics } from '../metrics/population.js';
 import { figuresOf, type BaselineFigures, type BaselineScenario } from './baselineFile.js';
 import type { DriftRow, DriftStatus } from './baseline.js';
 import { noiseOf, scenarioNoise, scenarioSample } from './noise.js';
@@ -89,23 +90,29 @@ function bandOf(check: ScenarioCheck, before: BaselineScenario): Judging['band']
 
 /** Whether `check` ran the very synthetic agents the baseline scenario ran (noise.ts sampleKey). */
 export function sameAgents(check: ScenarioCheck, before: BaselineScenario): boolean {
-  return before.sample !== undefined && before.sample === scenarioSample(check);
+  return before.sample !== undefined && before.sample === scenarioSample(check, before.sample);
 }
 
-/** Every figure of `check` against the baseline scenario's; under a price change judged at the baseline's prices (`atBaselinePrices`). */
-export function figureRows(check: ScenarioCheck, before: BaselineScenario, args: { tolerance: number; atBaselinePrices?: ScenarioCheck }): DriftRow[] {
+/**
+ * Every figure of `check` against the baseline scenario's; under a price change judged at the baseline's prices
+ * (`atBaselinePrices`); with `paired` (the baseline's agents run again on this check's draws: pairedAgents.ts),
+ * judged against those, by the tolerance alone.
+ */
+export function figureRows(check: ScenarioCheck, before: BaselineScenario, args: { tolerance: number; atBaselinePrices?: ScenarioCheck; paired?: PopulationMetrics }): DriftRow[] {
   const figures = figuresOf(check.metrics);
   const judgedCheck = args.atBaselinePrices ?? check;
   const then = args.atBaselinePrices === undefined ? undefined : figuresOf(args.atBaselinePrices.metrics);
-  // The same synthetic agents as the baseline's (noise.ts sampleKey): what moved, moved with the change; no band.
-  const sampled = !sameAgents(judgedCheck, before) && (check.syntheticRuns > 0 || (before.syntheticRuns ?? (before.seed === undefined ? 0 : 1)) > 0);
+  const reference = args.paired === undefined ? undefined : figuresOf(args.paired);
+  // The same synthetic agents as the baseline's (noise.ts sampleKey), or its agents on these draws: what moved, moved with the change; no band.
+  const sampled = reference === undefined && !sameAgents(judgedCheck, before) && (check.syntheticRuns > 0 || (before.syntheticRuns ?? (before.seed === undefined ? 0 : 1)) > 0);
   const band = sampled ? bandOf(judgedCheck, before) : () => undefined;
-  const judging: Judging = { tolerance: args.tolerance, sampled, runsDiffer: before.figures.runs !== judgedCheck.metrics.runs, band };
+  const judging: Judging = { tolerance: args.tolerance, sampled, runsDiffer: (reference?.runs ?? before.figures.runs) !== judgedCheck.metrics.runs, band };
   return FIGURES.map(([figure, kind, value]) => {
-    const values = { was: value(before.figures), is: value(figures), ...(then === undefined ? {} : { atBaseline: value(then) }) };
-    const atBaselinePrices = then === undefined ? {} : { atBaselinePrices: values.atBaseline ?? null, relativeChangeAtBaselinePrices: relativeChange(values.was, values.atBaseline ?? null) };
+    const values = { was: value(reference ?? before.figures), is: value(figures), ...(then === undefined ? {} : { atBaseline: value(then) }) };
+    const atBaselinePrices = then === undefined ? {} : { atBaselinePrices: values.atBaseline ?? null, relativeChangeAtBaselinePrices: relativeChange(value(before.figures), values.atBaseline ?? null) };
+    const paired = reference === undefined ? {} : { paired: values.was, relativeChangePaired: relativeChange(values.was, then === undefined ? values.is : (values.atBaseline ?? null)) };
     const noise = band(figure);
-    const change = { relativeChange: relativeChange(values.was, values.is), ...atBaselinePrices, ...(noise === undefined ? {} : { noise }) };
-    return { scenario: check.source, figure, baseline: values.was, measured: values.is, ...change, status: statusOf(figure, kind, values, judging) };
+    const change = { relativeChange: relativeChange(value(before.figures), values.is), ...atBaselinePrices, ...paired, ...(noise === undefined ? {} : { noise }) };
+    return { scenario: check.source, figure, baseline: value(before.figures), measured: values.is, ...change, status: statusOf(figure, kind, values, judging) };
   });
 }

@@ -2,7 +2,8 @@
  * A scenario's expectations (`expect:`, src/scenario/expectSchema.ts) held against its runs: one result
  * per expectation with the measured value, the limit and pass / fail. Per-run expectations hold for every
  * run (of the scenario, or of one named behaviour); population ones read `populationMetrics`, the one
- * definition sweep, calibrate and project use too. Money is compared in exact picodollars.
+ * definition sweep, calibrate and project use too. Money is compared in exact picodollars. A population
+ * result also gives its figure's 95% interval on the runs and whether it holds the bound (expectNoise.ts).
  */
 import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
 import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
@@ -10,6 +11,7 @@ import { picoToUsd, picoToUsdString, usdToPico, type Pico } from '../money.js';
 import { CHECK_PERCENT_DECIMALS, EXACT_PERCENT_DECIMALS, percentAt, percentBeside, usdBeside, within, type PicoBound } from './usdBeside.js';
 import type { Bound, PopulationExpect, RunExpect, ScenarioExpect } from '../scenario/expectSchema.js';
 import { maxOf, minOf } from '../metrics/extremes.js';
+import { noiseFields } from './expectNoise.js';
 
 /** What a per-run expectation reads of one run. */
 export interface CheckedRun {
@@ -36,6 +38,14 @@ export interface FalseStopBreakdown {
   byStop: { stopReason: StopReason; behaviour?: string; runs: number }[];
 }
 
+/** The unit of an expectation's limit and measured value: money in USD (every `…Usd` figure), a rate or share as 0..1, steps. */
+export type LimitUnit = 'USD' | 'share' | 'steps';
+
+/** A bound's numbers beside its text (`limit`), for a script to compare without parsing `≤ $0.0001`. */
+function limitNumbers(bound: Bound, unit: LimitUnit): Pick<ExpectationResult, 'limitMin' | 'limitMax' | 'limitUnit'> {
+  return { ...(bound.min === undefined ? {} : { limitMin: bound.min }), ...(bound.max === undefined ? {} : { limitMax: bound.max }), limitUnit: unit };
+}
+
 export interface ExpectationResult {
   /** `runs.steps`, `behaviours.never satisfied.stopReason`, `population.costPerRunUsd.p95`. */
   expectation: string;
@@ -45,12 +55,27 @@ export interface ExpectationResult {
    */
   measured: unknown;
   measuredText: string;
+  /** The limit as the report shows it (`≤ $0.0001`, `2 to 12`, `one of repeat, max_steps`): display text; its numbers are `limitMin` / `limitMax`. */
   limit: string;
+  /** The bound's least (the scenario file's `min`), in `limitUnit`. Absent: no least, or a stopReason. */
+  limitMin?: number;
+  /** The bound's most (the scenario file's `max`), in `limitUnit`. Absent: no most, or a stopReason. */
+  limitMax?: number;
+  /** The unit of `limitMin` / `limitMax` and of the measured value: `USD`, `share` (0..1: 0.1 is 10%) or `steps`. Absent for a stopReason. */
+  limitUnit?: LimitUnit;
+  /** A stopReason's allowed reasons, as a list (one or more). */
+  limitStopReasons?: StopReason[];
   pass: boolean;
   /** Which runs broke a per-run expectation (first of them named); which brakes and behaviours make a failing falseStopRate. */
   detail?: string;
   /** `population.falseStopRate`: its false stops by stop reason and behaviour (when the runs say what they complete without brakes). */
   breakdown?: FalseStopBreakdown;
+  /** A population figure's 95% interval on these runs, in `limitUnit` (expectNoise.ts; a null end: none from these runs, `intervalNote`). Absent: no interval (per-run, the largest run, no value). */
+  interval?: [number | null, number | null];
+  /** The interval holds the bound (its min or max): pass or fail, another sample of as many runs may land on the other side. */
+  withinNoise?: boolean;
+  /** Why an end of `interval` is null. */
+  intervalNote?: string;
 }
 
 /** The false stops among `runs` (those that say their baseline), by stop reason and behaviour. */
@@ -112,6 +137,7 @@ function stopReasonResult(expectation: string, allowed: StopReason | StopReason[
     measured: counts,
     measuredText: runs.length === 0 ? 'no runs' : countsText(counts),
     limit: set.length === 1 ? set[0]! : `one of ${set.join(', ')}`,
+    limitStopReasons: [...set],
     pass: failing.length === 0,
     ...(detail === undefined ? {} : { detail }),
   };
@@ -122,7 +148,7 @@ function rangeResult(
   expectation: string,
   bound: Bound,
   runs: readonly CheckedRun[],
-  args: { value: (run: CheckedRun) => number; inBound: (run: CheckedRun) => boolean; show: (value: number) => string; limitShow: (value: number) => string; measured?: (value: number) => number },
+  args: { value: (run: CheckedRun) => number; inBound: (run: CheckedRun) => boolean; show: (value: number) => string; limitShow: (value: number) => string; unit: LimitUnit; measured?: (value: number) => number },
 ): ExpectationResult {
   const failing = runs.filter((run) => !args.inBound(run));
   const values = runs.map(args.value);
@@ -146,6 +172,7 @@ function rangeResult(
     measured: runs.length === 0 ? null : { min: measured(low), max: measured(high) },
     measuredText,
     limit: boundText(bound, args.limitShow),
+    ...limitNumbers(bound, args.unit),
     pass: failing.length === 0,
     ...(detail === undefined ? {} : { detail }),
   };
@@ -156,7 +183,7 @@ function runResults(prefix: string, expect: RunExpect, runs: readonly CheckedRun
   if (expect.stopReason !== undefined) results.push(stopReasonResult(`${prefix}.stopReason`, expect.stopReason, runs));
   if (expect.steps !== undefined) {
     const bound = expect.steps;
-    results.push(rangeResult(`${prefix}.steps`, bound, runs, { value: (run) => run.steps, inBound: (run) => within(run.steps, bound), show: String, limitShow: String }));
+    results.push(rangeResult(`${prefix}.steps`, bound, runs, { value: (run) => run.steps, inBound: (run) => within(run.steps, bound), show: String, limitShow: String, unit: 'steps' }));
   }
   if (expect.costUsd !== undefined) {
     const bound = expect.costUsd;
@@ -168,6 +195,7 @@ function runResults(prefix: string, expect: RunExpect, runs: readonly CheckedRun
         // Each figure shown (lowest, highest) on its own side of the limit (usdBeside).
         show: (value) => usdBeside(value, pico),
         limitShow: exactUsd,
+        unit: 'USD',
         // Compared in picodollars, given in the unit the name says (the baseline and the JSON report hold it so).
         measured: picoToUsd,
       }),
@@ -181,12 +209,12 @@ export const checkPercent = (share: number): string => percentAt(share, CHECK_PE
 /** A rate as written in a limit, to the share's 1e-12 (`12.3456%`, `10%`): never rounded onto another side of the figure. */
 const exactPercent = (share: number): string => percentAt(share, EXACT_PERCENT_DECIMALS);
 /** A measured rate beside its limit: check's format, more digits only where rounding would put it across the limit (usdBeside.ts). */
-const percent = { show: (value: number, bound: Bound) => percentBeside(value, bound), limitShow: exactPercent };
+const percent = { show: (value: number, bound: Bound) => percentBeside(value, bound), limitShow: exactPercent, unit: 'share' as const };
 /** An amount to the picodollar, as a limit is written (`$0.003894`). */
 const exactUsd = (usd: number) => `$${picoToUsdString(Math.round(usd * 1e12))}`;
 
 /** `show`: a figure beside its limit (usdBeside.ts: never reading as on the limit's other side); `limitShow`: the limit, as written. */
-type Figure = { name: string; value: (m: PopulationMetrics) => number | null; bound: Bound | undefined; show: (value: number, bound: Bound) => string; limitShow?: (value: number) => string; absent: string; absentPasses: boolean };
+type Figure = { name: string; value: (m: PopulationMetrics) => number | null; bound: Bound | undefined; show: (value: number, bound: Bound) => string; limitShow?: (value: number) => string; unit: LimitUnit; absent: string; absentPasses: boolean };
 
 /** A bound in USD as picodollars. */
 function picoBound(bound: Bound): PicoBound {
@@ -194,7 +222,7 @@ function picoBound(bound: Bound): PicoBound {
 }
 
 function populationFigures(expect: PopulationExpect): Figure[] {
-  const money = { show: (value: number, bound: Bound) => usdBeside(usdToPico(value), picoBound(bound)), limitShow: exactUsd };
+  const money = { show: (value: number, bound: Bound) => usdBeside(usdToPico(value), picoBound(bound)), limitShow: exactUsd, unit: 'USD' as const };
   const costs = expect.costPerRunUsd ?? {};
   return [
     { name: 'completionRate', value: (m) => m.completionRate, bound: expect.completionRate, ...percent, absent: '', absentPasses: false },
@@ -225,7 +253,9 @@ function populationResults(expect: PopulationExpect, metrics: PopulationMetrics,
         measured: value,
         measuredText: value === null ? figure.absent : figure.show(value, bound),
         limit: boundText(bound, figure.limitShow ?? ((limit) => figure.show(limit, bound))),
+        ...limitNumbers(bound, figure.unit),
         pass,
+        ...noiseFields(figure.name, bound, value, runs),
         ...(breakdown === undefined ? {} : { ...(pass ? {} : { detail: falseStopText(breakdown) }), breakdown }),
       };
     });

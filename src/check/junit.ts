@@ -75,7 +75,7 @@ function driftCase(row: DriftRow, drift: Drift): Case {
     const worst = worstCaseCase(row, drift);
     if (worst !== undefined) return worst;
   }
-  const atBaseline = row.atBaselinePrices === undefined ? '' : `, ${driftValue(row, row.atBaselinePrices)} at the baseline's prices`;
+  const atBaseline = (row.atBaselinePrices === undefined ? '' : `, ${driftValue(row, row.atBaselinePrices)} at the baseline's prices`) + (row.paired === undefined ? '' : `, the baseline's agents on these draws ${driftValue(row, row.paired)}`);
   const message = `${row.figure}: baseline ${driftValue(row, row.baseline)}, measured ${driftValue(row, row.measured)}${atBaseline} (tolerance ${toleranceText(drift)})`;
   const name = `baseline ${row.figure}`;
   const hint = drift.hint === undefined ? '' : `${drift.hint}\n`;

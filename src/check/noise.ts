@@ -8,11 +8,24 @@
  * a run is no stable figure of a sample and has no band: it is not held when there are synthetic runs.
  */
 import { nearestRank, populationMetrics, type PopulationMetrics } from '../metrics/population.js';
+import { binomialCdf } from '../metrics/binomialCdf.js';
+import { rankIndex } from '../metrics/costQuantiles.js';
+import { picoToUsd } from '../money.js';
 import type { PopulationRun } from '../population/run.js';
 import { Rng, STREAM } from '../synthetic/random.js';
 import { fnv1a } from '../textHash.js';
+import { canonicalJson } from '../brakes/fingerprint.js';
+import { pickEntry } from '../scenario/run.js';
+import type { Scenario } from '../scenario/load.js';
+import type { PopulationEntry } from '../scenario/schema.js';
 
-/** Resamples drawn: enough for a stable 2.5% and 97.5% rank (25 resamples beyond each). */
+/**
+ * Resamples drawn for the bands of the figures that are sums and shares (a mean, a rate): each band is read at
+ * FIGURE_LEVEL, 99.375%, so ~3 resamples lie beyond each end; such a band varies by ~5% with the seed (measured
+ * on 200 runs of production-mix, 30 seeds). The quantiles' bands (p50, p95 per run: a lumpy resampled
+ * distribution, whose 3 extreme resamples moved the p95's band by 20%) are not drawn: read off the exact
+ * bootstrap distribution (exactQuantileHalfWidth).
+ */
 export const NOISE_RESAMPLES = 1000;
 /** The confidence level of the band. */
 export const NOISE_LEVEL = 0.95;
@@ -73,8 +86,12 @@ export function figureNoise(runs: readonly PopulationRun[], seed: number): Figur
     const metrics = populationMetrics(sample);
     NOISE_FIGURES.forEach(([, value], i) => values[i]!.push(value(metrics)));
   }
+  const bands = values.map(halfWidth);
+  // The quantiles' bands exact (no resample's luck in them), in place of the drawn ones.
+  const costsOf = (of: readonly PopulationRun[]) => of.map((run) => run.run.costPico);
+  for (const [name, p] of [['costPerRunUsd.p50', 0.5], ['costPerRunUsd.p95', 0.95]] as const) bands[NOISE_FIGURES.findIndex(([figure]) => figure === name)] = exactQuantileHalfWidth(costsOf(recorded), costsOf(synthetic), p);
   // Money to the picodollar, shares to the billionth (as wastedShare is counted): the baseline holds short numbers.
-  const [completionRate, falseStopRate, wastedShare, costUsd, mean, p50, p95, costPerCompletedUsd] = values.map(halfWidth).map((v, i) => (v === null ? null : Number(v.toFixed(NOISE_FIGURES[i]![0].includes('Usd') ? 12 : 9))));
+  const [completionRate, falseStopRate, wastedShare, costUsd, mean, p50, p95, costPerCompletedUsd] = bands.map((v, i) => (v === null ? null : Number(v.toFixed(NOISE_FIGURES[i]![0].includes('Usd') ? 12 : 9))));
   return {
     completionRate: completionRate ?? 0,
     falseStopRate: falseStopRate ?? null,
@@ -83,6 +100,48 @@ export function figureNoise(runs: readonly PopulationRun[], seed: number): Figur
     costPerRunUsd: { mean: mean ?? 0, p50: p50 ?? 0, p95: p95 ?? 0 },
     costPerCompletedUsd: costPerCompletedUsd ?? null,
   };
+}
+
+/**
+ * Half the FIGURE_LEVEL percentile interval, in USD, of the nearest-rank `p`-quantile of the runs' costs
+ * (picodollars) were the synthetic runs resampled without end, the recorded ones kept: the distribution a
+ * bootstrap draws, exact. The resampled quantile, rank r of the N costs, is at most x when the recorded
+ * costs at most x, R(x), and the resampled synthetic ones, B ~ Binomial(n, S(x)/n) with S(x) the synthetic
+ * costs at most x, number r or more: P = P(B ≥ r − R(x)), rising with x; each end is the least cost
+ * where P reaches it (found by bisection over the costs, O(n log N)).
+ */
+export function exactQuantileHalfWidth(recordedPico: readonly number[], syntheticPico: readonly number[], p: number): number {
+  const n = syntheticPico.length;
+  const recorded = [...recordedPico].sort((a, b) => a - b);
+  const synthetic = [...syntheticPico].sort((a, b) => a - b);
+  const all = [...recorded, ...synthetic].sort((a, b) => a - b);
+  const rank = rankIndex(all.length, p) + 1;
+  const atMost = (sorted: readonly number[], x: number) => upperBound(sorted, x);
+  const cdf = (x: number) => 1 - binomialCdf(rank - atMost(recorded, x) - 1, n, atMost(synthetic, x) / n);
+  const least = (level: number) => {
+    let lo = 0;
+    let hi = all.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf(all[mid]!) >= level) hi = mid;
+      else lo = mid + 1;
+    }
+    return all[lo]!;
+  };
+  const tail = (1 - FIGURE_LEVEL) / 2;
+  return picoToUsd(least(1 - tail) - least(tail)) / 2;
+}
+
+/** How many of the ascending values are at most x. */
+function upperBound(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The band of `figure` in `noise` (baseline.ts's names); undefined for a figure with none (the largest cost). */
@@ -109,30 +168,50 @@ function textKey(text: string): string {
   return lane() + lane(0x5bd1e995);
 }
 
+/** What a population entry's runs are: its content without its name (a label) and weight (how often it is drawn, not what is drawn). */
+export function entryContent(entry: PopulationEntry): string {
+  const { name: _name, weight: _weight, ...made } = entry;
+  return canonicalJson(made);
+}
+
+/** Sample keys of this form key each run on what its entry is (sampleKey); those without it, written before, on its name. */
+const CONTENT_KEY = 'entries:';
+
 /**
- * Which synthetic agents the runs are: the seed, and the population entry each run drew, in order. Two checks
- * of one key ran the same agents on the same random draws (a brake, a model, a price, a population entry's
- * sizes changed): their figures differ by the change alone, not by chance, and are judged without a band.
- * Entries in another order, another seed or run count draw other agents: another sample. Undefined without
- * synthetic runs.
+ * Which synthetic agents the runs are: the seed, and what the population entry each run drew is (its content,
+ * not its name or place: two unnamed entries of one behaviour swapped are other agents), in order. Two checks
+ * of one key ran the same agents on the same random draws (a brake, a model, a price changed): their figures
+ * differ by the change alone, not by chance, and are judged without a band. Entries in another order, another
+ * seed or run count, an entry's content changed: other agents. Undefined without synthetic runs.
  */
-export function sampleKey(runs: readonly PopulationRun[], seed: number): string | undefined {
+export function sampleKey(runs: readonly PopulationRun[], seed: number, scenario: Pick<Scenario, 'population'>): string | undefined {
+  const picks = runs.flatMap((run) => (run.truth === undefined ? [] : [entryContent(pickEntry(scenario as Scenario, seed, run.truth.run))]));
+  return picks.length === 0 ? undefined : `${CONTENT_KEY}${picks.length}:${textKey(`${seed}\n${picks.map(textKey).join('\n')}`)}`;
+}
+
+/** The key baselines held before sampleKey keyed entries on their content: each run's entry by its name, else its behaviour. */
+function namedSampleKey(runs: readonly PopulationRun[], seed: number): string | undefined {
   const picks = runs.flatMap((run) => (run.truth === undefined ? [] : [run.truth.name ?? run.truth.behaviour]));
   return picks.length === 0 ? undefined : `${picks.length}:${textKey(`${seed}\n${picks.join('\n')}`)}`;
 }
 
 // The runs of each check, kept out of its fields (a check is compared and serialized whole): its noise is drawn when asked, once.
-const runsOf = new WeakMap<object, { runs: readonly PopulationRun[]; seed: number; noise?: FigureNoise | null }>();
+const runsOf = new WeakMap<object, { runs: readonly PopulationRun[]; seed: number; scenario?: Pick<Scenario, 'population'>; noise?: FigureNoise | null }>();
 
-/** Keeps `check`'s runs, for scenarioNoise. */
-export function keepRuns(check: object, runs: readonly PopulationRun[], seed: number): void {
-  runsOf.set(check, { runs, seed });
+/** Keeps `check`'s runs (and the scenario whose population drew its synthetic ones), for scenarioNoise and scenarioSample. */
+export function keepRuns(check: object, runs: readonly PopulationRun[], seed: number, scenario?: Pick<Scenario, 'population'>): void {
+  runsOf.set(check, { runs, seed, ...(scenario === undefined ? {} : { scenario }) });
 }
 
-/** The sample key of a checked scenario's synthetic runs (sampleKey; undefined: none, or a check made elsewhere). */
-export function scenarioSample(check: object): string | undefined {
+/**
+ * The sample key of a checked scenario's synthetic runs (sampleKey; undefined: none, or a check made elsewhere);
+ * `like`: a key a baseline holds, matched in its form (one written before keys on names).
+ */
+export function scenarioSample(check: object, like?: string): string | undefined {
   const kept = runsOf.get(check);
-  return kept === undefined ? undefined : sampleKey(kept.runs, kept.seed);
+  if (kept === undefined) return undefined;
+  if ((like !== undefined && !like.startsWith(CONTENT_KEY)) || kept.scenario?.population === undefined) return namedSampleKey(kept.runs, kept.seed);
+  return sampleKey(kept.runs, kept.seed, kept.scenario);
 }
 
 /** The noise of a checked scenario's figures (undefined: no synthetic run, or a check made elsewhere). */

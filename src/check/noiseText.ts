@@ -10,6 +10,7 @@ import type { Drift, DriftRow } from './baseline.js';
 import { removedText } from './brakesRemoved.js';
 import { FIGURE_LEVEL, NOISE_LEVEL, NOISE_RESAMPLES } from './noise.js';
 import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
+import { detectText } from './noiseDetect.js';
 
 const LEVEL = `${NOISE_LEVEL * 100}% together`;
 
@@ -43,17 +44,27 @@ function moved(drift: Drift, scenario: string): boolean {
   return drift.rows.some((row) => row.scenario === scenario && row.status !== 'ok' && row.figure !== WORST_CASE_FIGURE);
 }
 
-/** Per scenario with synthetic runs whose figures moved, its bands: what a figure may move by chance, and what is not held. */
-export function noiseLines(drift: Drift): string[] {
+/**
+ * Per scenario with synthetic runs whose figures moved, its bands: what a figure may move by chance, what is not
+ * held, and what the check can see (noiseDetect.ts); `runs`: a scenario's synthetic runs now, when known.
+ */
+export function noiseLines(drift: Drift, runs: (scenario: string) => number | undefined = () => undefined): string[] {
   const scenarios = [...new Set(drift.rows.filter((row) => row.noise !== undefined).map((row) => row.scenario))].filter((scenario) => moved(drift, scenario));
   return scenarios.map((scenario) => {
     const rows = drift.rows.filter((row) => row.scenario === scenario && row.noise !== undefined && row.status !== 'not compared');
     const bands = rows.flatMap((row) => (noiseBandText(row) === undefined ? [] : [`${row.figure} ${noiseBandText(row)}`])).join(', ');
     return (
       `noise: ${scenario}: at ${NOISE_LEVEL * 100}% for its figures together (each at ${(FIGURE_LEVEL * 100).toFixed(1)}%), resampling its synthetic runs (${NOISE_RESAMPLES} resamples, seeded) and the baseline's explains ${bands}; ` +
-      'a figure past the tolerance within its band is within noise (no failure), beyond it drifts (more runs narrow the bands); costPerRunUsd.max, the largest run of a sample, is not held'
+      'a figure past the tolerance within its band is within noise (no failure), beyond it drifts (more runs narrow the bands); costPerRunUsd.max, the largest run of a sample, is not held' +
+      detectClause(rows, { tolerance: drift.tolerance, runs: runs(scenario) })
     );
   });
+}
+
+/** `; what it can see: …` (noiseDetect.ts), or nothing without a band to say it from. */
+function detectClause(rows: readonly DriftRow[], args: { tolerance: number; runs: number | undefined }): string {
+  const text = detectText(rows, { tolerance: args.tolerance, ...(args.runs === undefined ? {} : { runs: args.runs }) });
+  return text === undefined ? '' : `; ${text}`;
 }
 
 /** Per scenario whose synthetic runs are the baseline's very agents: why its figures have no band. */
@@ -62,6 +73,23 @@ export function sameAgentsLines(drift: Drift): string[] {
     (scenario) =>
       `same agents: ${scenario}: its synthetic runs are the agents the baseline ran (its seed, each run drawing the same population entry): what moved, moved with the change, not by chance, and the tolerance alone judges it`,
   );
+}
+
+/**
+ * Per scenario whose runs are another sample than the baseline's: paired with its agents (when a figure moved:
+ * what it was judged against), or once for all judged against the noise band instead, why.
+ */
+export function pairedLines(drift: Drift): string[] {
+  const paired = (drift.paired ?? []).filter((scenario) => moved(drift, scenario)).map(
+    (scenario) =>
+      `paired: ${scenario}: its synthetic runs are another sample than the baseline's; the baseline's agents (stored in it) were run again on these runs' draws (the same seed and run count), and each figure is judged against theirs by the tolerance alone: what moved, moved with the change, not by which runs were drawn`,
+  );
+  const reasons = [...new Set((drift.unpaired ?? []).map((u) => u.reason))];
+  const unpaired = reasons.map((reason) => {
+    const scenarios = (drift.unpaired ?? []).filter((u) => u.reason === reason).map((u) => u.scenario);
+    return `unpaired: ${scenarios.join(', ')}: another sample than the baseline's, judged against the noise band, not paired with the baseline's agents: ${reason}; to judge it paired, write the baseline again with --update-baseline ${drift.file}`;
+  });
+  return [...paired, ...unpaired];
 }
 
 /** `brakes removed: support.yaml: max-cost (0.1 in the baseline), timeout (120 in the baseline): …`, one line per scenario. */

@@ -19,8 +19,12 @@ import type { ScenarioCheck } from './run.js';
 import { counted } from '../plural.js';
 import { signedPercentText, signedPointsText, styledPercentText } from '../report/percentText.js';
 import { checkPercent } from './evaluate.js';
-import { brakesRemovedLines, noiseLines, quietStatusText, removedVerdict, sameAgentsLines } from './noiseText.js';
+import { brakesRemovedLines, noiseLines, pairedLines, quietStatusText, removedVerdict, sameAgentsLines } from './noiseText.js';
 import { WORST_CASE_FIGURE, worstCaseLines, worstCaseValue, worstCaseVerdict } from './worstCaseDrift.js';
+import { anyBaselineFailure, baselineFailures } from './gateCounts.js';
+import { expectationNotes, failedWithinNoiseText, resultText } from './expectationText.js';
+
+export { renderCheckJson } from './reportJson.js';
 
 export interface CheckReport {
   tool: { name: 'loopcost'; version: string };
@@ -37,9 +41,9 @@ export interface CheckReport {
 export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Drift; prices: PriceSource; version: string; warnings: ReportWarning[] }): CheckReport {
   const expectations = args.scenarios.reduce((n, s) => n + s.results.length, 0);
   const failed = args.scenarios.reduce((n, s) => n + s.results.filter((r) => !r.pass).length, 0);
-  // A figure past the tolerance fails, and so does a baseline scenario this check did not run.
-  // A worst case per run the brakes allow that rose (`looser`) fails too.
-  const drifted = (args.drift?.rows.some((row) => row.status === 'drift' || row.status === 'gone' || row.status === 'looser') ?? false) || (args.drift?.brakesRemoved?.length ?? 0) > 0;
+  // A figure past the tolerance fails, and so does a baseline scenario this check did not run, a brake
+  // removed, and a worst case per run the brakes allow that rose (`looser`): gateCounts.ts.
+  const drifted = anyBaselineFailure(args.drift === undefined ? undefined : baselineFailures(args.drift));
   return {
     tool: { name: 'loopcost', version: args.version },
     passed: failed === 0 && !drifted,
@@ -79,16 +83,20 @@ export function toleranceText(drift: Pick<Drift, 'tolerance'>): string {
   return styledPercentText(drift.tolerance, { decimals: 4, trim: true });
 }
 
-/** The value a DRIFT judges: measured, or under a price change measured at the baseline's prices. */
-function judged(row: DriftRow): { value: number | null; relative: number | null | undefined } {
-  if (row.atBaselinePrices === undefined) return { value: row.measured, relative: row.relativeChange };
-  return { value: row.atBaselinePrices, relative: row.relativeChangeAtBaselinePrices };
+/**
+ * The value a DRIFT judges (measured, or under a price change measured at the baseline's prices) and what it is
+ * judged from: the baseline's figure, or for another sample paired with it its agents' on these draws (`paired`).
+ */
+function judged(row: DriftRow): { value: number | null; relative: number | null | undefined; from: number | null } {
+  const from = row.paired === undefined ? row.baseline : row.paired;
+  const relative = row.paired !== undefined ? row.relativeChangePaired : row.atBaselinePrices === undefined ? row.relativeChange : row.relativeChangeAtBaselinePrices;
+  return { value: row.atBaselinePrices === undefined ? row.measured : row.atBaselinePrices, relative, from };
 }
 
 /** Whether a DRIFT row's figure fell below the baseline's (what it judges). */
 export function droppedBelowBaseline(row: DriftRow): boolean {
-  const { value } = judged(row);
-  return row.status === 'drift' && row.baseline !== null && value !== null && value < row.baseline;
+  const { value, from } = judged(row);
+  return row.status === 'drift' && from !== null && value !== null && value < from;
 }
 
 /**
@@ -96,12 +104,12 @@ export function droppedBelowBaseline(row: DriftRow): boolean {
  * `↑ +12.5 points` (a rate), `↑ from $0`; empty when a value is none.
  */
 export function driftDirection(row: DriftRow): string {
-  const { value, relative } = judged(row);
-  if (row.figure === WORST_CASE_FIGURE && (row.baseline === null) !== (value === null)) return value === null ? '↑ to unbounded' : '↓ from unbounded';
-  if (row.baseline === null || value === null || value === row.baseline) return '';
-  const arrow = value > row.baseline ? '↑' : '↓';
-  if (!row.figure.includes('Usd')) return `${arrow} ${signedPointsText((value - row.baseline) * 100)} points`;
-  return relative === null || relative === undefined ? `${arrow} from ${driftValue(row, row.baseline)}` : `${arrow} ${signedPercentText(relative)}`;
+  const { value, relative, from } = judged(row);
+  if (row.figure === WORST_CASE_FIGURE && (from === null) !== (value === null)) return value === null ? '↑ to unbounded' : '↓ from unbounded';
+  if (from === null || value === null || value === from) return '';
+  const arrow = value > from ? '↑' : '↓';
+  if (!row.figure.includes('Usd')) return `${arrow} ${signedPointsText((value - from) * 100)} points`;
+  return relative === null || relative === undefined ? `${arrow} from ${driftValue(row, from)}` : `${arrow} ${signedPercentText(relative)}`;
 }
 
 /** A scenario's row: new and gone have no figures to show; the status says what they are. */
@@ -115,8 +123,13 @@ function driftCells(row: DriftRow, repriced: boolean): Cell[] {
     driftValue(row, row.baseline),
     driftValue(row, row.measured),
     ...(repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
-    row.status === 'drift' ? `DRIFT ${driftDirection(row)}`.trimEnd() : row.status === 'looser' ? `LOOSER ${driftDirection(row)}: the brakes allow more` : quietStatusText(row, driftDirection(row)),
+    (row.status === 'drift' ? `DRIFT ${driftDirection(row)}`.trimEnd() : row.status === 'looser' ? `LOOSER ${driftDirection(row)}: the brakes allow more` : quietStatusText(row, driftDirection(row))) + pairedText(row),
   ];
+}
+
+/** ` (the baseline's agents here: $0.00298)` after the status of a row judged against them. */
+function pairedText(row: DriftRow): string {
+  return row.paired === undefined ? '' : ` (the baseline's agents here: ${driftValue(row, row.paired)})`;
 }
 
 function priceNotes(drift: Drift): string[] {
@@ -189,11 +202,17 @@ export function dropNote(drift: Drift): string | undefined {
   return `drops: ${dropReason(dropped)}; if the drop is intended, accept it: run the same check with --update-baseline ${drift.file}`;
 }
 
+/** How the drift is shown: the width, and each scenario's synthetic runs now (what the noise line's detection is said at). */
+interface DriftView {
+  width: number;
+  runs: (scenario: string) => number | undefined;
+}
+
 /** The notes after the drift table: the drops, what changed, new and gone scenarios, and what to do. */
-function driftNotes(drift: Drift, width: number): string {
+function driftNotes(drift: Drift, { width, runs }: DriftView): string {
   const drop = dropNote(drift);
   let text = drop === undefined ? '' : labelledLine(printableText(drop), width);
-  for (const line of [...brakesRemovedLines(drift), ...worstCaseLines(drift), ...noiseLines(drift), ...sameAgentsLines(drift)]) text += labelledLine(printableText(line), width);
+  for (const line of [...brakesRemovedLines(drift), ...worstCaseLines(drift), ...noiseLines(drift, runs), ...sameAgentsLines(drift), ...pairedLines(drift)]) text += labelledLine(printableText(line), width);
   text += changeLines(drift, width);
   if (drift.loopcost) text += labelledLine(printableText(`loopcost: ${drift.loopcost.baseline} wrote the baseline, ${drift.loopcost.now} checks now`), width);
   if (drift.scenarios.new > 0) text += labelledLine(printableText(`new: ${counted(drift.scenarios.new, 'scenario')} not in the baseline (not a failure)`), width);
@@ -202,14 +221,15 @@ function driftNotes(drift: Drift, width: number): string {
   return text;
 }
 
-function driftText(drift: Drift, width: number): string {
+function driftText(drift: Drift, view: DriftView): string {
+  const { width } = view;
   const shown = drift.rows.filter((row) => row.status !== 'ok');
   // The figures of the runs (the worst case the brakes allow is said only when it moved: worstCaseDrift.ts).
   const compared = drift.rows.filter((row) => row.status !== 'new' && row.status !== 'gone' && row.figure !== WORST_CASE_FIGURE).length;
   let text = labelledLine(printableText(`baseline: ${drift.file}, tolerance ${toleranceText(drift)} (rates in points, money as a share of the baseline)`), width);
   if (drift.keysNote !== undefined) text += labelledLine(printableText(`keys: ${drift.keysNote}`), width);
   for (const note of priceNotes(drift)) text += labelledLine(printableText(note), width);
-  if (shown.length === 0) return `${text}all ${compared} figures within tolerance\n${driftNotes(drift, width)}`;
+  if (shown.length === 0) return `${text}all ${compared} figures within tolerance\n${driftNotes(drift, view)}`;
   const repriced = drift.priceChange !== undefined;
   const rows: Cell[][] = shown.map((row) => driftCells(row, repriced));
   const columns: Column[] = [
@@ -220,13 +240,13 @@ function driftText(drift: Drift, width: number): string {
     ...(repriced ? [{ header: 'at baseline prices', align: 'right' as const }] : []),
     { header: 'status' },
   ];
-  return text + formatTable(columns, rows, { maxWidth: width }) + driftNotes(drift, width);
+  return text + formatTable(columns, rows, { maxWidth: width }) + driftNotes(drift, view);
 }
 
 /** `, 7 of 8 baseline scenarios matched (1 gone), 1 new scenario, 2 baseline figures drifted` */
 function baselineVerdict(drift: Drift | undefined): string {
   if (drift === undefined) return '';
-  const drifted = drift.rows.filter((row) => row.status === 'drift').length;
+  const { drifted } = baselineFailures(drift);
   const gone = drift.scenarios.gone > 0 ? ` (${drift.scenarios.gone} gone)` : '';
   const added = drift.scenarios.new > 0 ? `, ${counted(drift.scenarios.new, 'new scenario')}` : '';
   return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted${removedVerdict(drift)}${worstCaseVerdict(drift)}`;
@@ -235,18 +255,13 @@ function baselineVerdict(drift: Drift | undefined): string {
 export function renderCheckTable(report: CheckReport, width: number): string {
   const groups: RowGroup[] = report.scenarios
     .filter((s) => s.results.length > 0)
-    .map((s) => ({ heading: s.name, rows: s.results.map((r) => [r.expectation, r.measuredText, r.limit, r.pass ? 'pass' : 'FAIL']) }));
+    .map((s) => ({ heading: s.name, rows: s.results.map((r) => [r.expectation, r.measuredText, r.limit, resultText(r)]) }));
   const verdict = report.passed ? 'PASS' : 'FAIL';
-  let text = `loopcost check: ${verdict}: ${counted(report.scenarios.length, 'scenario')}, ${counted(report.expectations, 'expectation')}, ${report.failed} failed${baselineVerdict(report.drift)}\n\n`;
+  let text = `loopcost check: ${verdict}: ${counted(report.scenarios.length, 'scenario')}, ${counted(report.expectations, 'expectation')}, ${report.failed} failed${failedWithinNoiseText(report.scenarios)}${baselineVerdict(report.drift)}\n\n`;
   text += groups.length > 0 ? formatGroupedTable(COLUMNS, groups, { maxWidth: width }) : 'no expectations (add an `expect:` block to a scenario file; see docs/check.md)\n';
-  const failures = report.scenarios.flatMap((s) => s.results.filter((r) => !r.pass).map((r) => ({ s, r })));
-  if (failures.length > 0) {
-    text += '\nfailed:\n';
-    for (const { s, r } of failures) {
-      text += labelledLine(printableText(`${s.name}: ${r.expectation} measured ${r.measuredText}, limit ${r.limit}${r.detail ? ` (${r.detail})` : ''}`), width);
-    }
-  }
-  if (report.drift) text += `\n${driftText(report.drift, width)}`;
+  text += expectationNotes(report.scenarios, width);
+  const runs = (scenario: string) => report.scenarios.find((s) => s.source === scenario)?.syntheticRuns;
+  if (report.drift) text += `\n${driftText(report.drift, { width, runs })}`;
   text += '\n';
   for (const s of report.scenarios) {
     text += labelledLine(printableText(`${s.name}: ${s.source}, ${runsText(s)}${SETTINGS_SEPARATOR}${settingsText(s.settings)}`), width, SETTINGS_SEPARATOR);
@@ -254,22 +269,4 @@ export function renderCheckTable(report: CheckReport, width: number): string {
   }
   text += labelledLine(printableText(`prices: ${describePriceSource(report.prices)}`), width);
   return text + warningLines(report.warnings, width);
-}
-
-export function renderCheckJson(report: CheckReport): string {
-  const scenarios = report.scenarios.map((s) => ({
-    source: s.source,
-    name: s.name,
-    settings: s.settings,
-    recordedRuns: s.recordedRuns,
-    syntheticRuns: s.syntheticRuns,
-    ...(s.seed === undefined ? {} : { seed: s.seed }),
-    passed: s.results.every((r) => r.pass),
-    expectations: s.results,
-    figures: s.metrics,
-    ...(s.strategy === undefined ? {} : { strategy: s.strategy }),
-    ...(s.tree === undefined ? {} : { tree: { sessionTrees: s.tree.sessionTrees, subagentLimits: s.tree.subagentLimits } }),
-    ...(s.worstCase === undefined ? {} : { worstCase: s.worstCase }),
-  }));
-  return JSON.stringify({ ...report, scenarios }, null, 2) + '\n';
 }

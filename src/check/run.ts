@@ -21,6 +21,7 @@ import { subagentLimitsSpec } from '../report/settings.js';
 import type { UnrecordedInTree } from '../report/warnings.js';
 import { treeRuns, type CheckTree } from './treeRuns.js';
 import { keepRuns } from './noise.js';
+import { agentsOf, keepAgents } from './pairedAgents.js';
 import type { WorstCase } from '../population/worstCase.js';
 import { scenarioWorstCase } from './worstCase.js';
 
@@ -170,6 +171,8 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
     worstCase: scenarioWorstCase(input, traces, { prices: checked.prices, ...(model === undefined ? {} : { model }) }),
   };
   // The runs kept for the noise of its figures, drawn when a baseline is written or compared (noise.ts).
-  keepRuns(check, runs, settings.seed);
+  keepRuns(check, runs, settings.seed, scenario.population === undefined ? undefined : (scenario as Scenario));
+  // What re-runs its synthetic agents on a later check's draws, stored in a baseline (pairedAgents.ts).
+  keepAgents(check, agentsOf(scenario, settings, model));
   return check;
 }

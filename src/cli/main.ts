@@ -2,8 +2,10 @@
  * The command line: a list of commands (src/cli/commands/), each registering its options and importing
  * its implementation only when it runs. Returns an exit code; only bin/ exits.
  *   0  the job ran (a brake firing is a result)
+ *   1  `check`: an expectation failed or a figure drifted (its report says which)
  *   2  bad input or usage: one message naming the place, no stack trace, no output file
- *   1  an internal error (a bug: the stack is printed); for `check` also a failed expectation (its report says so)
+ *  70  an internal error (a bug, or a broken build: the stack is printed); sysexits' EX_SOFTWARE, so that
+ *      a CI job tells a crash from a failed gate
  */
 import { refuseRepeatedFlags } from './options.js';
 import { forgetOverrides, sayOverrideMisses } from './overrideMisses.js';
@@ -13,6 +15,9 @@ import { sanitizeLinesForTerminal, UserError } from '../errors.js';
 import type { CommandModule } from './command.js';
 import type { CliIO } from './io.js';
 import { LOOPCOST_VERSION } from '../version.js';
+
+/** An internal error's exit code (sysexits' EX_SOFTWARE): not 1, which is `check`'s failed gate. */
+export const INTERNAL_ERROR_EXIT = 70;
 
 // commander is CommonJS: required directly it loads in half the time an ESM import takes (no export
 // lexing), which is a third of `loopcost --help`'s own start-up.
@@ -147,6 +152,6 @@ export async function runCli(argv: string[], io: CliIO, { commands, outline }: R
       return 2;
     }
     io.stderr(`loopcost: internal error — please report it\n${(error as Error).stack ?? String(error)}\n`);
-    return 1;
+    return INTERNAL_ERROR_EXIT;
   }
 }

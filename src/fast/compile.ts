@@ -202,8 +202,10 @@ function compileToolCalls(c: CompiledTrace, of: { call: CallRecord; at: number; 
 const compiled = new WeakMap<Trace, CompiledTrace>();
 
 /**
- * The trace compiled, once per Trace object (traces are not changed once loaded): replays, what-ifs
- * and sweeps of the same trace share it.
+ * The trace compiled, once per Trace object: replays, what-ifs and sweeps of the same trace share it. The
+ * library's compiledTrace (libraryCompiled.ts) and replayTrace freeze the trace too (trace/freezeTrace.ts),
+ * so that a caller's change throws instead of leaving this one stale; the CLI's own runs are not frozen (a
+ * streamed sweep lets their calls go once compiled).
  */
 export function compiledTrace(trace: Trace): CompiledTrace {
   let c = compiled.get(trace);
@@ -214,7 +216,11 @@ export function compiledTrace(trace: Trace): CompiledTrace {
   return c;
 }
 
-/** compiledTrace, a trace not compiled yet compiled into `arena` (a batch of traces made and dropped together). */
+/**
+ * compiledTrace, a trace not compiled yet compiled into `arena` (a batch of traces made and dropped together):
+ * the CLI's streamed sweep, which lets each run's calls go once compiled (never handed to a library caller), so
+ * not frozen.
+ */
 export function compiledTraceIn(trace: Trace, arena: CompileArena): CompiledTrace {
   let c = compiled.get(trace);
   if (c === undefined) {

@@ -16,6 +16,7 @@ import { detectFormat, lineFormat, sessionFileCandidates, type TraceFormat } fro
 import { handedOver, importWith, loadImporter, placedError } from './importers.js';
 import { readNativeRange } from './nativeRange.js';
 import { siblingSessionFiles } from './claudeCode/siblingAgents.js';
+import { walkSiblingsKey } from './claudeCode/walkSiblings.js';
 import { madeValidStream } from '../options/traceValues.js';
 import { requireReadArguments } from './readArguments.js';
 
@@ -32,6 +33,11 @@ export interface ReadOptions {
    * handed out, its file found bad, so that a bad file's runs can still be placed in their session trees.
    */
   headerRead?: HeaderRead;
+  /**
+   * Every file of the walk this input is read in (a folder, a project, a command's inputs): a Claude Code
+   * session file's calls that another session file of it copies are counted once (claudeCode/copiedCalls.ts).
+   */
+  walk?: readonly string[];
 }
 
 /** Runs already read from the same bytes under the same settings (src/cache/traceCache.ts). */
@@ -64,12 +70,20 @@ export function streamTraceFile(path: string, options: ReadOptions = {}): AsyncG
 function readRuns(path: string, options: ReadOptions): AsyncGenerator<Trace> {
   const limits = readLimits(options.limits);
   if (options.range !== undefined) return readNativeRange(path, options.range, limits);
-  const told = { headerRead: options.headerRead };
+  const told = { headerRead: options.headerRead, walk: options.walk };
   if (options.cache === undefined) return readTraceFile(path, limits, told);
-  return options.cache.runsOf(path, JSON.stringify(limits), (formatSeen) => readTraceFile(path, limits, { ...told, formatSeen }));
+  const siblings = walkSiblingsKey(path, options.walk);
+  const settings = siblings === '' ? JSON.stringify(limits) : `${JSON.stringify(limits)}\u0000${siblings}`;
+  return options.cache.runsOf(path, settings, (formatSeen) => readTraceFile(path, limits, { ...told, formatSeen }));
 }
 
-async function* readTraceFile(path: string, limits: ReadLimits, told: { formatSeen?: (format: TraceFormat) => void; headerRead?: HeaderRead | undefined }): AsyncGenerator<Trace> {
+interface Told {
+  formatSeen?: (format: TraceFormat) => void;
+  headerRead?: HeaderRead | undefined;
+  walk?: readonly string[] | undefined;
+}
+
+async function* readTraceFile(path: string, limits: ReadLimits, told: Told): AsyncGenerator<Trace> {
   const { formatSeen } = told;
   const input = await openInput(path, limits);
   try {
@@ -79,7 +93,7 @@ async function* readTraceFile(path: string, limits: ReadLimits, told: { formatSe
     if (format === 'native') {
       yield* streamNativeTracesAsync(lineBatches(input, limits.maxLineBytes), input.label, told.headerRead);
     } else if (format === 'claude-code' || format === 'codex') {
-      yield* await importAgentLog(format, input, limits);
+      yield* await importAgentLog(format, input, { limits, walk: told.walk });
     } else {
       yield* await importDocument(await readDocument(input, limits), input.label, formatSeen);
     }
@@ -102,14 +116,14 @@ async function importDocument(text: string, path: string, formatSeen?: (format: 
 }
 
 /** A coding agent's log (Claude Code, Codex), read line by line, its runs handed over like every import's (one of none refused). */
-async function importAgentLog(format: 'claude-code' | 'codex', input: OpenedInput, limits: ReadLimits): Promise<Trace[]> {
+async function importAgentLog(format: 'claude-code' | 'codex', input: OpenedInput, { limits, walk }: { limits: ReadLimits; walk: readonly string[] | undefined }): Promise<Trace[]> {
   const batches = lineBatches(input, limits.maxLineBytes);
   let traces: Trace[];
   try {
     traces =
       format === 'codex'
         ? await (await import('./codex.js')).importCodexStream(input.label, batches)
-        : await (await import('./claudeCode.js')).importClaudeCodeStream(input.label, batches, limits);
+        : await (await import('./claudeCode.js')).importClaudeCodeStream(input.label, batches, limits, walk);
   } catch (error) {
     throw placedError(error, input.label);
   }
@@ -125,7 +139,13 @@ export function readAlone(paths: readonly string[]): string[] {
   return paths.filter((path) => ![...sessionFileCandidates(path), ...siblingSessionFiles(path)].some((session) => given.has(session)));
 }
 
-/** Reads many inputs, one at a time, each as it streams (see `streamTraceFile` and `readAlone`). */
+/**
+ * The runs of many input files as an async generator, not a Promise: iterate it (`for await (const trace of
+ * loadTraceFiles(paths))`); `await loadTraceFiles(…)` gives the generator itself. One file at a time, each as
+ * it streams (see `streamTraceFile` and `readAlone`); files only: `readTraces(paths)` reads directories and
+ * globs too, into a `Promise<Trace[]>`.
+ */
 export async function* loadTraceFiles(paths: readonly string[], options: ReadOptions = {}): AsyncGenerator<Trace> {
-  for (const path of readAlone(paths)) yield* streamTraceFile(path, options);
+  const walk = readAlone(paths);
+  for (const path of walk) yield* streamTraceFile(path, { walk, ...options });
 }

@@ -7,7 +7,8 @@
  * A scenario file among the trace files (one a scenario's `traces:` directory or glob brought in) is left
  * out, not bad: it is no trace, and `scenarioFiles` lists it for one warning line. So is a file a directory
  * or glob brought in that reads cleanly but holds no model call (a summary-only or empty session: every
- * `~/.claude/projects` has some), unless no file is left (`noModelCallFiles`, one note for all of them).
+ * `~/.claude/projects` has some), unless no file is left (`noModelCallFiles`, one note for all of them), and
+ * a Claude Code session file, named or brought in, whose every call another file read with it counts (claudeCode/copiesOnly.ts).
  */
 import { someNames } from '../someNames.js';
 import { MAX_REPORTED_ISSUES, UserError, formatIssue, sanitizeForTerminal, type InputIssue } from '../errors.js';
@@ -18,6 +19,7 @@ import { isScenarioFile } from '../scenario/inputs.js';
 import { MISSING_SCENARIO_LINE, SCENARIO_NOT_AS_FILE } from '../scenario/scenarioMark.js';
 import type { Trace } from '../trace/types.js';
 import { holdsNoModelCall } from './importers.js';
+import { copiesLeftOutMessage, isCopiesOnly } from './claudeCode/copiesOnly.js';
 import { readAlone, streamTraceFile, type ReadOptions } from './index.js';
 
 /** Most bad files named in one message, and most issues shown for each when several are bad. */
@@ -103,7 +105,7 @@ export class TraceInputs {
     for (const path of this.files) {
       const file = inputLabel(path);
       try {
-        for await (const trace of streamTraceFile(path, this.options)) {
+        for await (const trace of streamTraceFile(path, { walk: this.files, ...this.options })) {
           yield { file, trace };
           if (this.bad.has(file)) break;
         }
@@ -153,7 +155,9 @@ export class TraceInputs {
    * come through here too: the rule holds whichever thread read the file).
    */
   markBad(file: string, error: UserError): void {
-    if (this.options.broughtIn?.has(file) === true && !this.bad.has(file) && holdsNoModelCall(error.issues, file)) {
+    // A file whose calls another file of the walk counts is left out, named or brought in (a set reading part of a walk, a sweep share's, reports it to the command's).
+    const copies = this.options.walk === undefined && isCopiesOnly(error.issues, file);
+    if ((copies || (this.options.broughtIn?.has(file) === true && holdsNoModelCall(error.issues, file))) && !this.bad.has(file)) {
       if (!this.noCall.some((input) => input.file === file)) this.noCall.push({ file, issues: [...error.issues] });
       return;
     }
@@ -181,9 +185,13 @@ export class TraceInputs {
     return items.filter((item) => !this.bad.has(item.file));
   }
 
-  /** The files left out for holding no model call, each with the directory or glob that brought it in (for `noModelCallMessage`). */
-  get noModelCallFiles(): { file: string; from: string }[] {
-    return this.noCall.map((input) => ({ file: input.file, from: this.options.broughtIn?.get(input.file) ?? input.file }));
+  /** The files left out for holding no model call, each with the directory or glob that brought it in, and `copies` when its calls are another file's (for `noModelCallMessage`). */
+  get noModelCallFiles(): { file: string; from: string; copies?: InputIssue }[] {
+    return this.noCall.map((input) => ({
+      file: input.file,
+      from: this.options.broughtIn?.get(input.file) ?? input.file,
+      ...(isCopiesOnly(input.issues, input.file) ? { copies: input.issues[0]! } : {}),
+    }));
   }
 
   /**
@@ -255,10 +263,12 @@ export function leftOutScenariosMessage(files: readonly string[]): string {
  * line for all of them, naming the directories and globs that brought them in, e.g.
  * `loopcost: 12 files in ~/.claude/projects hold no model call (summary-only or empty sessions): left out`.
  */
-export function noModelCallMessage(files: readonly { from: string }[]): string {
-  if (files.length === 0) return '';
-  const where = someNames([...new Set(files.map((input) => input.from))]);
-  return `loopcost: ${counted(files.length, 'file')} in ${where} ${files.length === 1 ? 'holds' : 'hold'} no model call (summary-only or empty sessions): left out\n`;
+export function noModelCallMessage(files: readonly { from: string; copies?: InputIssue }[]): string {
+  const copies = copiesLeftOutMessage(files.flatMap((input) => (input.copies === undefined ? [] : [input.copies])));
+  const empty = files.filter((input) => input.copies === undefined);
+  if (empty.length === 0) return copies;
+  const where = someNames([...new Set(empty.map((input) => input.from))]);
+  return `${copies}loopcost: ${counted(empty.length, 'file')} in ${where} ${empty.length === 1 ? 'holds' : 'hold'} no model call (summary-only or empty sessions): left out\n`;
 }
 
 function shownIssues(input: BadInput, max: number): InputIssue[] {

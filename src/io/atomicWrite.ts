@@ -11,6 +11,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UserError } from '../errors.js';
 import { checkOutputDirectory, outputError, resolveOutputTarget } from './outputTarget.js';
+import { makeDirectories, removeCreatedDirectories } from './makeDirectories.js';
 import { makeDirectory, OutputWriter, removeStaleTemporaries, temporaryFor } from './outputWriter.js';
 import { releaseTemporary, trackTemporary } from './temporaries.js';
 
@@ -75,7 +76,8 @@ interface Placed {
  */
 export function writeFilesAtomic(dir: string, files: readonly (readonly [name: string, content: string])[], flag = '--report-dir'): void {
   checkOutputDirectory(dir, files.map(([name]) => name), flag);
-  makeDirectory(dir, dir, flag);
+  const created = createdDirectories(dir, flag);
+  let written = false;
   const setPath = join(dir, '.loopcost-reports');
   removeStaleTemporaries(setPath);
   const temp = trackTemporary(temporaryFor(setPath));
@@ -103,11 +105,23 @@ export function writeFilesAtomic(dir: string, files: readonly (readonly [name: s
     }
     // As any output is written into a device or a pipe (OutputWriter: a full pipe waited on, a .gz name gzip).
     for (const [path, content] of direct) writeFileAtomic(path, content, flag);
+    written = true;
   } finally {
     for (const path of [temp, ...linked]) {
       rmSync(path, { force: true, recursive: true });
       releaseTemporary(path);
     }
+    // A set that failed leaves no directory it created behind (one a file got into stays).
+    if (!written) removeCreatedDirectories(created);
+  }
+}
+
+/** The set's directory and its missing ancestors made (makeDirectories), those it created returned; a failure worded for `flag`. */
+function createdDirectories(dir: string, flag: string): string[] {
+  try {
+    return makeDirectories(dir);
+  } catch (error) {
+    throw outputError(dir, error, flag);
   }
 }
 

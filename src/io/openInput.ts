@@ -32,7 +32,9 @@ function notReadableKind(label: string, stats: Stats): UserError {
     const hint = `${stdin ? 'pipe a trace in, as `cat run.jsonl | loopcost replay -` does, or pass' : 'pass'} trace files, directories or globs`;
     return new UserError({ file: label, code: 'not_a_file', message, hint });
   }
-  return new UserError({ file: label, code: 'not_a_file', message: `is ${kindOf(stats)}, not a trace file`, hint: 'pass a trace file, a directory of them, a pipe, or - for standard input' });
+  // A directory reaches here only from a reader of one input (the commands walk theirs): offer what reads one.
+  const hint = stats.isDirectory() ? "give one of the trace files in it (the library's readTraces([dir]) reads a directory's, as the commands do)" : 'pass a trace file, a directory of them, a pipe, or - for standard input';
+  return new UserError({ file: label, code: 'not_a_file', message: `is ${kindOf(stats)}, not a trace file`, hint });
 }
 
 /** What the path is; a UserError for anything loopcost does not read. */

@@ -73,9 +73,14 @@ function writeSome(fd: number, bytes: Buffer, done: number, position: number | n
 
 /** All of `data` into `fd`, at `position` (a file) or where the device or pipe is (null); returns the bytes written. */
 function writeAll(fd: number, data: string | Buffer, position: number | null): number {
-  if (typeof data === 'string' && position !== null) return writeSync(fd, data, position, 'utf8');
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   let done = 0;
+  if (typeof data === 'string' && position !== null) {
+    // The string as it is (no Buffer of it per write); a short write (a disk filling up takes what fits
+    // and says so only on the next write) goes on from where it stopped, so ENOSPC is thrown, not lost.
+    done = writeSync(fd, data, position, 'utf8');
+    if (done === Buffer.byteLength(data, 'utf8')) return done;
+  }
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   while (done < bytes.length) done += writeSome(fd, bytes, done, position);
   return bytes.length;
 }

@@ -29,9 +29,13 @@
 import { CallFlag } from './callRecord.js';
 import { COMPACTED, type ContextTracker } from './context.js';
 
-/** Whether a call with these flags (callRecord.ts) compacts the context: a compaction that neither failed nor backtracked (those come first). */
+/**
+ * Whether a call with these flags (callRecord.ts) compacts the context: a compaction that neither failed nor
+ * backtracked (those come first), nor is recorded unparseable — a summary that could not be used replaces
+ * nothing, as in the live loop (loop/summary.ts record): the steps stay, the call is paid, no step.
+ */
 export function compacts(flags: number): boolean {
-  return (flags & (CallFlag.Compaction | CallFlag.Failed | CallFlag.Backtrack)) === CallFlag.Compaction;
+  return (flags & (CallFlag.Compaction | CallFlag.Failed | CallFlag.Backtrack | CallFlag.Unparseable)) === CallFlag.Compaction;
 }
 
 /**

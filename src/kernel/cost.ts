@@ -164,6 +164,21 @@ export function costOutOfRange(): UserError {
   return new UserError({
     code: 'cost_out_of_range',
     message: 'one run costs more than $9,007, beyond exact picodollar arithmetic',
-    hint: 'set --max-steps, --max-cost or --context-window to bound the run',
+    hint: `set ${FLAG_BOUNDS} to bound the run`,
   });
+}
+
+/** The brakes costOutOfRange's hint names: the command line's flags, which bound a replay; a library entry point says its own options instead (boundsInOptions). */
+export const FLAG_BOUNDS = '--max-steps, --max-cost or --context-window';
+
+/**
+ * `error` as a library entry point says it: a cost_out_of_range hint that names the command line's flags
+ * names the entry point's own brake options instead (`brakes` is their path, `where` the entry point's
+ * options or arguments: `set brakes.maxSteps, brakes.maxCostPico or brakes.contextWindow in replayTrace's
+ * options`). Any other error as it was.
+ */
+export function boundsInOptions(error: unknown, brakes: string, where: string): unknown {
+  if (!(error instanceof UserError) || !error.issues.some((issue) => issue.code === 'cost_out_of_range' && issue.hint?.includes(FLAG_BOUNDS))) return error;
+  const own = `${brakes}.maxSteps, ${brakes}.maxCostPico or ${brakes}.contextWindow in ${where}`;
+  return new UserError(error.issues.map((issue) => (issue.code === 'cost_out_of_range' && issue.hint !== undefined ? { ...issue, hint: issue.hint.replace(FLAG_BOUNDS, own) } : issue)));
 }

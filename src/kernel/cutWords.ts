@@ -2,8 +2,8 @@
  * What a timeout's stop detail says of the call just before it: one its deadline cut in flight
  * (agent/deadline.ts), or a tool call that ran on past the deadline. Written once, for the real loop and
  * every replay engine (loop/runStops.ts, fast/runState.ts), which read it off that call's record, so a run
- * and a replay of its recording say the same. The real loop adds what only it knows (withCut: a tool call
- * its call's last, cut, that threw an error of its own, which its record cannot tell from any failure).
+ * and a replay of its recording say the same. A tool call cut that threw an error of its own is recorded as
+ * the cut (CUT_TOOL_ERROR: agent/deadline.ts recordToolError), so its record tells it from any failure.
  */
 import { timedOut } from './brakes.js';
 import { reachedToolCalls, runsTools } from '../trace/toolsRun.js';
@@ -84,8 +84,8 @@ export function timeoutWords(call: CallRecord | undefined, summary: boolean, at:
 /**
  * What a timeout's detail names of a failed call just before it, from its record alone (`summary`: a summary
  * call's): cut at the deadline (CUT_MESSAGE), or a model call's retry not made (notRetriedCall); '' for a
- * failed summary call or a refusal. timeoutWords' first rule, and all a tree's timeout names of the agent's
- * last call (tree/budget.ts: the tree's time is not the run's, so the tool-call rules are the run's own).
+ * failed summary call or a refusal. timeoutWords' first rule (a tree's timeout takes them all, on the tree's
+ * time: tree/budget.ts).
  */
 export function failedCallWords(call: CallRecord | undefined, summary: boolean): string {
   if (call?.failed === undefined) return '';

@@ -8,7 +8,7 @@ import type { Stop } from '../brakes/stopReasons.js';
 import { Fact, stopOf } from '../kernel/describe.js';
 import { Limit, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode } from '../kernel/stopCodes.js';
-import { failedCallWords, timeoutWords } from '../kernel/cutWords.js';
+import { timeoutWords, type TimeoutAt } from '../kernel/cutWords.js';
 import type { CallRecord } from '../trace/types.js';
 
 /** The figures a stop is told with: a run's (BrakeState), or a tree's or an agent's totals (no backtracks: 0). */
@@ -42,15 +42,16 @@ export class RunStops {
 
   /** The run stops for `code` (`label`: what stopped it, as `tool search`). */
   stop(code: StopCode, label = ''): Stop {
-    if (code === StopCode.Timeout && label === '') {
-      label = timeoutWords(this.lastCall, this.lastIsSummary, { elapsedMs: this.state.elapsedMs, timeoutMs: this.limits[Limit.TimeoutMs]! });
-    }
+    if (code === StopCode.Timeout && label === '') label = this.timeoutWords({ elapsedMs: this.state.elapsedMs, timeoutMs: this.limits[Limit.TimeoutMs]! });
     return toldStop(code, this.limits, { facts: this.facts, figures: this.state, label });
   }
 
-  /** What a tree's timeout before the run's next call names of its last call, when that failed (kernel/cutWords.ts failedCallWords). */
-  failedCallWords(): string {
-    return failedCallWords(this.lastCall, this.lastIsSummary);
+  /**
+   * What a timeout before the run's next call names of its last call, the time `at` (the run's own; in a
+   * tree, the tree's time and timeout, tree/budget.ts): cut, or run on past the deadline (kernel/cutWords.ts timeoutWords).
+   */
+  timeoutWords(at: TimeoutAt): string {
+    return timeoutWords(this.lastCall, this.lastIsSummary, at);
   }
 
   /** The run made `call` (recorded, or as its record will be once its tool calls are over; `summary`: a summary call). */

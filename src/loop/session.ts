@@ -36,6 +36,7 @@ import { boundWrites } from '../kernel/meter.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
+import type { TimeoutAt } from '../kernel/cutWords.js';
 import { refusedCallLabel, SUMMARY_CALL, summaryCallStop } from '../kernel/providerWindow.js';
 import { callLatencyMs } from '../kernel/latency.js';
 import { cutShort } from '../trace/rules.js';
@@ -184,9 +185,9 @@ export class LoopSession {
     return tree?.check(this, view) ?? this.ownCheckBeforeCall(view);
   }
 
-  /** What a tree's timeout before the next call names of the run's last call, when that failed (cut, or not retried: kernel/cutWords.ts). */
-  failedCallWords(): string {
-    return this.stops.failedCallWords();
+  /** What a tree's timeout before the next call names of the run's last call at the tree's time `at`, as a lone run's names it (cut, not retried, run on past the deadline: kernel/cutWords.ts timeoutWords). */
+  timeoutWords(at: TimeoutAt): string {
+    return this.stops.timeoutWords(at);
   }
 
   private ownCheckBeforeCall(view: PromptView): Stop | null {

@@ -10,6 +10,7 @@ import type { Trace } from '../trace/types.js';
 import { argumentsFile } from './arguments.js';
 import { isObject, optionsFile, shown, tokensIssue } from './rules.js';
 import { requireTraceValues } from './traceValues.js';
+import { requireScenarioObject } from '../scenario/scenarioObject.js';
 
 /** Where a place is said: a file (or `<… options>`, `<command line>`), a field, its line where it has one. */
 export interface NamedPlace {
@@ -121,6 +122,7 @@ export function requirePopulationInputs(entry: string, inputs: unknown): void {
   (scenarios ?? []).forEach((population, i) => {
     const field = `inputs.scenarios[${i}]`;
     requireOne(entry, `${field}.scenario`, isObject(population) ? population.scenario : population, SCENARIO);
+    requireScenarioObject((population as { scenario: object }).scenario, { file: argumentsFile(entry), field: `${field}.scenario` });
   });
 }
 
@@ -182,6 +184,8 @@ export function requireLiveAgent(entry: string, agent: unknown, started?: { fiel
 /** `scenario` (runScenario, scenarioRuns). */
 export function requireScenario(entry: string, scenario: unknown): void {
   requireOne(entry, 'scenario', scenario, SCENARIO);
+  // Held to a scenario file's schema and rules (a Scenario built in code is not a parsed file's).
+  requireScenarioObject(scenario as object, { file: argumentsFile(entry), field: 'scenario' });
 }
 
 /** `tree` (treeReplayer). */

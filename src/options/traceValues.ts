@@ -8,7 +8,8 @@
  *
  * Checked once per Trace object (a what-if grid or a tree replays the same run many times), and never for a
  * run the readers or generators made (madeValid: valid by construction), whose check would cost a fifth to
- * a third of its first replay (~0.5 µs a call). A run changed after it was made or checked is not checked again.
+ * a third of its first replay (~0.5 µs a call). A run checked here is frozen (trace/freezeTrace.ts): a change
+ * after it throws. A reader's run changed before its first replay is not checked.
  * Pure: no node:*.
  */
 import type { z } from 'zod';
@@ -16,7 +17,8 @@ import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { isSurelyValidCall, isSurelyValidEnd, isSurelyValidHeader } from '../trace/fastRecord.js';
 import { callRuleViolations, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation } from '../trace/rules.js';
 import { traceSchemas } from '../trace/schema.js';
-import type { Trace } from '../trace/types.js';
+import { freezeTrace } from '../trace/freezeTrace.js';
+import type { CallRecord, Trace } from '../trace/types.js';
 import { zodIssueWords } from '../zodWords.js';
 
 /** Runs found valid (or made valid by construction): not checked again. */
@@ -41,6 +43,8 @@ export function requireTraceValues(file: string, trace: Trace, field: string): v
   if (issues.length === 0) ruleIssues(issues, trace, field);
   if (issues.length > 0) throw new UserError(issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ ...issue, file, hint: issue.hint ?? HINT })));
   checked.add(trace);
+  // Checked once: frozen, so that no later change goes unchecked (trace/freezeTrace.ts).
+  freezeTrace(trace);
 }
 
 /**
@@ -61,6 +65,20 @@ function ruleIssues(out: InputIssue[], trace: Trace, field: string): void {
   for (const v of headerRuleViolations(trace.header)) add('header.', v);
   for (let k = 0; k < trace.calls.length && out.length < MAX_REPORTED_ISSUES; k++) for (const v of callRuleViolations(trace.calls[k]!)) add(`calls[${k}].`, v);
   for (const v of endRuleViolations(trace.end)) add('end.', v);
+}
+
+/**
+ * One call record as a trace's calls are held (its schema, then its figure rules): what a step source hands a
+ * loop (runLoop's StepSource), each issue's field under `at` (`source.next()`), its file left to the caller.
+ */
+export function callValueIssues(call: unknown, at: string): InputIssue[] {
+  const issues: InputIssue[] = [];
+  recordIssues(issues, { schema: traceSchemas().callSchema, value: call, at, fast: isSurelyValidCall });
+  if (issues.length > 0) return issues;
+  for (const v of callRuleViolations(call as CallRecord)) {
+    if (FIGURE_RULES.has(v.code)) issues.push({ file: '', field: `${at}.${v.field}`, code: v.code, message: v.message, hint: v.hint ?? RULES_HINT });
+  }
+  return issues;
 }
 
 /** Every record against its schema: the header, each call, the end (the first MAX_REPORTED_ISSUES issues). */

@@ -20,7 +20,10 @@
  * (calibrationsOf: synthetic runs recorded once per context and swept, syntheticSweep.ts).
  * Pure: no node:*, no clock.
  */
-import { StopCode, stopCodeOf } from '../kernel/stopCodes.js';
+import { StopCode, stopCodeOf, stopReasonOf } from '../kernel/stopCodes.js';
+import type { StopReason } from '../brakes/stopReasons.js';
+import { wilsonInterval } from './recommend.js';
+import type { CompletionMeanings } from './completionMeanings.js';
 import { falseStopRate, isFalseStop, TallyBuilder, type BaselineTruth, type CodedBaseline, type RunPair } from '../metrics/population.js';
 import type { CellFigures } from '../fast/sweepResult.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -42,6 +45,9 @@ export interface CalibrationFigures {
     caughtStuck: number;
     precision: number | null;
     recall: number | null;
+    /** 95% Wilson intervals of precision (caughtStuck of caught) and recall (caughtStuck of stuck); null as the rate is. */
+    precisionInterval: [number, number] | null;
+    recallInterval: [number, number] | null;
     stepsWastedBeforeCatch: { mean: number; max: number } | null;
     /** Ground truth: runs whose task is done with no brakes. */
     tasksDoneWithoutBrakes: number;
@@ -49,10 +55,22 @@ export interface CalibrationFigures {
     falseStops: number;
     /** falseStops / tasksDoneWithoutBrakes (null: no task is done with no brakes). */
     falseStopRate: number | null;
+    /** The false stops by the brake that stopped each (most first): the loop detectors calibrated (repeat, error_limit) or another (the step cap, …). */
+    falseStopsByStop: FalseStopsByStop;
   };
   /** Outcome-based (populationMetrics): runs that complete with no brakes, those a brake stopped here, and their rate. */
-  recorded: { runs: number; completedWithoutBrakes: number; falseStops: number; falseStopRate: number | null };
+  recorded: { runs: number; completedWithoutBrakes: number; falseStops: number; falseStopRate: number | null; falseStopsByStop: FalseStopsByStop };
 }
+
+/** False stops counted by the stop reason of the brake that made them, most first (then in STOP_REASONS order). */
+export type FalseStopsByStop = { stopReason: StopReason; runs: number }[];
+
+/** Counts by stop code, as FalseStopsByStop. */
+function byStopOf(counts: ReadonlyMap<number, number>): FalseStopsByStop {
+  return [...counts].sort(([a, m], [b, k]) => k - m || a - b).map(([code, runs]) => ({ stopReason: stopReasonOf(code), runs }));
+}
+
+const countStop = (counts: Map<number, number>, stop: number) => counts.set(stop, (counts.get(stop) ?? 0) + 1);
 
 const isLoopCatch = (stop: StopCode): boolean => stop === StopCode.Repeat || stop === StopCode.ErrorLimit;
 
@@ -78,15 +96,21 @@ export class CalibrationTally {
   /** Over the caught stuck runs: the steps wasted, summed (whole numbers: exact) and the most. */
   private wastedSteps = 0;
   private mostWasted = 0;
+  /** False stops by stop code: synthetic runs' (ground truth), recorded runs' (outcome, as the tally counts them). */
+  private readonly syntheticByStop = new Map<number, number>();
+  private readonly recordedByStop = new Map<number, number>();
 
   addRecorded(run: RunPair['run'], baseline: RunPair['baseline']): void {
     this.recordedRuns += 1;
     this.recorded.add(run, baseline);
+    const stop = stopCodeOf(run.stopReason);
+    if (isFalseStop(stop, run.steps, { stop: stopCodeOf(baseline.stopReason), truth: baseline.truth })) countStop(this.recordedByStop, stop);
   }
 
   addRecordedCell(run: CellFigures, baseline: CodedBaseline): void {
     this.recordedRuns += 1;
     this.recorded.addCoded(run, baseline);
+    if (isFalseStop(run.stop, run.steps, baseline)) countStop(this.recordedByStop, run.stop);
   }
 
   /** A synthetic run under this configuration, judged by its no-brake run's ground truth. */
@@ -109,19 +133,25 @@ export class CalibrationTally {
         caughtStuck,
         precision: caught === 0 ? null : caughtStuck / caught,
         recall: stuck === 0 ? null : caughtStuck / stuck,
+        precisionInterval: caught === 0 ? null : wilsonInterval(caughtStuck, caught),
+        recallInterval: stuck === 0 ? null : wilsonInterval(caughtStuck, stuck),
         stepsWastedBeforeCatch: caughtStuck === 0 ? null : { mean: this.wastedSteps / caughtStuck, max: this.mostWasted },
         tasksDoneWithoutBrakes: tasksDone,
         falseStops,
         falseStopRate: tasksDone === 0 ? null : falseStops / tasksDone,
+        falseStopsByStop: byStopOf(this.syntheticByStop),
       },
-      recorded: { runs: this.recordedRuns, completedWithoutBrakes: recorded.baselineCompleted, falseStops: recorded.falseStops, falseStopRate: falseStopRate(recorded) },
+      recorded: { runs: this.recordedRuns, completedWithoutBrakes: recorded.baselineCompleted, falseStops: recorded.falseStops, falseStopRate: falseStopRate(recorded), falseStopsByStop: byStopOf(this.recordedByStop) },
     };
   }
 
   private judge(stop: StopCode, steps: number, { stuckFromStep, doneAtStep }: BaselineTruth): void {
     this.syntheticRuns += 1;
     if (doneAtStep !== undefined) this.tasksDone += 1;
-    if (isGroundTruthFalseStop(stop, steps, doneAtStep)) this.falseStops += 1;
+    if (isGroundTruthFalseStop(stop, steps, doneAtStep)) {
+      this.falseStops += 1;
+      countStop(this.syntheticByStop, stop);
+    }
     const isCaught = isLoopCatch(stop);
     if (stuckFromStep !== undefined) this.stuck += 1;
     if (!isCaught) return;
@@ -146,11 +176,18 @@ export function calibrationFigures(pairs: readonly CalibrationPair[], recordedRu
  * sweep, synthetic runs recorded once per context, cache, model and latency and swept (each cell's
  * baseline carries its run's ground truth), or closed loop where a configuration cannot be swept so.
  */
-export function calibrationsOf(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable): CalibrationFigures[] {
+export function calibrationsOf(population: SweepPopulation, configs: readonly PopulationConfig[], prices: PriceTable, meanings?: CompletionMeanings): CalibrationFigures[] {
   const tallies = configs.map(() => new CalibrationTally());
+  // `meanings`: each run's no-brake stop and ground truth, once (the first configuration's visit of it).
   const visitors = {
-    visit: (c: number, run: RunPair['run'], baseline: RunPair['baseline']) => (baseline.truth === undefined ? tallies[c]!.addRecorded(run, baseline) : tallies[c]!.addSynthetic(run, baseline.truth)),
-    visitCell: (c: number, run: CellFigures, baseline: CodedBaseline) => (baseline.truth === undefined ? tallies[c]!.addRecordedCell(run, baseline) : tallies[c]!.addSyntheticCell(run, baseline.truth)),
+    visit: (c: number, run: RunPair['run'], baseline: RunPair['baseline']) => {
+      if (c === 0) meanings?.add(baseline.stopReason, baseline.truth);
+      return baseline.truth === undefined ? tallies[c]!.addRecorded(run, baseline) : tallies[c]!.addSynthetic(run, baseline.truth);
+    },
+    visitCell: (c: number, run: CellFigures, baseline: CodedBaseline) => {
+      if (c === 0) meanings?.add(stopReasonOf(baseline.stop), baseline.truth);
+      return baseline.truth === undefined ? tallies[c]!.addRecordedCell(run, baseline) : tallies[c]!.addSyntheticCell(run, baseline.truth);
+    },
   };
   // Generated traces carry their ground truth (header `synthetic`): judged as synthetic runs.
   recordedRunsNamed(population.recorded, configs, prices, visitors);

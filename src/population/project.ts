@@ -11,7 +11,8 @@
  *   per distinct cost (projectDays.ts).
  * - Draws index the costs in ascending order, not in the order the runs came: the same runs and seed
  *   give the same projection however they were listed (files in another order, a directory or a glob).
- * - Bootstrap (seeded, `resamples`): a 95% interval on the mean and on the p95 of the per-run cost.
+ * - 95% intervals on the mean (seeded bootstrap, `resamples`) and the p95 (order statistics) of the per-run
+ *   cost, each only where the runs are enough for it to hold its 95% (projectConfidence.ts).
  * - Distribution-free bound: a cap at the largest of n runs stops at most 1 − 0.05^(1/n) of new runs at
  *   95% confidence; claiming a rate r needs n ≥ ln 0.05 / ln(1 − r) runs.
  * - Worst case the brakes allow per run: worstCase.ts.
@@ -21,14 +22,13 @@
  */
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../brakes/config.js';
 import { promptAllowedTokens } from '../kernel/limits.js';
-import { PicoSum } from '../metrics/picoSum.js';
 import { nearestRank } from '../metrics/population.js';
 import { meanPico, picoToUsd } from '../money.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { Rng, STREAM } from '../synthetic/random.js';
 import { PeriodDraws } from './projectDays.js';
 import { maxOf } from '../metrics/extremes.js';
-import { rankIndex, selectInPlace } from '../metrics/costQuantiles.js';
+import { runCostConfidence, type RunCostConfidence } from './projectConfidence.js';
 
 export interface Quantiles {
   mean: number;
@@ -55,8 +55,8 @@ export interface Projection {
   perDay: Quantiles;
   perPeriod: Quantiles;
   perRunUsd: Quantiles & { max: number; runs: number };
-  /** 95% bootstrap intervals on the per-run mean and p95. */
-  confidence: { level: 0.95; resamples: number; meanPerRunUsd: [number, number]; p95PerRunUsd: [number, number] };
+  /** 95% intervals on the per-run mean (bootstrap) and p95 (order statistics), null bounds where too few runs give none (projectConfidence.ts). */
+  confidence: RunCostConfidence;
 }
 
 /** Mean (rounded half up) and nearest-rank quantiles of exact picodollar amounts, as USD. */
@@ -103,29 +103,8 @@ export function projectSpend(runCostsPico: readonly number[], options: Projectio
     perDay: quantilesUsd(dayTotals),
     perPeriod: quantilesUsd(periodTotals),
     perRunUsd: { ...perRun, max: picoToUsd(Math.max(0, maxOf(costsPico))), runs: n },
-    confidence: { level: 0.95, resamples, ...bootstrap(costsPico, options.seed, resamples) },
+    confidence: runCostConfidence(costsPico, { seed: options.seed, resamples }),
   };
-}
-
-/** Percentile bootstrap (nearest rank at 2.5% and 97.5%) of the mean and p95 of the per-run cost. */
-function bootstrap(costsPico: readonly number[], seed: number, resamples: number): { meanPerRunUsd: [number, number]; p95PerRunUsd: [number, number] } {
-  const n = costsPico.length;
-  const means: number[] = [];
-  const p95s: number[] = [];
-  const sample = new Float64Array(n);
-  for (let b = 0; b < resamples; b++) {
-    const rng = Rng.stream(seed, b, STREAM.projectBootstrap);
-    const total = new PicoSum();
-    for (let k = 0; k < n; k++) total.add((sample[k] = costsPico[rng.below(n)]!));
-    means.push(Number(meanPico(total.value, n)));
-    // The nearest-rank p95 selected, not sorted for (a resample is as large as the population).
-    p95s.push(n === 0 ? 0 : selectInPlace(sample, rankIndex(n, 0.95), 0, n - 1));
-  }
-  const interval = (values: number[]): [number, number] => {
-    values.sort((a, b) => a - b);
-    return [picoToUsd(Math.round(nearestRank(values, 0.025) ?? 0)), picoToUsd(Math.round(nearestRank(values, 0.975) ?? 0))];
-  };
-  return { meanPerRunUsd: interval(means), p95PerRunUsd: interval(p95s) };
 }
 
 /** The most share of new runs a cap at the largest of n observed runs may stop, at 95% confidence: 1 − 0.05^(1/n). */

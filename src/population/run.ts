@@ -30,6 +30,7 @@ import type { GroundTruth } from '../synthetic/agent.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { Trace } from '../trace/types.js';
 import { argumentPlace, COMMAND_LINE_MODEL, requirePopulationInputs, type NamedPlace } from '../options/given.js';
+import { freezePopulationInputs, inArgumentWords, requirePopulationConfig } from './populationArguments.js';
 
 /** One configuration: the brakes, and what shapes every call (context, cache, model, latency). */
 export interface PopulationConfig {
@@ -138,7 +139,9 @@ export type RunObserver = (result: RunResult, pricing: ModelPricing) => void;
  */
 export function populationRuns(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable, observe?: RunObserver): PopulationRun[] {
   requirePopulationInputs('populationRuns', inputs);
-  return configurationRuns(inputs, namedAsArgument('populationRuns', config), prices, observe);
+  requirePopulationConfig('populationRuns', config);
+  freezePopulationInputs(inputs);
+  return inArgumentWords('populationRuns', () => configurationRuns(inputs, namedAsArgument('populationRuns', config), prices, observe));
 }
 
 /** A configuration given to a library entry point: a strategy or model not placed is named as its `config` argument's field. */
@@ -243,7 +246,9 @@ export function syntheticBaselineKey(config: PopulationConfig): string {
  */
 export function baselinesOf(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): BaselineFigures[] {
   requirePopulationInputs('baselinesOf', inputs);
-  return configurationBaselines(inputs, namedAsArgument('baselinesOf', config), prices);
+  requirePopulationConfig('baselinesOf', config);
+  freezePopulationInputs(inputs);
+  return inArgumentWords('baselinesOf', () => configurationBaselines(inputs, namedAsArgument('baselinesOf', config), prices));
 }
 
 /** baselinesOf as the CLI's commands run it (a place not given: their flag's). */

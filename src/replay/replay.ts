@@ -14,6 +14,7 @@ import { replayCompiled } from '../fast/replayFast.js';
 import { runOutcomeOf } from '../fast/runState.js';
 import { runSettings } from '../fast/settings.js';
 import { withSummaryPrices } from '../fast/strategySteps.js';
+import { boundsInOptions } from '../kernel/cost.js';
 import { brakeLimits } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { runLoop } from '../loop/run.js';
@@ -27,7 +28,8 @@ import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { placePricingIssues } from '../pricing/issuePlace.js';
 import type { Trace } from '../trace/types.js';
-import { compiledForOneReplay, compiledOf } from './compiledRuns.js';
+import { compiledForOneReplay, compiledOf, handedOverCompiled } from './compiledRuns.js';
+import { freezeTrace } from '../trace/freezeTrace.js';
 import { inRunContext } from './runContext.js';
 import { checkSummaryTrigger, summaryPricingOf } from './summaryPricing.js';
 export { checkSummaryTrigger, resolveSummaryModel, summaryPricingOf } from './summaryPricing.js';
@@ -220,14 +222,28 @@ export function runResultOf(
 /** ReplayOptions as a library caller writes them: any brake settings (`{ maxSteps: 5 }` is `--max-steps 5`). */
 export type ReplayInput = Omit<ReplayOptions, 'brakes'> & { brakes: BrakeSettings };
 
+/**
+ * `work`'s refusal of a run past exact picodollars in replayTrace's words (its `brakes` option), unless the
+ * caller said where its settings were written (`strategyPlace`: the CLI its flags, another entry point its own).
+ */
+function ownWords<T>(input: ReplayInput, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw input.strategyPlace === undefined ? boundsInOptions(error, 'brakes', "replayTrace's options") : error;
+  }
+}
+
 export function replayTrace(trace: Trace, input: ReplayInput): RunResult {
   requireTrace('replayTrace', trace);
   validateReplayOptions(input);
+  // What is kept of a run replayed (its compiled form, its check) stays its own: frozen, unless the caller keeps nothing (scratch).
+  if (input.scratch === undefined && handedOverCompiled(trace) === undefined) freezeTrace(trace);
   // A complaint names this entry point's options unless the caller says where they were written (the CLI: its flags).
   const options: ReplayOptions = { ...input, brakes: brakeConfig(input.brakes), strategyPlace: input.strategyPlace ?? optionPlace('replayTrace', 'strategy') };
   const pricing = options.pricing ?? resolveTracePricing(trace, { ...options, modelPlace: optionPlace('replayTrace', 'model') });
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
-  const outcome = inRunContext(trace, () => replayOutcome(trace, options, pricing, cache));
+  const outcome = ownWords(input, () => inRunContext(trace, () => replayOutcome(trace, options, pricing, cache)));
   const result = runResultOf(outcome, {
     source: trace.source,
     recordedModel: trace.header.model,

@@ -22,7 +22,7 @@ import { runSettings, type RunSettings } from '../fast/settings.js';
 import { brakeLimits } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
-import { COMMAND_LINE_MODEL } from '../options/given.js';
+import { COMMAND_LINE_MODEL, requireTrace } from '../options/given.js';
 import { compiledOf } from './compiledRuns.js';
 import { recordedStrategyOf } from './recordedStrategy.js';
 import { inRunContext } from './runContext.js';
@@ -104,6 +104,8 @@ export interface WhatIfTotal extends StrategyTotals {
  * decimal it is (0 is a budget of 0); what the header leaves out is off (modes: the CLI's defaults).
  */
 export function recordedBrakes(trace: Trace): BrakeConfig {
+  // A library caller's missing run is a UserError, not a TypeError (its header is all this reads).
+  if (typeof trace !== 'object' || trace === null || typeof trace.header !== 'object' || trace.header === null) requireTrace('recordedBrakes', trace);
   const settings = trace.header.recordedSettings ?? {};
   const brakes: Record<string, unknown> = { ...NO_BRAKES };
   for (const key of SETTINGS_AS_IS) if (settings[key] !== undefined) brakes[key] = settings[key];
@@ -185,6 +187,18 @@ export interface WhatIfSubject {
   truth?: BaselineTruth;
 }
 
+/**
+ * Each run under its baseline (the brakes it was recorded with: recordedBrakes) and under each setting, and
+ * each setting's totals. A setting is one of two kinds, as WhatIfSetting says:
+ * - with `onTop`, a what-if of one change: the fields `onTop` names set on top of each run's baseline, every
+ *   other recorded brake kept — what `loopcost whatif --try max-steps=50` asks (`onTop: { maxSteps: 50 }`);
+ * - without, `brakes` is the whole set each run replays under, in place of its baseline's: a recorded budget
+ *   or step cap the setting does not hold is gone — what `--try preset=none,max-steps=50` asks (a sweep's
+ *   configuration, which replaces the flags' brakes, is this kind).
+ * So `{ name: 'max-steps=50', brakes: { ...NO_BRAKES, maxSteps: 50 } }` is a step cap alone, not the
+ * recorded brakes with a step cap of 50: give `onTop: { maxSteps: 50 }` for that
+ * (test/cli/whatifSettingKinds.test.ts holds both kinds equal to the CLI's --try).
+ */
 export function whatIf(
   traces: Iterable<Trace>,
   settings: readonly WhatIfSetting[],

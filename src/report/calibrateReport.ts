@@ -6,7 +6,7 @@
  * among the runs that complete with no brakes); both shown `stopped/of rate`.
  */
 import { LOOPCOST_VERSION } from '../version.js';
-import type { CalibrationFigures } from '../population/calibrate.js';
+import type { CalibrationFigures, FalseStopsByStop } from '../population/calibrate.js';
 import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
@@ -52,18 +52,23 @@ export function renderCalibrateCsv(report: CalibrateReport): string {
     ...Object.fromEntries(Object.entries(row.synthetic).filter(([key]) => key !== 'stepsWastedBeforeCatch').map(([key, value]) => [`synthetic.${key}`, value])),
     'synthetic.stepsWastedBeforeCatch.mean': row.synthetic.stepsWastedBeforeCatch?.mean,
     'synthetic.stepsWastedBeforeCatch.max': row.synthetic.stepsWastedBeforeCatch?.max,
+    'synthetic.precisionLow': row.synthetic.precisionInterval?.[0],
+    'synthetic.precisionHigh': row.synthetic.precisionInterval?.[1],
+    'synthetic.recallLow': row.synthetic.recallInterval?.[0],
+    'synthetic.recallHigh': row.synthetic.recallInterval?.[1],
+    'synthetic.falseStopsByDetectors': detectorStops(row.synthetic.falseStopsByStop),
     ...Object.fromEntries(Object.entries(row.recorded).map(([key, value]) => [`recorded.${key}`, value])),
+    'recorded.falseStopsByDetectors': detectorStops(row.recorded.falseStopsByStop),
   }));
   const columns = [
-    'settings', 'flags', 'brakes', 'synthetic.runs', 'synthetic.stuck', 'synthetic.caught', 'synthetic.caughtStuck', 'synthetic.precision', 'synthetic.recall',
-    'synthetic.stepsWastedBeforeCatch.mean', 'synthetic.stepsWastedBeforeCatch.max', 'synthetic.tasksDoneWithoutBrakes', 'synthetic.falseStops', 'synthetic.falseStopRate',
-    'recorded.runs', 'recorded.completedWithoutBrakes', 'recorded.falseStops', 'recorded.falseStopRate',
+    'settings', 'flags', 'brakes', 'synthetic.runs', 'synthetic.stuck', 'synthetic.caught', 'synthetic.caughtStuck', 'synthetic.precision', 'synthetic.precisionLow', 'synthetic.precisionHigh', 'synthetic.recall', 'synthetic.recallLow', 'synthetic.recallHigh',
+    'synthetic.stepsWastedBeforeCatch.mean', 'synthetic.stepsWastedBeforeCatch.max', 'synthetic.tasksDoneWithoutBrakes', 'synthetic.falseStops', 'synthetic.falseStopRate', 'synthetic.falseStopsByDetectors',
+    'recorded.runs', 'recorded.completedWithoutBrakes', 'recorded.falseStops', 'recorded.falseStopRate', 'recorded.falseStopsByDetectors',
   ];
   return formatCsv(rows, [...columns, ...PRICE_SOURCE_COLUMNS], priceSourceColumns(report.prices));
 }
 
 const FIGURES: Column[] = [
-  { header: 'stuck caught', align: 'right' },
   { header: 'precision', align: 'right' },
   { header: 'recall', align: 'right' },
   { header: 'wasted steps', align: 'right' },
@@ -71,8 +76,23 @@ const FIGURES: Column[] = [
   { header: 'false stops\n(recorded)', align: 'right' },
 ];
 
-/** A false-stop column: `stopped/of rate`, `-` without runs to judge. */
-const falseStopCell = (runs: number, stopped: number, of: number, value: number | null): string => (runs === 0 ? '-' : `${stopped}/${of} ${rate(value)}`);
+/** The loop detectors a calibration judges: their stops are its catches, and the false stops it causes. */
+const DETECTOR_STOPS: readonly string[] = ['repeat', 'error_limit'];
+
+/** Of the false stops, those a loop detector made. */
+export function detectorStops(byStop: FalseStopsByStop): number {
+  return byStop.reduce((sum, entry) => sum + (DETECTOR_STOPS.includes(entry.stopReason) ? entry.runs : 0), 0);
+}
+
+/** A false-stop column: `stopped/of rate (k detector)`, `-` without runs to judge; the brakes that made them split when any did. */
+const falseStopCell = (runs: number, stopped: number, of: number, value: number | null, byStop: FalseStopsByStop): string =>
+  runs === 0 ? '-' : `${stopped}/${of} ${rate(value)}${stopped === 0 ? '' : ` (${detectorStops(byStop)} detector, ${stopped - detectorStops(byStop)} other)`}`;
+
+/** Whole percents, the low end down and the high end up (the interval shown holds the one computed). */
+const wholePercents = ([low, high]: [number, number]): string => `${Math.floor(low * 100 + 1e-9)}–${Math.ceil(high * 100 - 1e-9)}%`;
+
+/** Precision or recall as counts and their 95% Wilson interval: `12/16 (50–90%)`; `-` when there is nothing to count. */
+const countCell = (k: number, n: number, interval: [number, number] | null): string => (interval === null ? '-' : `${k}/${n} (${wholePercents(interval)})`);
 
 export function renderCalibrateTable(report: CalibrateReport, view: ReportView): string {
   const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
@@ -82,19 +102,18 @@ export function renderCalibrateTable(report: CalibrateReport, view: ReportView):
     const r = row.recorded;
     return [
       ...(report.grid.length === 0 ? [row.settings] : report.grid.map((axis) => printableCell(values.get(axis.key) ?? ''))),
-      `${s.caughtStuck}/${s.stuck}`,
-      rate(s.precision),
-      rate(s.recall),
+      countCell(s.caughtStuck, s.caught, s.precisionInterval),
+      countCell(s.caughtStuck, s.stuck, s.recallInterval),
       s.stepsWastedBeforeCatch === null ? '-' : `${s.stepsWastedBeforeCatch.mean.toFixed(1)} (max ${s.stepsWastedBeforeCatch.max})`,
-      falseStopCell(s.runs, s.falseStops, s.tasksDoneWithoutBrakes, s.falseStopRate),
-      falseStopCell(r.runs, r.falseStops, r.completedWithoutBrakes, r.falseStopRate),
+      falseStopCell(s.runs, s.falseStops, s.tasksDoneWithoutBrakes, s.falseStopRate, s.falseStopsByStop),
+      falseStopCell(r.runs, r.falseStops, r.completedWithoutBrakes, r.falseStopRate, r.falseStopsByStop),
     ];
   });
   // --wide: nothing cut, as in sweep's table (a long grid key or configuration shown whole).
   let text = formatTable([...keys, ...FIGURES], rows, { maxWidth: view.wide ? Infinity : view.width });
   text += wrapLine(
     '',
-    'stuck: a synthetic run whose agent gets stuck in a loop with no brakes (ground truth); caught: stopped by a loop detector (repeat, error_limit); precision: stuck among those caught; recall: caught among the stuck; wasted steps: steps a caught run took from the step it got stuck (mean, max); false stops (synthetic), by ground truth: runs a brake stopped before the step their task is done at with no brakes / runs whose task is done with no brakes; false stops (recorded), by outcome: runs a brake stopped / runs that complete with no brakes (as sweep and check count them).',
+    'stuck: a synthetic run whose agent gets stuck in a loop with no brakes (ground truth); caught: stopped by a loop detector (repeat, error_limit); precision: stuck among those caught (k/n, 95% Wilson interval); recall: caught among the stuck (k/n, 95% Wilson interval); wasted steps: steps a caught run took from the step it got stuck (mean, max); false stops (synthetic), by ground truth: runs a brake stopped before the step their task is done at with no brakes / runs whose task is done with no brakes; false stops (recorded), by outcome: runs a brake stopped / runs that complete with no brakes (as sweep and check count them); each split by the brake that stopped them: a loop detector (the brakes calibrated) or another (the step cap, the budget, …; by stop reason in the JSON, falseStopsByStop).',
     view.width,
   );
   return `${text}\n${notesAroundSettings(report, view.width)}`;

@@ -206,6 +206,18 @@ export function renderCurveCsv(report: CurveReport): string {
   return formatCsv(report.rows, [...CSV_COLUMNS, ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], trailing);
 }
 
+/**
+ * `--compare-context` as CSV: every strategy's curve (the run's own first), its rows as the plain CSV's
+ * under a first column naming the strategy (`--context` syntax), each with its own settings columns.
+ */
+export function renderComparedCurvesCsv(curves: readonly { strategy: string; report: CurveReport }[]): string {
+  const rows = curves.flatMap(({ strategy, report }) => {
+    const trailing = { ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) };
+    return report.rows.map((row) => ({ strategy, ...row, ...trailing }));
+  });
+  return formatCsv(rows, ['strategy', ...CSV_COLUMNS, ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS]);
+}
+
 const usd = (value: number): string => formatUsdNumber(value);
 
 const COLUMNS: Column[] = [

@@ -48,25 +48,6 @@ export class ImportNotesTally {
   }
 }
 
-/** A tally of some runs (a file's, a thread's) and where its first note's run comes among the inputs (`order`: a sweep unit's, sweepUnits.ts). */
-export interface ImportNotesPart {
-  order: number;
-  seen: ImportNotesSeen;
-}
-
-/**
- * Tallies made apart (a sweep's units, on whichever thread took them) joined as one tally of the runs in
- * the inputs' order would count them: counts added up, the first note that of the lowest `order`. The same
- * whichever thread took which part, and in whatever order they are joined.
- */
-export function joinImportNotes(parts: readonly ImportNotesPart[]): ImportNotesPart | undefined {
-  const noted = parts.filter((part) => part.seen.runs > 0).sort((a, b) => a.order - b.order);
-  if (noted.length === 0) return undefined;
-  const tally = new ImportNotesTally();
-  for (const part of noted) tally.addSeen(part.seen);
-  return { order: noted[0]!.order, seen: tally.counted() };
-}
-
 /**
  * One warning when runs converted from another format carry their importer's notes (a line cut from a
  * transcript still being written, output tokens that are lower bounds, …): the figures may rest on them,

@@ -10,6 +10,7 @@ import type { Projection, PromptCrossing, Quantiles } from '../population/projec
 import type { PriceSource } from '../pricing/types.js';
 import { noRoomCrossingLine } from '../population/modelWindow.js';
 import { thresholdWords } from './crossingWords.js';
+import { confidenceText } from './projectConfidenceText.js';
 import { formatUsdNumber } from './money.js';
 import { scenarioLine, type InputsRecord } from './scenarios.js';
 import { SETTINGS_SEPARATOR, type ReportSettings } from './settings.js';
@@ -25,13 +26,18 @@ export interface SuggestedCap {
   completedRuns: number;
   /** Replayed under the cap (check mode): completing runs it stopped. */
   stopped: number;
-  /** With n completing runs, the share of new runs above their largest cost, at 95% confidence. */
+  /** One-sided 95% upper bound (exact binomial) of the share of new runs the cap stops (from `stopped` of `completedRuns`; 0 when none completes). */
+  stoppedUpperShare: number;
+  /** With n completing runs, the share of new runs above their largest cost, at 95% confidence (one-sided, distribution-free). */
   boundShare: number;
   runsToClaim: number;
   text: string;
 }
 
-export interface ProjectReport extends Projection {
+/** A projection as the report has it: every amount named for its unit (`perDayUsd`, `perPeriodUsd`, as `perRunUsd`). */
+export type ProjectionUsd = Omit<Projection, 'perDay' | 'perPeriod'> & { perDayUsd: Projection['perDay']; perPeriodUsd: Projection['perPeriod'] };
+
+export interface ProjectReport extends ProjectionUsd {
   tool: { name: 'loopcost'; version: string };
   command: 'project';
   settings: ReportSettings;
@@ -50,10 +56,10 @@ export interface ProjectReport extends Projection {
   warnings: ReportWarning[];
 }
 
-export function buildProjectReport(args: Omit<ProjectReport, 'tool' | 'command'>): ProjectReport {
+export function buildProjectReport(args: Omit<ProjectReport, 'tool' | 'command' | keyof ProjectionUsd> & Projection): ProjectReport {
   // The inputs beside the settings and prices (JSON key order), then the figures.
-  const { settings, prices, inputs, ...rest } = args;
-  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'project', settings, prices, inputs, ...rest };
+  const { settings, prices, inputs, runsPerDay, days, seed, trials, perDay, perPeriod, ...rest } = args;
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'project', settings, prices, inputs, runsPerDay, days, seed, trials, perDayUsd: perDay, perPeriodUsd: perPeriod, ...rest };
 }
 
 const usd = (value: number | null): string => (value === null ? 'unbounded' : formatUsdNumber(value));
@@ -64,14 +70,14 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
   const row = (label: string, q: Quantiles, worst: number | null) => [label, usd(q.mean), usd(q.p50), usd(q.p95), usd(q.p99), usd(worst)];
   let text = formatTable(COLUMNS, [
     row('per run', report.perRunUsd, report.worstCase.perRunUsd),
-    row('per day', report.perDay, report.worstCase.perDayUsd),
-    row(`per ${report.days} days`, report.perPeriod, report.worstCaseUsd),
+    row('per day', report.perDayUsd, report.worstCase.perDayUsd),
+    row(`per ${report.days} days`, report.perPeriodUsd, report.worstCaseUsd),
   ], { maxWidth: view.width });
   const c = report.confidence;
   const lines = [
     `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.tree === undefined ? `${report.perRunUsd.runs} runs` : `${counted(report.perRunUsd.runs, 'session tree')}, each one run`} (${runKinds(report.inputs)}; ${report.trials} simulated periods drawn with seed ${report.seed}${populationSeedText(report)}).`,
     `Worst case the brakes allow: ${report.worstCase.rule}.`,
-    `How far to trust it: 95% bootstrap interval of the mean cost per run ${usd(c.meanPerRunUsd[0])}–${usd(c.meanPerRunUsd[1])}, of its p95 ${usd(c.p95PerRunUsd[0])}–${usd(c.p95PerRunUsd[1])} (${c.resamples} resamples). ${report.capBound.text}`,
+    `${confidenceText(c, report.perRunUsd.runs)} ${report.capBound.text}`,
     ...report.crossings.map((x) => noRoomCrossingLine(x) ?? `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
     ...(report.suggestCap ? [report.suggestCap.text] : []),
     ...report.notes,

@@ -5,12 +5,6 @@ import type { ReportWarning } from './warnings.js';
 /** Each stated strategy (its spec) with its runs, in the order of the specs: the same whatever order the runs came in. */
 export type StatedStrategies = [spec: string, runs: number][];
 
-/** What a command read of its runs (a sweep's header: SweepRead) holds of the strategies they state. */
-export interface StatedStrategiesRead {
-  /** The recorded runs whose recordings state their context strategy, by spec; absent: none. */
-  statedStrategies?: StatedStrategies;
-}
-
 /**
  * Counts, run by run, the runs whose recording states the context strategy its loop ran under (header `context`):
  * under a full-history context they replay under it (replay/recordedStrategy.ts recordedStrategyOf). Counts of runs

@@ -9,6 +9,7 @@
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { RECORDED_PRESET } from '../flags/settingsFlags.js';
+import { gridBrakeParts, withGridAxes, type SettingsAxis } from './settingsGrid.js';
 import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { SubagentLimits } from '../tree/engine.js';
@@ -111,15 +112,19 @@ export function modesOverRecorded(brakes: BrakeConfig): Partial<BrakeConfig> {
  * brakes given on top and the modes given for the recorded brakes (modesOverRecorded).
  */
 function recordedParts(brakes: BrakeConfig): FlagPart[] {
-  const modes = modesOverRecorded(brakes);
   const given = brakeParts({ ...brakes, maxOutputTokens: undefined });
-  const modeParts: FlagPart[] = [
+  return [['preset', RECORDED_PRESET], ...withOutputTokens([...given, ...modeParts(brakes)], brakes.maxOutputTokens)];
+}
+
+/** The modes set (not their defaults) of brakes `brakes` does not hold (modesOverRecorded), as their flags take them. */
+function modeParts(brakes: BrakeConfig): FlagPart[] {
+  const modes = modesOverRecorded(brakes);
+  return [
     ...(modes.budgetMode === undefined ? [] : [['budget-mode', modes.budgetMode] as const]),
     ...(modes.repeatMode === undefined ? [] : [['repeat-mode', modes.repeatMode] as const]),
     ...repeatActionParts(modes),
     ...(modes.sameErrorMode === undefined ? [] : [['same-error-mode', modes.sameErrorMode] as const]),
   ];
-  return [['preset', RECORDED_PRESET], ...withOutputTokens([...given, ...modeParts], brakes.maxOutputTokens)];
 }
 
 /** `settings` with the default cache said as it was for these scenario files' runs; a `--cache` given stays. */
@@ -145,41 +150,17 @@ export interface SettingsOf {
   strategy: ContextStrategy;
   latency?: LatencyModel;
   model?: string;
-  /** A sweep's grid keys (`max-repeat`, `preset`): each configuration gives them, so `brakes` (what every configuration shares) leaves them out (gridBrakeParts). */
-  gridKeys?: readonly string[];
+  /**
+   * A sweep's grid axes (`max-repeat=3,5`, `context=full,window:4`): each configuration gives their values, so
+   * each setting an axis gives is named as the axis (`max-repeat=grid (3, 5)`, `context grid (full, window:4)`:
+   * gridValuesText), never as the flag's or a scenario file's value the axis replaced (gridBrakeParts, withGridAxes).
+   */
+  grid?: readonly SettingsAxis[];
 }
 
 function brakeSettings(args: SettingsOf): FlagPart[] {
   if (args.perRunRecordedLimits) return recordedParts(args.brakes);
-  return args.gridKeys === undefined || args.gridKeys.length === 0 ? brakeParts(args.brakes) : gridBrakeParts(args.brakes, args.gridKeys);
-}
-
-/** Each brake mode and the brake it governs. */
-const MODE_BRAKES: readonly (readonly [mode: string, brake: string])[] = [
-  ['budget-mode', 'max-cost'],
-  ['repeat-mode', 'max-repeat'],
-  ['repeat-action', 'max-repeat'],
-  ['same-error-mode', 'max-same-error'],
-];
-
-/**
- * What every configuration of a grid shares of `brakes` (the flags given, or a scenario file's own under
- * them): the brakes' parts but those the grid's keys give, and each mode set (not its default) whose brake
- * a grid key gives (`repeat-mode=consecutive` beside a `max-repeat` axis, or a `preset` one): brakeParts
- * writes a mode only beside its brake, so the line would not say it, though it made every row.
- */
-function gridBrakeParts(brakes: BrakeConfig, gridKeys: readonly string[]): FlagPart[] {
-  const grid = new Set(gridKeys);
-  const parts = brakeParts(brakes).filter(([name]) => !grid.has(name));
-  const modes = modesOverRecorded(brakes);
-  const modeParts: FlagPart[] = [
-    ...(modes.budgetMode === undefined ? [] : [['budget-mode', modes.budgetMode] as const]),
-    ...(modes.repeatMode === undefined ? [] : [['repeat-mode', modes.repeatMode] as const]),
-    ...repeatActionParts(modes),
-    ...(modes.sameErrorMode === undefined ? [] : [['same-error-mode', modes.sameErrorMode] as const]),
-  ];
-  const byGrid = modeParts.filter(([mode]) => !grid.has(mode) && MODE_BRAKES.some(([m, brake]) => m === mode && (grid.has(brake) || grid.has('preset'))));
-  return [...parts, ...byGrid];
+  return args.grid === undefined || args.grid.length === 0 ? brakeParts(args.brakes) : gridBrakeParts({ parts: brakeParts(args.brakes), modes: modeParts(args.brakes) }, args.grid);
 }
 
 /**
@@ -196,7 +177,7 @@ export function reportSettings(args: SettingsOf & { /** The cache each scenario 
     latency: runs === undefined ? latencySpec(args.latency) : runsLatency({ ...(args.latency === undefined ? {} : { given: args.latency }), recordedRuns: runs.recordedCaches.length, scenarios: runs.scenarios }),
   };
   if (args.model !== undefined) settings.model = args.model;
-  return settings;
+  return withGridAxes(settings, args.grid);
 }
 
 /** The brakes the runs took: the settings' own (`none` without any), and what scenario files' runs took of their files' (runsBrakes). */

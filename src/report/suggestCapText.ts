@@ -24,9 +24,9 @@ export interface SuggestCapFacts {
   truthRuns?: number;
   /** Of those, the runs the cap stops when replayed under the brakes with it. */
   stopped: number;
-  /** 95% Wilson upper bound of the share of new runs it stops. */
+  /** One-sided 95% upper bound (exact binomial) of the share of new runs it stops. */
   upperShare: number;
-  /** 95% distribution-free bound of the share of new runs a cap at the largest completing run stops, and the runs that bring it to `share`. */
+  /** One-sided 95% distribution-free bound of the share of new runs a cap at the largest completing run stops, and the runs that bring it to `share`. */
   boundShare: number;
   runsToClaim: number;
   /** ` --budget-mode check` when the brakes predict (the cap is verified checked after each call), else ''. */
@@ -56,7 +56,7 @@ export function suggestCapText(f: SuggestCapFacts): string {
   return (
     `Suggested per-run budget: ${formatUsd(f.capPico)} (${capFlag(f.capPico, f.modeFlag)}), chosen so that at most ${asked} of the ${n === 1 ? 'one run that completes' : `${n} runs that complete`} with no brakes cost more (their costs measured without the other brakes${truthNote(f.judgedRuns ?? 0)}). ` +
     `Replayed with it under the projection's brakes, it stops ${f.stopped} of ${n === 1 ? 'that run' : `those ${n} runs`} (${percentText(f.stopped / n)}). ` +
-    `How far to trust it: on new runs it may stop up to ${upper} (${f.stopped} of ${n}, 95% Wilson upper bound)${beyond}. ` +
-    `A cap at the largest completing run, ${formatUsd(f.largestPico)} (${capFlag(f.largestPico, f.modeFlag)}), stops none of them and may still stop up to ${percentText(f.boundShare)} of new runs (95%, distribution-free; ${f.runsToClaim} runs bring that bound to ${asked}${claim}).`
+    `How far to trust it: on new runs it may stop up to ${upper} (${f.stopped} of ${n}; one-sided 95% upper bound, exact binomial)${beyond}. ` +
+    `A cap at the largest completing run, ${formatUsd(f.largestPico)} (${capFlag(f.largestPico, f.modeFlag)}), stops none of them and may still stop up to ${percentText(f.boundShare)} of new runs (one-sided 95% too, distribution-free; ${f.runsToClaim} runs bring that bound to ${asked}${claim}).`
   );
 }

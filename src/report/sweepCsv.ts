@@ -22,7 +22,8 @@ export function sweepCsvPieces(report: SweepReport): Iterable<string> {
 }
 
 function sweepCsvSource(report: SweepReport): CsvSource<SweepRow> {
-  const reasons = STOP_REASONS.filter((reason) => report.configurations.some((row) => row.stopReasons[reason] !== undefined));
+  // Every stop reason, in the kernel's order: a header that never changes with the data.
+  const reasons = STOP_REASONS;
   const strategyColumns = STRATEGY_FIGURES.filter((key) => report.configurations.some((row) => row[key] !== undefined));
   const pareto = new Set(report.pareto ?? []);
   const halfStepCapKeys: readonly (keyof HalfStepCap)[] = ['maxSteps', 'completed', 'completionRate', 'costUsd'];

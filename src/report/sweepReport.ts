@@ -80,6 +80,12 @@ export interface SweepHeader {
   warnings: ReportWarning[];
 }
 
+/** An input file of a shard (as reports name it) and the SHA-256 of its bytes (null: no regular file, a pipe). */
+export interface ShardInputHash {
+  file: string;
+  sha256: string | null;
+}
+
 export interface SweepShard {
   /** 1-based shard number, of how many; the configurations it holds are [from, to) of `configurations`. */
   index: number;
@@ -89,6 +95,8 @@ export interface SweepShard {
   configurations: number;
   /** The inputs and the read and price flags as `loopcost replay` takes them (shell-quoted): what merge's recommendation prints to reproduce a row. */
   replayInputs?: string;
+  /** Each input file and the SHA-256 of its contents (null: a pipe): merge refuses shards whose inputs differ (cli/actions/sweepInputHashes.ts). */
+  inputs: ShardInputHash[];
 }
 
 export interface SweepReport extends SweepHeader {

@@ -137,12 +137,14 @@ function headerShape() {
       })
       .optional(),
     notes: z.array(text),
-    warnings: z.array(z.strictObject({ code: text, message: text })),
+    // A warning as the report gives it; inputs left out or given twice name their files (and the problems:
+    // issues, each as a UserError's, kept as written).
+    warnings: z.array(z.strictObject({ code: text, message: text, files: z.array(text).optional(), issues: z.array(z.strictObject({ file: text.optional(), line: z.number().int().positive().optional(), field: text.optional(), code: text, message: text, hint: text.optional() })).optional() })),
   };
 }
 
 function shardSchema() {
-  return z.strictObject({ index: count().min(1), of: count().min(1), from: count(), to: count(), configurations: count(), replayInputs: z.string().optional() });
+  return z.strictObject({ index: count().min(1), of: count().min(1), from: count(), to: count(), configurations: count(), replayInputs: z.string().optional(), inputs: z.array(z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable() })) });
 }
 
 function buildSchema() {

@@ -8,6 +8,7 @@
  *   warnings.push(...priceGapWarnings(check.gaps(tolerance), inputs));
  *   text += warningLines(warnings);
  */
+import type { InputIssue } from '../errors.js';
 import type { PriceGap, PriceGapSums } from '../pricing/recordedCost.js';
 import { windowLessMaxTokens, type CrossedThreshold } from './crossingWords.js';
 import { formatUsd } from './money.js';
@@ -22,6 +23,10 @@ export interface ReportWarning {
   code: string;
   /** One line: what is off, by how much, and what to do. */
   message: string;
+  /** The input files it is about, when it is about some (`skipped_inputs`: those left out; `repeated_inputs`: those given twice). */
+  files?: string[];
+  /** `skipped_inputs`: each file's first problem, placed as stderr places it (file, line, field, code, message, hint, as a UserError's). */
+  issues?: InputIssue[];
 }
 
 /** Relative difference a run's recorded cost may have from the table's price of it before reports warn. */

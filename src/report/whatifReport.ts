@@ -25,6 +25,7 @@ import type { ReportWarning } from './warnings.js';
 import { maxOf } from '../metrics/extremes.js';
 import { predictiveStopsLine } from './predictiveStops.js';
 import { legendText } from './whatifLegend.js';
+import { everyStopReason } from './stopReasonCounts.js';
 
 export { legendText };
 
@@ -107,7 +108,7 @@ export function buildWhatIfReport(args: {
       runs: result.runs.length,
       completed: result.runs.filter((run) => run.baseline.stopReason === 'completed').length,
       costUsd: picoToUsd(baselineCost),
-      stopReasons: countBy(result.runs.map((run) => run.baseline.stopReason)),
+      stopReasons: everyStopReason(countBy(result.runs.map((run) => run.baseline.stopReason))),
       ...(predictive === 0 ? {} : { predictiveBudgetStops: predictive }),
       ...(byTruth === 0 ? {} : { groundTruthRuns: byTruth }),
       ...baselineFigures,

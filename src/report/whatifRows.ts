@@ -8,6 +8,7 @@ import type { CacheMode } from '../context/strategy.js';
 import type { WhatIfRun, WhatIfSetting, WhatIfTotal } from '../replay/whatif.js';
 import { baselineRunFigures, runFigures, strategyRecord, type FigureKey } from './whatifFigures.js';
 import type { WhatIfReport } from './whatifReport.js';
+import { everyStopReason } from './stopReasonCounts.js';
 
 /** Each setting's totals over the runs (`settings`, in the same order: whether each was set on top of the baseline). */
 export function whatIfTotalRows(totals: readonly WhatIfTotal[], settings: readonly WhatIfSetting[]): WhatIfReport['totals'] {
@@ -21,7 +22,7 @@ export function whatIfTotalRows(totals: readonly WhatIfTotal[], settings: readon
     caughtRuns: t.caughtRuns,
     costUsd: picoToUsd(t.costPico),
     savedUsd: picoToUsd(t.savedPico),
-    stopReasons: t.stopReasons,
+    stopReasons: everyStopReason(t.stopReasons),
     ...(t.predictiveStops === 0 ? {} : { predictiveBudgetStops: t.predictiveStops }),
     ...strategyRecord(t),
   }));

@@ -26,7 +26,7 @@ import { compactionWarnings, poolingWarnings, tally } from './fitPooling.js';
 import { requireFitArguments } from '../options/entryArguments.js';
 import { CONTEXT_WINDOW_GROUP, windowNote, windowUnknownWarnings } from './fitWindow.js';
 import { fittedHardCapSteps, hardCapNote } from './fitHardCap.js';
-import { toolSharesNote, toolSharesOf, type ToolShares } from './fitToolShares.js';
+import { shareFieldsOf, toolSharesNote } from './fitToolShares.js';
 import { DEFAULT_HARD_CAP_STEPS } from './settings.js';
 
 type Population = ScenarioFile['population'];
@@ -102,7 +102,7 @@ export const RUNS_FOR_A_TAIL = 70;
  */
 export function heldOutStatement(runs: number): string {
   return runs >= RUNS_FOR_A_TAIL
-    ? `Fitted on ${runs} runs: profiles fitted on ${RUNS_FOR_A_TAIL} mini-swe-agent runs or more held runs they had not seen within about 10% at p50 and p95 of cost and steps, where they reproduced their own runs as closely; fit --report measures how closely this one reproduces its runs (expect it no closer on runs it has not seen).`
+    ? `Fitted on ${runs} runs: fit --report measures how closely this profile reproduces them (not how close it comes on runs it has not seen), and how far sampling alone moves their own p95 (a seeded bootstrap of them).`
     : `Fitted on ${runs} runs, fewer than ${RUNS_FOR_A_TAIL}: p50s carry to runs it has not seen, p95s may not (a p95 of ${runs} runs rests on its longest one or two); fit on more runs to know the tail.`;
 }
 
@@ -198,20 +198,13 @@ function populationOf(groups: readonly EndingGroup[], fitted: { sizes: FittedSiz
         weight: group.length,
         steps: untilTheWindow ? fitted.capSteps : empiricalOf(group.map((f) => f.steps)),
         ...(written === 'answer' ? {} : { ending: written }),
-        ...repeatAndErrorShares(group),
+        ...shareFieldsOf(group),
         outputTokens,
         toolResultTokens,
         ...(sizeScale ? { sizeScale: drawsOwnScale(ending) ? ownScale(group, sizes) : sizeScale } : {}),
         ...(untilTheWindow ? {} : stepsSizeCorrelation(group, sizes)),
       };
     });
-}
-
-/** A group's repeat and error shares, of its own runs' tool calls (fitToolShares.ts). */
-function repeatAndErrorShares(group: readonly RunFacts[]): Omit<ToolShares, 'toolCalls'> {
-  const { repeatShare, repeatFocus, errorShare, errorSameShare } = toolSharesOf(group);
-  const same = errorSameShare === undefined ? {} : { errorSameShare };
-  return { repeatShare, ...(repeatFocus === undefined ? {} : { repeatFocus }), errorShare, ...same };
 }
 
 /**

@@ -35,6 +35,12 @@ export interface RunFacts {
   erroredToolCalls: number;
   /** Failed tool calls whose (tool, error) an earlier failure of the run had: what the same-error brake counts again. */
   sameErrorToolCalls: number;
+  /** Of those, the ones right after a failed tool call (the call before them failed too). */
+  sameErrorsAfterFailure: number;
+  /** Of those, the ones whose (tool, error) is that failed call's: two in a row, what same-error-mode consecutive counts. */
+  sameErrorsInARow: number;
+  /** Over sameErrorsAfterFailure: Σ the chance that an earlier failure drawn by use is that failed call's (its failures / the run's failures so far). */
+  inARowByUse: number;
   callLatenciesMs: number[];
   toolLatenciesMs: number[];
 }
@@ -60,6 +66,9 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
     busiestActionCalls: 0,
     erroredToolCalls: 0,
     sameErrorToolCalls: 0,
+    sameErrorsAfterFailure: 0,
+    sameErrorsInARow: 0,
+    inARowByUse: 0,
     callLatenciesMs: [],
     toolLatenciesMs: [],
   };
@@ -94,7 +103,7 @@ function replayWatchingPrompts(trace: Trace, pricing: ModelPricing): { outcome: 
 /** Each call's sizes, latencies, prompt overhead and cache figures, and its tool calls' repeats and errors (failed calls left out). */
 function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][]): void {
   const seen = new Map<string, number>();
-  const errors = new Set<string>();
+  const errors: RunErrors = { counts: new Map(), failures: 0, last: undefined };
   let previousInput: number | undefined;
   for (const [view, call] of views) {
     if (call.failed) continue;
@@ -118,16 +127,35 @@ function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][
       seen.set(key, calls);
       facts.busiestActionCalls = Math.max(facts.busiestActionCalls, calls);
       facts.toolCalls += 1;
-      if (tool.error) countError(facts, errors, errorFingerprint(tool.name, tool.error));
+      countError(facts, errors, tool.error ? errorFingerprint(tool.name, tool.error) : undefined);
       facts.resultTokens.push(tool.resultTokens);
       if (tool.latencyMs !== undefined) facts.toolLatenciesMs.push(tool.latencyMs);
     }
   }
 }
 
-/** A failed tool call, and whether its (tool, error) key failed before in the run. */
-function countError(facts: RunFacts, errors: Set<string>, key: string): void {
+/** A run's failed tool calls so far: how often each (tool, error) failed, and the key of the tool call just made (undefined: it succeeded). */
+interface RunErrors {
+  counts: Map<string, number>;
+  failures: number;
+  last: string | undefined;
+}
+
+/** A tool call's outcome (`key`: its failure's (tool, error), undefined when it succeeded): whether it failed as before in the run, and right after that failure. */
+function countError(facts: RunFacts, errors: RunErrors, key: string | undefined): void {
+  const { last } = errors;
+  errors.last = key;
+  if (key === undefined) return;
   facts.erroredToolCalls += 1;
-  if (errors.has(key)) facts.sameErrorToolCalls += 1;
-  errors.add(key);
+  const before = errors.counts.get(key) ?? 0;
+  if (before > 0) {
+    facts.sameErrorToolCalls += 1;
+    if (last !== undefined) {
+      facts.sameErrorsAfterFailure += 1;
+      if (last === key) facts.sameErrorsInARow += 1;
+      facts.inARowByUse += errors.counts.get(last)! / errors.failures;
+    }
+  }
+  errors.counts.set(key, before + 1);
+  errors.failures += 1;
 }

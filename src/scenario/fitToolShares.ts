@@ -12,9 +12,15 @@
  * runs that complete under max-repeat 3 (the recordings: 11 of 28). Real runs also fail the same way again:
  * errorSameShare is the share of each run's failures after its first whose (tool, error), the same-error brake's
  * key, failed before in the run (healthy.ts draws it so). Without it, the same profile stopped none of the runs
- * that complete under max-same-error 2 (total; the recordings: 23 of 28). Pure.
+ * that complete under max-same-error 2 (total; the recordings: 23 of 28). Real runs also retry the command that
+ * just failed: errorInARowShare is the share of same-error failures right after a failure that repeat that
+ * failure's error beyond what a draw by use gives (healthy.ts); without it, the profile stopped 11.8% of its
+ * completing runs under max-same-error 2 consecutive (the recordings: 7 of 28, 25%). Runs differ in how often
+ * they repeat: repeatShareScale (fitRepeatScale.ts). Pure.
  */
+import type { Distribution } from '../synthetic/distributions.js';
 import type { RunFacts } from './fitFacts.js';
+import { MIN_RUNS_FOR_REPEAT_SPREAD, repeatShareScaleOf } from './fitRepeatScale.js';
 
 /** A group's tool calls and their shares (each rounded to 3 places). */
 export interface ToolShares {
@@ -27,6 +33,8 @@ export interface ToolShares {
   repeatFocus?: number;
   /** Failures after each run's first whose (tool, error) failed before in the run, over those failures (undefined: no run failed twice). */
   errorSameShare?: number;
+  /** Same-error failures right after a failure that repeat its error, beyond a draw by use (undefined: none such, or every draw would). */
+  errorInARowShare?: number;
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -38,13 +46,52 @@ export function toolSharesOf(runs: readonly RunFacts[]): ToolShares {
   const repeatable = toolCalls - runs.filter((f) => f.toolCalls > 0).length;
   const focus = repeatFocusOf(runs);
   const same = errorSameShareOf(runs);
+  const inARow = errorInARowShareOf(runs);
   return {
     toolCalls,
     repeatShare: repeatable > 0 ? round3(sum((f) => f.repeatedToolCalls) / repeatable) : 0,
     errorShare: toolCalls > 0 ? round3(sum((f) => f.erroredToolCalls) / toolCalls) : 0,
     ...(focus === undefined ? {} : { repeatFocus: focus }),
     ...(same === undefined ? {} : { errorSameShare: same }),
+    ...(inARow === undefined ? {} : { errorInARowShare: inARow }),
   };
+}
+
+/** A healthy entry's repeat and error fields, of its group's own runs, in the order a profile writes them. */
+export interface ShareFields {
+  repeatShare: number;
+  repeatShareScale?: Distribution;
+  repeatFocus?: number;
+  errorShare: number;
+  errorSameShare?: number;
+  errorInARowShare?: number;
+}
+
+/** The repeat and error fields of a group's entry: its shares, and how much its runs differ in repeating (fitRepeatScale.ts). */
+export function shareFieldsOf(group: readonly RunFacts[]): ShareFields {
+  const { repeatShare, repeatFocus, errorShare, errorSameShare, errorInARowShare } = toolSharesOf(group);
+  const scale = repeatShare > 0 ? repeatShareScaleOf(group) : undefined;
+  return {
+    repeatShare,
+    ...(scale === undefined ? {} : { repeatShareScale: scale }),
+    ...(repeatFocus === undefined ? {} : { repeatFocus }),
+    errorShare,
+    ...(errorSameShare === undefined ? {} : { errorSameShare }),
+    ...(errorSameShare === undefined || errorInARowShare === undefined ? {} : { errorInARowShare }),
+  };
+}
+
+/**
+ * Of the same-error failures right after a failure, the share that repeat that failure's error over and
+ * above a draw by use (which gives it with chance w, its failures over the run's so far): an observed share o
+ * of them is a + (1 − a)·w̄, so a = (Σ in a row − Σ w) / (n − Σ w), held to 0…1.
+ */
+function errorInARowShareOf(runs: readonly RunFacts[]): number | undefined {
+  const n = runs.reduce((s, f) => s + f.sameErrorsAfterFailure, 0);
+  const inARow = runs.reduce((s, f) => s + f.sameErrorsInARow, 0);
+  const byUse = runs.reduce((s, f) => s + f.inARowByUse, 0);
+  if (n === 0 || n - byUse <= 1e-9) return undefined;
+  return round3(Math.min(1, Math.max(0, (inARow - byUse) / (n - byUse))));
 }
 
 /** Of the failed tool calls after each run's first, the share whose (tool, error) had failed before in the run. */
@@ -68,12 +115,15 @@ export function toolSharesNote(groups: readonly (readonly [name: string, runs: r
   const all = toolSharesOf(withRuns.flatMap(([, runs]) => runs));
   const each = withRuns.map(([name, runs]) => {
     const shares = toolSharesOf(runs);
-    const focus = shares.repeatFocus === undefined ? '' : ` (focus ${shares.repeatFocus})`;
-    const same = shares.errorSameShare === undefined ? '' : ` (${shares.errorSameShare} same error)`;
+    const perRun = shares.repeatShare > 0 && repeatShareScaleOf(runs) !== undefined ? ['drawn per run'] : [];
+    const repeatNotes = [...(shares.repeatFocus === undefined ? [] : [`focus ${shares.repeatFocus}`]), ...perRun];
+    const focus = repeatNotes.length === 0 ? '' : ` (${repeatNotes.join(', ')})`;
+    const inARow = shares.errorInARowShare === undefined ? '' : `, ${shares.errorInARowShare} in a row`;
+    const same = shares.errorSameShare === undefined ? '' : ` (${shares.errorSameShare} same error${inARow})`;
     return `'${name}' ${shares.toolCalls.toLocaleString('en-US')} calls, ${shares.repeatShare} repeat${focus}, ${shares.errorShare} failed${same}`;
   });
   return (
-    `Tool calls: ${all.toolCalls.toLocaleString('en-US')}; each group's repeat share (calls that repeat an earlier call of their run), repeat focus (repeats after a run's first that re-ran its busiest action), error share and same-error share (failures after a run's first with an earlier failure's error) are its own runs': ` +
+    `Tool calls: ${all.toolCalls.toLocaleString('en-US')}; each group's repeat share (calls that repeat an earlier call of their run), repeat focus (repeats after a run's first that re-ran its busiest action), error share, same-error share (failures after a run's first with an earlier failure's error) and in-a-row share (same-error failures right after a failure that repeat its error, beyond a draw by use) are its own runs'; a group with ${MIN_RUNS_FOR_REPEAT_SPREAD} runs or more of two tool calls or more, which differ in how often they repeat by more than chance, draws each run's repeat share as repeatShare × repeatShareScale (the runs' own shares, drawn towards the mean by their binomial noise): ` +
     `${each.join('; ')} (over all runs: ${all.repeatShare} repeat, ${all.errorShare} failed).`
   );
 }

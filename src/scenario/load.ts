@@ -10,8 +10,6 @@ import type { Document, LineCounter as YamlLineCounter } from 'yaml';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { readSmallTextFileSync } from '../io/readInput.js';
 import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
-import { brakesFromFlags, strategyFromFlags } from '../flags/settingsFlags.js';
-import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import { scenarioSchema, type AnyScenarioFile, type ScenarioFile } from './schema.js';
 import { describeIssue, flattenUnion, misspeltDiscriminator, SCENARIO_HINT as HINT, tightestLimits, type ZodIssue } from './issueWords.js';
 import { isStackOverflow, yamlEscapeError, yamlSyntaxIssue } from '../io/yamlErrors.js';
@@ -25,6 +23,9 @@ import { requireStrings } from '../options/textArguments.js';
 import { MERGE_KEY, MERGE_KEY_ISSUE, mergeKeyParents } from './mergeKeys.js';
 import { listFieldWords } from './listFieldWords.js';
 import { checkStepCounts } from './stepCounts.js';
+// The checks after the schema, shared with a scenario built in code (scenarioObject.ts): pure, no node:*.
+import { checkBehaviourNames, checkSettings, fieldPath } from './scenarioRules.js';
+export { entryNames } from './scenarioRules.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
 // a file is read by it (a valid file is read by js-yaml: quickScenario).
@@ -44,9 +45,6 @@ export type AnyScenario = AnyScenarioFile & {
   lineOf(path: readonly PropertyKey[]): number | undefined;
 };
 
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
-}
 
 /** The line of the key `key` of the mapping at `parent` (an unknown key's own line), else of the deepest node present. */
 function keyLineOf(doc: Document, counter: YamlLineCounter, parent: readonly PropertyKey[], key: PropertyKey): number | undefined {
@@ -199,47 +197,6 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
   checkBehaviourNames(parsed.data, lineAt, file);
   checkStepCounts(parsed.data, lineAt, file);
   return { ...parsed.data, source: file, lineOf: lineAt };
-}
-
-/** Names the population entries' names (or behaviours); `expect.behaviours` keys must be among them. */
-export function entryNames(scenario: Pick<AnyScenarioFile, 'population'>): string[] {
-  return [...new Set((scenario.population ?? []).map((entry) => entry.name ?? entry.behaviour))];
-}
-
-function checkBehaviourNames(scenario: AnyScenarioFile, lineAt: (path: readonly PropertyKey[]) => number | undefined, file: string): void {
-  const names = entryNames(scenario);
-  const unknown = Object.keys(scenario.expect?.behaviours ?? {}).filter((key) => !names.includes(key));
-  if (unknown.length === 0) return;
-  throw new UserError(
-    unknown.map((key) => {
-      const line = lineAt(['expect', 'behaviours', key]);
-      return {
-        file,
-        ...(line === undefined ? {} : { line }),
-        field: `expect.behaviours.${key}`,
-        code: 'unknown_behaviour_name',
-        message: `names no population entry (${names.length === 0 ? 'the scenario has no population' : `entries: ${names.join(', ')}`})`,
-        hint: "use an entry's name, or its behaviour when it has no name",
-      };
-    }),
-  );
-}
-
-/** Brakes and context go through the replay flags' own parser: a complaint names the file's key. */
-function checkSettings(scenario: AnyScenarioFile, lineAt: (path: string[]) => number | undefined, file: string): void {
-  try {
-    brakesFromFlags(fileBrakeFlags(scenario));
-    strategyFromFlags(fileContextFlags(scenario));
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
-    throw new UserError(
-      error.issues.map((issue) => {
-        const field = fileKeyOfFlag(issue.field ?? '') ?? issue.field;
-        const line = field ? lineAt(field.split('.')) : undefined;
-        return { ...issue, file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}) };
-      }),
-    );
-  }
 }
 
 export function loadScenarioFile(path: string): Scenario {

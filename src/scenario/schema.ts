@@ -57,6 +57,10 @@ const behaviourSchemas = [
       ...entryBase,
       steps: distributionSchema,
       repeatShare: z.optional(share),
+      repeatShareScale: described(
+        z.optional(distributionSchema),
+        "per-run multiplier of repeatShare (runs differ in how often they repeat): a run's repeat share is repeatShare × a scale drawn once per run, held to 0…1; needs repeatShare; default 1",
+      ),
       repeatFocus: described(
         z.optional(share),
         "share of a run's repeats after its first that re-run its most-run action; set, no repeat re-runs the action just run; default: an earlier action weighted by use",
@@ -65,6 +69,10 @@ const behaviourSchemas = [
       errorSameShare: described(
         z.optional(share),
         "share of a run's failed tool calls after its first that fail with the error of an earlier one (weighted by use), which the same-error brake counts; default: each failure its own error",
+      ),
+      errorInARowShare: described(
+        z.optional(share),
+        "share of the errorSameShare failures right after a failed tool call that repeat that call's error (back to back, which same-error-mode consecutive counts); needs errorSameShare; default: an earlier failure's error weighted by use",
       ),
       ending: z.optional(z.enum(['answer', 'provider-error', 'cut-off'])),
       stepsSizeRankCorrelation: described(
@@ -76,6 +84,14 @@ const behaviourSchemas = [
       z.refine((e) => e.stepsSizeRankCorrelation === undefined || e.sizeScale !== undefined, {
         path: ['stepsSizeRankCorrelation'],
         message: 'needs sizeScale: it correlates the steps with the size scale',
+      }),
+      z.refine((e) => e.repeatShareScale === undefined || e.repeatShare !== undefined, {
+        path: ['repeatShareScale'],
+        message: 'needs repeatShare: it scales the repeat share per run',
+      }),
+      z.refine((e) => e.errorInARowShare === undefined || e.errorSameShare !== undefined, {
+        path: ['errorInARowShare'],
+        message: 'needs errorSameShare: it says which earlier error a same-error failure repeats',
       }),
     ),
   z.strictObject({

@@ -16,6 +16,7 @@ import { zodIssueWords } from '../zodWords.js';
 import { invalidJsonIssue, numbersAsWritten } from './jsonLine.js';
 import { requireStrings } from '../options/textArguments.js';
 import { allMadeValid } from '../options/traceValues.js';
+import { CUT_OFF_RECORDING, LIVE_LINES, restatedPending } from './liveRecording.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
@@ -202,6 +203,8 @@ export class NativeTraceReader {
       this.refusedLine = 0;
     } else if (!this.header) {
       issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `'${record.type}' record before any header`, hint: "start each run with a 'header' record" });
+    } else if (record.type === 'call' && this.header.liveLines === LIVE_LINES && restatedPending(this.calls, this.callLines, record, line)) {
+      this.callLine = line; // The call written again once its tools ran (liveRecording.ts), in place of its line written before.
     } else if (record.type === 'call') {
       if (this.refusedLine !== 0) {
         const v = afterRefusalViolation(`line ${this.refusedLine}`);
@@ -268,9 +271,6 @@ export class NativeTraceReader {
     return [first, trace];
   }
 }
-
-/** The end of a live recording that has none (see TraceHeader.live). */
-const CUT_OFF_RECORDING: TraceEnd = { type: 'end', outcome: 'unknown', status: 'live recording cut off before its end record' };
 
 /** The runs of native lines (see NativeTraceReader). */
 export function* streamNativeTraces(lines: Iterable<NativeLine>, file: string): Generator<Trace> {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CACHE_WRITES_SETTINGS, TRACE_SCHEMA } from './types.js';
+import { LIVE_LINES } from './liveRecording.js';
 
 /** What a failed call's status out of range is (the range is isFailureStatus's, src/trace/rules.ts). */
 const HTTP_STATUS_MESSAGE = 'is no HTTP status (a whole number from 100 to 599)';
@@ -94,6 +95,10 @@ function headerSchemaWith({ tokens, usd }: ReturnType<typeof scalarSchemas>, age
       .describe("The context strategy the run's loop ran under, when not full history (the runAgentLoop recorder): its --context spec and tool-result cap; a replay with full context replays its compaction calls as that strategy's summary calls"),
     agent: agentSchema.optional(),
     live: z.boolean().optional().describe('Written line by line while the run went (runAgentLoop recorder): a run cut off before its end record reads as ending in trace_end'),
+    liveLines: z
+      .enum([LIVE_LINES])
+      .optional()
+      .describe("How a live recording writes a call whose tools ran: 'pending-then-complete', once as its response was paid (tools unreached), then complete; the complete line replaces the first. Left out: every call line is a call"),
   });
 }
 

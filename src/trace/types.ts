@@ -112,6 +112,13 @@ export interface TraceHeader {
   synthetic?: SyntheticHeader;
   /** Written line by line while the run went (the runAgentLoop recorder): a run cut off before its end record reads as ending in trace_end. */
   live?: boolean;
+  /**
+   * How the live recording wrote a call whose tools ran (the runAgentLoop recorder): `pending-then-complete`,
+   * twice — as its response was paid, then complete — the second line read in place of the first
+   * (trace/liveRecording.ts). Left out: every call line is a call. A reader that knows no such field refuses
+   * the file instead of counting the first lines as calls.
+   */
+  liveLines?: 'pending-then-complete';
 }
 
 /** What really happened in a generated run, for judging brakes against (see GroundTruth). */
@@ -178,7 +185,7 @@ export interface CallRecord {
   latencyMs?: number;
   /** When the call was sent, in ms after the header's `recordedAt`: orders the calls of a tree's runs. */
   startMs?: number;
-  toolCalls?: ToolCallRecord[];
+  toolCalls?: readonly ToolCallRecord[];
   /** The response is a final answer (no further tool calls intended). */
   final?: boolean;
   /** The response abandons the previous step: its call and result leave the context. */
@@ -245,7 +252,7 @@ export interface Trace {
    */
   modelPlace?: { file: string; line: number };
   header: TraceHeader;
-  calls: CallRecord[];
+  calls: readonly CallRecord[];
   /**
    * The 1-based line of its file each call was read from, where the file has lines (a native run's: a call
    * past exact picodollars on its own names its line, replay/runContext.ts). Absent for other formats or a run

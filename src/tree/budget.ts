@@ -13,7 +13,7 @@ import { beforeCallStop, summaryMayRun } from '../kernel/brakes.js';
 import { summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
 import type { PromptView } from '../kernel/context.js';
 import { Fact } from '../kernel/describe.js';
-import { brakeLimits, predicts, type BrakeLimits } from '../kernel/limits.js';
+import { brakeLimits, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { UserError } from '../errors.js';
 import { counted } from '../plural.js';
@@ -63,8 +63,10 @@ function checkTotals(limits: BrakeLimits, totals: Running, bound: { boundPico: n
   const facts = new Float64Array(Fact.Size);
   facts[Fact.BoundPico] = bound.boundPico;
   facts[Fact.PromptEstimate] = bound.promptEstimate;
-  // A timeout names the agent's last call when it failed (cut, or its retry not made), as a lone run's does.
-  return toldStop(code, limits, { facts, figures: totals, label: code === StopCode.Timeout ? session.failedCallWords() : '' });
+  // A timeout names what the agent's last call shows, as a lone run's does at its own time: cut (a model call,
+  // a tool call), its retry not made, or a tool call during which the tree's time passed the limit (run on past it).
+  const label = code === StopCode.Timeout ? session.timeoutWords({ elapsedMs: totals.elapsedMs, timeoutMs: limits[Limit.TimeoutMs]! }) : '';
+  return toldStop(code, limits, { facts, figures: totals, label });
 }
 
 /**

@@ -55,6 +55,12 @@ export interface TreeEngineOptions {
    * strategy, replayed under full context, replays under that strategy (asRan.ts): its summary calls' prices are that strategy's.
    */
   summaryPricingOf?(run: Trace): ModelPricing | undefined;
+  /**
+   * Each run's own brakes, of which its session applies the per-call ones (context window, repeat, same error,
+   * backtracks; tree/budget.ts runBrakes): under `--preset recorded`, a sub-agent's as its recording states them
+   * (a real loop's SubagentSpec.brakes). None: every run the tree's.
+   */
+  runBrakesOf?(run: Trace): BrakeConfig;
 }
 
 /**

@@ -7,7 +7,7 @@
  * Pricing is resolved per run as `replayTrace` resolves it (its model, or `model`; dated prices as of its
  * recordedAt), and the cache mode is the strategy's, else the run's default.
  */
-import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { brakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -20,7 +20,7 @@ import type { Trace } from '../trace/types.js';
 import { playSessionTree, type SubagentLimits } from './engine.js';
 import { sessionTrees, type SessionTree } from './group.js';
 import type { TreeResult } from './result.js';
-import { requireWholeTree } from './treeArguments.js';
+import { requireWholeTree, validateOwnRunBrakes } from './treeArguments.js';
 
 export interface TreeReplayOptions {
   /** The tree's brakes: bind the totals of all its agents (and each call, for the per-call brakes); unset modes as the CLI's. */
@@ -48,15 +48,22 @@ function perRun<T>(resolve: (run: Trace) => T): (run: Trace) => T {
   };
 }
 
+/** What a caller that knows each run's own brakes adds (`replay --tree --preset recorded`: TreeEngineOptions.runBrakesOf). */
+export interface OwnRunBrakes {
+  runBrakesOf?(run: Trace): BrakeConfig;
+}
+
 /**
  * A replayer of one grouped tree under any brakes (pricing resolved once). Its options are checked now,
  * by replayTree's rules (one UserError naming every field, before anything runs), once for every replay
- * it makes; the brakes of each replay by the same rules, at each replay.
+ * it makes; the brakes of each replay by the same rules, at each replay. `own.runBrakesOf`: each run's
+ * per-call brakes its own (a sub-agent's as recorded), not the tree's.
  */
-export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>): (brakes: BrakeSettings) => TreeResult {
+export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>, own: OwnRunBrakes = {}): (brakes: BrakeSettings) => TreeResult {
   requireWholeTree('treeReplayer', tree);
   validateTreeReplayerOptions(options);
-  const replay = replayerOf(tree, { ...options }, 'treeReplayer');
+  validateOwnRunBrakes(own);
+  const replay = replayerOf(tree, { ...options }, 'treeReplayer', own);
   return (settings) => {
     validateReplayerBrakes(settings);
     return replay(settings);
@@ -67,7 +74,7 @@ export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions,
  * treeReplayer, its options already checked (replayTree's, replayTrees' once for every tree) and the brakes its
  * caller's; a model or strategy no table prices is named as `entry`'s option (the CLI resolved its runs' first, naming its flags).
  */
-function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>, entry: string): (brakes: BrakeSettings) => TreeResult {
+function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>, entry: string, own: OwnRunBrakes = {}): (brakes: BrakeSettings) => TreeResult {
   const pricingOf = perRun((run) => resolveTracePricing(run, { ...options, modelPlace: optionPlace(entry, 'model') }));
   const strategyPlace = options.strategyPlace ?? optionPlace(entry, 'strategy');
   // A run replayed as its loop ran it (a live recording that states its strategy, under full context): its summary calls priced as that strategy says.
@@ -78,6 +85,7 @@ function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'
   });
   const cacheOf = (run: Trace) => options.strategy.cache ?? defaultCacheMode(run);
   const subagentLimits = options.subagentLimits ?? options.subagent;
+  const runBrakesOf = own.runBrakesOf === undefined ? undefined : perRun(own.runBrakesOf);
   return (settings) => {
     const brakes = brakeConfig(settings);
     // A summary trigger no summary call could be answered at is refused before any run, as in a replay of one run.
@@ -94,6 +102,7 @@ function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'
       summaryPricingOf: summaryPricing,
       ...(subagentLimits === undefined ? {} : { subagent: subagentLimits }),
       ...(options.latency === undefined ? {} : { latency: options.latency }),
+      ...(runBrakesOf === undefined ? {} : { runBrakesOf }),
     });
     // The agents the tree started that were not recorded: its totals leave them out (the report warns).
     return tree.unrecorded === undefined ? result : { ...result, unrecorded: tree.unrecorded.map((agent) => ({ ...agent })) };

@@ -13,6 +13,7 @@ import type { Trace } from '../trace/types.js';
 import type { TreeEngineOptions } from './engine.js';
 import type { SessionTree } from './group.js';
 import { refuseImpossibleTrees } from './treeIssues.js';
+import { OptionIssues } from '../options/issues.js';
 
 /** `traces` (sessionTrees'), every one a run: an array as it is, another iterable read once, here, into one. */
 export function traceList(entry: string, traces: unknown): Trace[] {
@@ -53,7 +54,7 @@ export function requireWholeTree(entry: string, tree: unknown): void {
 }
 
 /** replaySessionTree's options (TreeEngineOptions): the compiled brakes, limits, strategy and latency by rules.ts's rules; the price and cache look-ups functions. */
-const ENGINE_KEYS = ['brakes', 'subagent', 'strategy', 'latency', 'pricingOf', 'cacheOf', 'summaryPricingOf'] as const;
+const ENGINE_KEYS = ['brakes', 'subagent', 'strategy', 'latency', 'pricingOf', 'cacheOf', 'summaryPricingOf', 'runBrakesOf'] as const;
 const ENGINE_KEYS_COMPLETE: ListsEvery<TreeEngineOptions, typeof ENGINE_KEYS> = true;
 void ENGINE_KEYS_COMPLETE;
 
@@ -68,5 +69,14 @@ export function validateEngineOptions(entry: string, options: unknown): void {
     functionIssue(issue, o.pricingOf, { field: 'pricingOf', hint: "(run) => the run's ModelPricing" });
     functionIssue(issue, o.cacheOf, { field: 'cacheOf', hint: "(run) => the run's cache mode: 'on', 'off' or 'recorded'" });
     functionIssue(issue, o.summaryPricingOf, { field: 'summaryPricingOf', hint: "(run) => the summary calls' ModelPricing, or undefined for the run's own", optional: true });
+    functionIssue(issue, o.runBrakesOf, { field: 'runBrakesOf', hint: "(run) => the run's own BrakeConfig (its per-call brakes bind its calls)", optional: true });
   });
+}
+
+/** treeReplayer's third argument (`{ runBrakesOf }`, replayTree.ts OwnRunBrakes): its one field a function when given. */
+export function validateOwnRunBrakes(own: unknown): void {
+  const issues = new OptionIssues('<treeReplayer own>');
+  if (own === null || typeof own !== 'object') issues.add('', 'invalid_input', `expected an object, got ${shown(own)}`, '{ runBrakesOf: (run) => BrakeConfig }, or leave it out');
+  else functionIssue(issues.add, (own as { runBrakesOf?: unknown }).runBrakesOf, { field: 'runBrakesOf', hint: "(run) => the run's own BrakeConfig (its per-call brakes bind its calls)", optional: true });
+  issues.throwIfAny();
 }

@@ -19,7 +19,7 @@ import { replayedCalls } from '../trace/replayedCalls.js';
 import type { CallRecord, Trace } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import type { ScheduledCall } from './schedule.js';
-import { AgentBudget, TreeBudget } from './budget.js';
+import { AgentBudget, runBrakes, TreeBudget } from './budget.js';
 import { asRanRun, type AsRanRun } from './asRan.js';
 import { agentStop, type AgentStop } from './result.js';
 import type { TreeEngineOptions } from './engine.js';
@@ -146,7 +146,7 @@ export class TreeReplay {
       const asRan = state.asRan[r];
       session = new LoopSession(
         {
-          brakes: this.perRun,
+          brakes: options.runBrakesOf === undefined ? this.perRun : runBrakes(options.runBrakesOf(run)),
           strategy: asRan?.strategy ?? options.strategy,
           cache: options.cacheOf(run),
           pricing: options.pricingOf(run),

@@ -40,7 +40,7 @@ function listRecorder(list: Trace[], source: string): TraceRecorder {
   let trace: Trace | undefined;
   return {
     header: (header) => void list.push((trace = { source, header: structuredClone(header), calls: [], end: { type: 'end', outcome: 'unknown' } })),
-    call: (call) => void trace!.calls.push(structuredClone(call)),
+    call: (call) => void (trace!.calls = [...trace!.calls, structuredClone(call)]),
     end: (end) => void (trace!.end = end),
   };
 }
@@ -106,7 +106,7 @@ describe('two live trees recorded at once are two trees', () => {
     expect(second.runs[0]!.header.recordedAt).toBe(first.runs[0]!.header.recordedAt);
     for (const { runs } of [first, second]) expect(new Set(runs.map(sessionOf))).toEqual(new Set([sessionOf(runs[0]!)]));
     expect(sessionOf(first.runs[0]!)).not.toBe(sessionOf(second.runs[0]!));
-    expect(sessionOf(first.runs[0]!)).toMatch(/^live-2025-06-01T12:00:00\.000Z-\d+$/);
+    expect(sessionOf(first.runs[0]!)).toMatch(/^live-\d+$/); // Undated: a VirtualClock without an epoch tells no date (never the real date set above).
     const trees = replay([...first.runs, ...second.runs]);
     expect(trees.map(replayFigures)).toEqual([liveFigures(first.run), liveFigures(second.run)]);
   });

@@ -24,7 +24,7 @@ export async function runOverHttp(server: RunningServer, traces: readonly Trace[
   const clock = new VirtualClock();
   const { client, last } = serveClient(server, { session: `parity-${++sessions}`, traceIndex: index });
   const http = openAIChatModel({ model: t.header.model, client });
-  let results: ToolCallRecord[] = [];
+  let results: readonly ToolCallRecord[] = [];
   const model: Model = {
     name: t.header.model,
     async call(request) {

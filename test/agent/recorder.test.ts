@@ -23,7 +23,9 @@ describe('recorder', () => {
     const clock = new VirtualClock();
     const run = await runAgentLoop({ model, tools: [echo], brakes, context: { system: 's', goal: 'g', countTokens: () => 7 }, pricing: MINI, clock, recorder: fileRecorder(path) });
     const lines = readFileSync(path, 'utf8').trim().split('\n');
-    expect(lines.map((line) => JSON.parse(line).type)).toEqual(['header', 'call', 'call', 'call', 'end']);
+    // Each call whose tools run is written as its response is paid (pending: its tool calls unreached) and again once they ran.
+    expect(lines.map((line) => JSON.parse(line).type)).toEqual(['header', 'call', 'call', 'call', 'call', 'call', 'end']);
+    expect(lines.map((line) => JSON.parse(line).toolCalls?.[0]?.unreached === true)).toEqual([false, true, false, true, false, false, false]);
     const trace = await loadTraceFile(path);
     const replayed = replayTrace(trace[0]!, { brakes, strategy: { kind: 'full' }, prices: MINI_TABLE });
     expect([replayed.stopReason, replayed.steps, replayed.inputTokens, replayed.outputTokens, replayed.costPico]).toEqual([run.stop.reason, run.steps, run.inputTokens, run.outputTokens, run.costPico]);
@@ -47,7 +49,7 @@ describe('recorder', () => {
     `;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
     const lineCount = () => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0);
-    for (let waited = 0; lineCount() < 6 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    for (let waited = 0; lineCount() < 11 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     const [trace] = await loadTraceFile(path);
@@ -55,5 +57,41 @@ describe('recorder', () => {
     const replayed = replayTrace(trace!, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices: MINI_TABLE });
     expect(replayed.stopReason).toBe('trace_end');
     expect(replayed.modelCalls).toBe(trace!.calls.length);
+  });
+
+  it('a run killed with SIGKILL while a tool runs: the call that asked for the tool was paid, and its file replays with that call’s cost, as an interrupted run', async () => {
+    const entry = join(process.cwd(), 'dist/index.js');
+    expect(existsSync(entry), 'npm run build first (npm test does)').toBe(true);
+    const path = join(tempDir(), 'killed-in-tool.jsonl');
+    // Call 1 asks for `read` (answered at once), call 2 for `slow`, which never returns: the process is killed inside it.
+    const script = `
+      import { runAgentLoop, fileRecorder } from ${JSON.stringify(entry)};
+      const pricing = ${JSON.stringify(MINI)};
+      let n = 0;
+      const model = { name: 'mini', async call() {
+        n++;
+        return { text: null, toolCalls: [{ id: 'c' + n, name: n === 1 ? 'read' : 'slow', arguments: '{}' }], usage: { inputTokens: 1000 * n, outputTokens: 40 } };
+      } };
+      const read = { name: 'read', description: '', parameters: { type: 'object' }, run: () => 'ok' };
+      const slow = { name: 'slow', description: '', parameters: { type: 'object' }, run: () => new Promise(() => setInterval(() => {}, 1000)) };
+      await runAgentLoop({ model, tools: [read, slow], brakes: { maxSteps: 10 }, context: { system: 's', goal: 'g', countTokens: () => 3 }, pricing, recorder: fileRecorder(${JSON.stringify(path)}) });
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
+    const written = () => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+    // header, call 1 pending, call 1, call 2 pending: call 2's tool is running.
+    for (let waited = 0; written().split('\n').length - 1 < 4 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(written().trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['header', 'call', 'call', 'call']);
+    const [trace] = await loadTraceFile(path);
+    expect(trace!.calls.map((call) => call.toolCalls)).toEqual([
+      [{ name: 'read', arguments: {}, resultTokens: 3, latencyMs: expect.any(Number), id: 'c1' }],
+      [{ name: 'slow', arguments: {}, resultTokens: 0, id: 'c2', unreached: true }],
+    ]);
+    expect(trace!.end).toEqual({ type: 'end', outcome: 'unknown', status: 'live recording cut off before its end record' });
+    const paid = (input: number, output: number) => input * MINI.base.input + output * MINI.base.output;
+    const replayed = replayTrace(trace!, { brakes, strategy: { kind: 'full' }, prices: MINI_TABLE });
+    expect([replayed.stopReason, replayed.stopDetail, replayed.modelCalls, replayed.steps, replayed.toolCalls]).toEqual(['trace_end', 'live recording cut off before its end record', 2, 2, 1]);
+    expect(replayed.costPico).toBe(paid(1000, 40) + paid(2000, 40));
   });
 });

@@ -20,6 +20,8 @@ import { NO_BRAKES } from '../../src/brakes/config.js';
 import { loadTraceFile } from '../../src/import/index.js';
 import { isSurelyValidRecord } from '../../src/trace/fastRecord.js';
 import { parseNativeTraces } from '../../src/trace/parseNative.js';
+import { restatesPending } from '../../src/trace/liveRecording.js';
+import type { CallRecord } from '../../src/trace/types.js';
 import { recordedBrakes } from '../../src/replay/whatif.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { handTable } from '../helpers.js';
@@ -75,7 +77,9 @@ describe('a recording the real loop writes is always readable', () => {
         const [fromText] = parseNativeTraces(text, path);
         const [fromFile] = await loadTraceFile(path);
         expect(fromFile).toEqual(fromText);
-        expect(fromText!.calls).toHaveLength(records.length - 2);
+        // One call a line, but for a call written pending before its tools ran (trace/liveRecording.ts): its complete line takes its place.
+        const restated = records.filter((raw, i) => i > 0 && restatesPending(records[i - 1] as CallRecord, raw as CallRecord)).length;
+        expect(fromText!.calls).toHaveLength(records.length - 2 - restated);
         if (!ended) expect(fromText!.end.outcome).toBe('error');
         if (fromText!.calls.some((call) => call.failed !== undefined && call.failed.status === undefined)) statusLeftOut += 1;
         // Every brake, exactly (a budget of 0 or of 2^53 − 1 picodollars, a fractional timeout): --preset recorded's brakes are the run's.

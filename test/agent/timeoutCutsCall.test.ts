@@ -132,6 +132,27 @@ describe('the timeout cuts a call in flight', () => {
     await replaysAsRun(recording, real, real.stop.detail);
   });
 
+  it('a tool, its call\'s last, that throws an error of its own once its signal fired was cut by the brake: recorded as the cut, named cut by the run and by every replay', FAST, async () => {
+    const clock = new VirtualClock();
+    const model = hangingModel(clock, [{ id: 'c1', name: 'read', arguments: '{}' }, { id: 'c2', name: 'fetch', arguments: '{}' }], 0);
+    // As a fetch given the signal fails: its own AbortError, not the deadline's reason.
+    const ownError: AgentTool = {
+      name: 'fetch',
+      description: 'fails its own way once cut',
+      parameters: { type: 'object' },
+      run: async (_args, { signal }) => {
+        clock.advance(5000);
+        await untilAborted(signal).catch(() => undefined);
+        throw new Error('ECONNRESET: socket closed under the request');
+      },
+    };
+    const { real, recording } = await recordRun({ model, tools: [readTool, ownError], brakes, pricing, clock });
+    const detail = '6.000 s elapsed, limit 3 s; the tool call fetch in flight was cut off at the deadline';
+    expect([real.stop.reason, real.stop.detail]).toEqual(['timeout', detail]);
+    expect(recording.calls[0]!.toolCalls![1]).toEqual({ name: 'fetch', arguments: {}, resultTokens: expect.any(Number), latencyMs: 5000, error: `TimeoutError: ${CUT_MESSAGE}`, id: 'c2' });
+    await replaysAsRun(recording, real, detail);
+  });
+
   it('without a timeout nothing is cut: the call is given the caller\'s signal alone', FAST, async () => {
     const clock = new VirtualClock();
     const model = hangingModel(clock, [], 0);

@@ -9,7 +9,6 @@ import type { ModelPricing } from '../../src/pricing/types.js';
 import { defaultCacheMode, replayTrace, type RunResult } from '../../src/replay/replay.js';
 import type { Trace } from '../../src/trace/types.js';
 import { handTable } from '../helpers.js';
-import { timeoutWords } from '../../src/kernel/cutWords.js';
 
 export interface Settings {
   brakes: BrakeConfig;
@@ -66,15 +65,3 @@ export function replayFigures(trace: Trace, settings: Settings) {
 /** Whether a run's stop detail says the deadline cut a call (kernel/cutWords.ts: a replay of its recording says it too). */
 export const cutIn = (detail: string): boolean => / in flight was cut off at the deadline/.test(detail);
 
-/** The cut the real loop alone names: a tool call its call's last, that threw an error of its own once its signal had fired. */
-const LIVE_ONLY_CUT = /; the tool call .+ in flight was cut off at the deadline$/;
-
-/**
- * A run's stop detail as a replay of its `recording` words it: as it is, but for a cut its last call's record
- * cannot show (kernel/cutWords.ts timeoutWords names none: its cut tool call was its call's last, none after it
- * `unreached`, and threw an error of its own, no deadline's), which only the run that saw its signal fire knows.
- */
-export function asRecorded(detail: string, recording: Trace): string {
-  const shown = timeoutWords(recording.calls.at(-1), false, { elapsedMs: NaN, timeoutMs: NaN });
-  return shown === '' ? detail.replace(LIVE_ONLY_CUT, '') : detail;
-}

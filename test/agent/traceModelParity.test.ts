@@ -27,7 +27,7 @@ import { hourly, pricings } from '../core/arbitraries.js';
 import { handTable } from '../helpers.js';
 import { ModelTurnError } from '../../src/agent/turnCheck.js';
 import { abortingRunOptions, abortsArb, libraryBrakesArb, loopingRunOptions, loopingTurnArb, readableRunOptions, turnArb, type ScriptedModel, type TurnSpec } from './realLoopRuns.js';
-import { asRecorded, cutIn, figures, TRACE_RETRY } from './traceDriven.js';
+import { cutIn, figures, TRACE_RETRY } from './traceDriven.js';
 
 type RunOptions = (turns: readonly TurnSpec[], brakes: BrakeConfig, pricing: ModelPricing, clock: VirtualClock) => AgentLoopOptions;
 
@@ -41,8 +41,8 @@ async function traceModelRun(recording: Trace, pricing: ModelPricing): Promise<A
 /** An abort, never a replay's stop, replays as the recording's end: trace_end, with the run's detail. */
 const asReplayed = (reason: string) => (reason === 'aborted' ? 'trace_end' : reason);
 
-/** What the two sides compare of a run as the real loop made it (its time is the scripted model's, not the recording's; its detail the replay's, and the call its deadline cut: traceDriven.ts asReplayedDetail). */
-const ofRun = (run: AgentRunResult, recording: Trace) => ({ stopReason: asReplayed(run.stop.reason), stopDetail: asRecorded(run.stop.detail, recording), steps: run.steps, calls: run.calls, inputTokens: run.inputTokens, outputTokens: run.outputTokens, costPico: run.costPico });
+/** What the two sides compare of a run as the real loop made it (its time is the scripted model's, not the recording's): its detail as every replay's, the call its deadline cut included. */
+const ofRun = (run: AgentRunResult) => ({ stopReason: asReplayed(run.stop.reason), stopDetail: run.stop.detail, steps: run.steps, calls: run.calls, inputTokens: run.inputTokens, outputTokens: run.outputTokens, costPico: run.costPico });
 
 /** One run recorded, its recording replayed and driven by traceModel: the three agree; the recording and how the run stopped, for what the caller counts. */
 async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing): Promise<Trace & { stoppedBy?: string; elapsedMs?: number; cut?: boolean }> {
@@ -61,7 +61,7 @@ async function agrees(path: string, run: AgentLoopOptions, pricing: ModelPricing
   expect(driven.stopReason).toBe(real.stop.reason);
   expect({ ...driven, stopReason: asReplayed(driven.stopReason) }).toEqual(replayed);
   const { elapsedMs: _e, toolCalls: _t, cachedInputTokens: _c, overshootPico: _o, summaryCalls: _s, summaryCostPico: _p, ...ofReplay } = replayed;
-  expect(ofReplay).toEqual(ofRun(real, recording!));
+  expect(ofReplay).toEqual(ofRun(real));
   // A call its deadline cut (agent/deadline.ts) is named in the run's detail after the brake's own, as a replay of its recording names it (kernel/cutWords.ts recordedCut; a tool call so cut, driven by traceModel, again).
   return { ...recording!, stoppedBy: real.stop.reason, elapsedMs: real.elapsedMs, cut: cutIn(real.stop.detail) };
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, parseBaseline } from '../../src/check/baselineFile.js';
 import { userErrorOf } from '../helpers.js';
+import { LOOPCOST_VERSION } from '../../src/version.js';
 import { cli, tempDir } from '../cli/run.js';
 
 const PRICES = { name: 'genai-prices', version: '0.1.0', hash: 'abc' };
@@ -38,6 +39,17 @@ describe('a baseline key its format does not hold', () => {
       ['extra', 'is not a field of a check baseline'],
       ['more', 'is not a field of a check baseline'],
     ]);
+  });
+
+  it('in a file another loopcost version wrote: the hint says a newer one writes fields this one does not read', () => {
+    const scenario = { source: 's.yaml', name: 's', settings: {}, figures: FIGURES, expectations: {}, laterField: {} };
+    const [issue] = issuesOf({ baseline: BASELINE_SCHEMA, loopcost: '9.9.0', prices: PRICES, models: [], scenarios: [scenario] });
+    expect(issue).toEqual({
+      field: 'scenarios[0].laterField',
+      code: 'unrecognized_keys',
+      message: 'is not a field of a check baseline',
+      hint: `the baseline was written by loopcost 9.9.0 and this is ${LOOPCOST_VERSION}: a newer loopcost writes fields an older one does not read — check with the version that wrote it, or write the baseline again with this one (\`loopcost check --update-baseline FILE\`)`,
+    });
   });
 
   it('check --baseline says it under the baseline file and field, exit 2', async () => {

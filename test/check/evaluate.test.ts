@@ -26,17 +26,17 @@ describe('expectations against runs', () => {
   it('per run: the worst value, how many runs break it and the first; money exact to the picodollar', () => {
     const results = evaluateExpectations({ runs: { steps: { max: 10 }, costUsd: { max: 0.03 }, stopReason: ['repeat', 'completed'] } }, runs, populationMetrics(pairs(runs, 'trace_end')));
     expect(results).toEqual([
-      { expectation: 'runs.stopReason', measured: { max_steps: 1 }, measuredText: 'max_steps ×1', limit: 'one of repeat, completed', pass: false, detail: '1 of 3 runs break it; first: s#2' },
-      { expectation: 'runs.steps', measured: { min: 3, max: 12 }, measuredText: '12 (highest)', limit: '≤ 10', pass: false, detail: '1 of 3 runs break it; first: s#2' },
+      { expectation: 'runs.stopReason', measured: { max_steps: 1 }, measuredText: 'max_steps ×1', limit: 'one of repeat, completed', limitStopReasons: ['repeat', 'completed'], pass: false, detail: '1 of 3 runs break it; first: s#2' },
+      { expectation: 'runs.steps', measured: { min: 3, max: 12 }, measuredText: '12 (highest)', limit: '≤ 10', limitMax: 10, limitUnit: 'steps', pass: false, detail: '1 of 3 runs break it; first: s#2' },
       // $0.03 exactly is within "at most $0.03".
       // Measured in USD, as the name says (compared to the picodollar: `money exact` below).
-      { expectation: 'runs.costUsd', measured: { min: 0.002, max: 0.03 }, measuredText: '$0.0300 (highest)', limit: '≤ $0.03', pass: true },
+      { expectation: 'runs.costUsd', measured: { min: 0.002, max: 0.03 }, measuredText: '$0.0300 (highest)', limit: '≤ $0.03', limitMax: 0.03, limitUnit: 'USD', pass: true },
     ]);
   });
 
   it('per named behaviour: only that entry’s runs; a lower bound shows the lowest value', () => {
     const results = evaluateExpectations({ behaviours: { loop: { steps: { min: 5, max: 12 } } } }, runs, populationMetrics(pairs(runs, 'trace_end')));
-    expect(results).toEqual([{ expectation: 'behaviours.loop.steps', measured: { min: 4, max: 12 }, measuredText: '4 (lowest)', limit: '5 to 12', pass: false, detail: '1 of 2 runs break it; first: s#1' }]);
+    expect(results).toEqual([{ expectation: 'behaviours.loop.steps', measured: { min: 4, max: 12 }, measuredText: '4 (lowest)', limit: '5 to 12', limitMin: 5, limitMax: 12, limitUnit: 'steps', pass: false, detail: '1 of 2 runs break it; first: s#1' }]);
   });
 
   it('population: no completion fails a cost-per-completion bound; no run completing without brakes makes the false stop rate n/a, which passes', () => {
@@ -49,7 +49,7 @@ describe('expectations against runs', () => {
     ]);
     // The same runs, each of which completes without brakes: every braked one is a false stop.
     const falseStops = evaluateExpectations({ population: { falseStopRate: { max: 0.5 } } }, stuck, populationMetrics(pairs(stuck, 'completed')));
-    expect(falseStops[0]).toMatchObject({ measured: 1, measuredText: '100%', limit: '≤ 50%', pass: false });
+    expect(falseStops[0]).toMatchObject({ measured: 1, measuredText: '100%', limit: '≤ 50%', limitMax: 0.5, limitUnit: 'share', pass: false });
   });
 
   it('a money figure that fails gets only the digits that keep it from reading as its limit as written', () => {

@@ -1,5 +1,5 @@
 /** The support scenario the gate tests edit (test/check/gateSignal-support.yaml), copied with a baseline written from it as it is. */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { cli, tempDir } from '../cli/run.js';
@@ -15,4 +15,14 @@ export async function gate(): Promise<{ dir: string; file: string; baseline: str
   const wrote = await cli('check', file, '--update-baseline', baseline);
   expect(wrote.code, wrote.stderr).toBe(0);
   return { dir, file, baseline };
+}
+
+/**
+ * The baseline as one written before baselines stored their agents (no `agents`): another sample is judged
+ * against the noise band (src/check/noise.ts), not paired with the baseline's agents (src/check/pairedAgents.ts).
+ */
+export function withoutAgents(baseline: string): void {
+  const file = JSON.parse(readFileSync(baseline, 'utf8'));
+  for (const entry of file.scenarios) delete entry.agents;
+  writeFileSync(baseline, JSON.stringify(file, null, 2) + '\n');
 }

@@ -9,7 +9,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../cli/run.js';
-import { gate } from './gateFixture.js';
+import { gate, withoutAgents } from './gateFixture.js';
 
 
 function edit(file: string, edits: (text: string) => string): void {
@@ -39,13 +39,14 @@ async function checkJson(file: string, baseline: string): Promise<{ code: number
 }
 
 describe('drift that is signal, not noise', () => {
-  it('population entries in another order (no change) pass, the moved figures within noise and its band said', async () => {
+  it('population entries in another order (no change) pass, the moved figures within noise and its band said (a baseline without agents)', async () => {
     const { file, baseline } = await gate();
+    withoutAgents(baseline);
     edit(file, swapEntries);
     const r = await cli('check', file, '--baseline', baseline);
     expect(r.code, r.stdout).toBe(0);
     // The p95 moved -14.1%, past the 5% tolerance: a DRIFT (exit 1) before the noise band.
-    expect(r.stdout).toMatch(/costPerRunUsd\.p95 +\$0\.00887 +\$0\.00763 +within noise: ↓ -14\.1% \(±22\.2% at 95% together\)/);
+    expect(r.stdout).toMatch(/costPerRunUsd\.p95 +\$0\.00887 +\$0\.00763 +within noise: ↓ -14\.1% \(±23\.1% at 95% together\)/);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(`noise: ${file}: at 95% for its figures together (each at 99.4%), resampling its synthetic runs (1000 resamples, seeded) and the baseline's explains completionRate ±6.8 points`);
     const json = await checkJson(file, baseline);
     expect(json.code).toBe(0);
@@ -64,8 +65,9 @@ describe('drift that is signal, not noise', () => {
     expect(r.stdout).not.toMatch(/^noise:/m);
   });
 
-  it('more runs: the total is not compared, the largest run not held, the rest within noise', async () => {
+  it('more runs: the total is not compared, the largest run not held, the rest within noise (a baseline without agents)', async () => {
     const { file, baseline } = await gate();
+    withoutAgents(baseline);
     edit(file, (text) => text.replace(/^runs: 500$/m, 'runs: 2000'));
     const json = await checkJson(file, baseline);
     // Was: costUsd DRIFT +314.1%, costPerRunUsd.max DRIFT +52.2%, p50 DRIFT +6.2%: exit 1.

@@ -89,7 +89,7 @@ describe('the CLI bundle', () => {
     const [copied, here] = await Promise.all([Promise.all(argvs.map((argv) => runBin(argv, root, join(root, 'bin/loopcost.js')))), Promise.all(argvs.map((argv) => runBin(argv)))]);
     argvs.forEach((argv, i) => expect(copied[i], argv.join(' ')).toEqual(here[i]));
     const replay = await runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js'));
-    expect(replay.code).toBe(1);
+    expect(replay.code).toBe(70);
     expect(replay.stderr).toContain('dist/cli-actions-bundle.js is missing (dist/cli-bundle.js is there): run `npm run build`');
   });
 
@@ -99,7 +99,7 @@ describe('the CLI bundle', () => {
     const text = readFileSync(file, 'latin1');
     writeFileSync(file, text.replace(/^(\/\/ loopcost CLI actions bundle )\S+/, '$1another-build'), 'latin1');
     const [replay, here] = await Promise.all([runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js')), runBin(['replay', 'scenarios/'])]);
-    expect(replay.code).toBe(1);
+    expect(replay.code).toBe(70);
     expect(replay.stderr).toContain('dist/cli-bundle.js and dist/cli-actions-bundle.js are not from the same build');
     expect(here).toMatchObject({ code: 0 });
   });

@@ -18,7 +18,7 @@ describe('calibrate table', () => {
     const rows = wide.stdout.split('\n').filter((line) => line.startsWith('summary:'));
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row.startsWith(`${SUMMARY}  `)).toBe(true);
-    expect(wide.stdout.split('\n')[0]).toMatch(/^context\s+max-repeat\s+stuck caught/);
+    expect(wide.stdout.split('\n')[0]).toMatch(/^context\s+max-repeat\s+precision/);
   });
 
   it('fits 120 columns with three grid keys: the false-stop headers take two lines', async () => {
@@ -27,8 +27,8 @@ describe('calibrate table', () => {
     const lines = r.stdout.split('\n');
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(120);
     expect(lines[0]).toMatch(/^\s+false stops\s+false stops$/);
-    expect(lines[1]).toMatch(/^max-repeat\s+repeat-mode\s+max-same-error\s+stuck caught\s+precision\s+recall\s+wasted steps\s+\(synthetic\)\s+\(recorded\)$/);
-    expect(lines[2]).toMatch(/^─+(  ─+){8}$/);
+    expect(lines[1]).toMatch(/^max-repeat\s+repeat-mode\s+max-same-error\s+precision\s+recall\s+wasted steps\s+\(synthetic\)\s+\(recorded\)$/);
+    expect(lines[2]).toMatch(/^─+(  ─+){7}$/);
   });
 
   it('the JSON keeps the configuration whole, as it always did', async () => {
@@ -52,8 +52,8 @@ describe('calibrate false stops', () => {
     expect(r.code, r.stderr).toBe(0);
     const [header, , row] = r.stdout.split('\n');
     // One grid key: the table fits 120 columns with each header on one line.
-    expect(header).toMatch(/stuck caught\s+precision\s+recall\s+wasted steps\s+false stops \(synthetic\)\s+false stops \(recorded\)$/);
-    expect(row).toMatch(/^3\s+50\/50\s+100\.0%\s+100\.0%\s+2\.0 \(max 2\)\s+0\/0 -\s+-$/);
+    expect(header).toMatch(/precision\s+recall\s+wasted steps\s+false stops \(synthetic\)\s+false stops \(recorded\)$/);
+    expect(row).toMatch(/^3\s+50\/50 \(92–100%\)\s+50\/50 \(92–100%\)\s+2\.0 \(max 2\)\s+0\/0 -\s+-$/);
     const legend = r.stdout.replace(/\s+/g, ' ');
     expect(legend).toContain('false stops (synthetic), by ground truth: runs a brake stopped before the step their task is done at with no brakes / runs whose task is done with no brakes');
     expect(legend).toContain('false stops (recorded), by outcome: runs a brake stopped / runs that complete with no brakes');
@@ -70,7 +70,31 @@ describe('calibrate false stops', () => {
     const table = await cli('calibrate', 'scenarios/production-mix.yaml', 'test/fixtures/mini-swe-agent', '--runs', '100', '--grid', 'max-steps=8');
     const row = table.stdout.split('\n')[2]!;
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-    expect(row).toContain(`${synthetic.falseStops}/${synthetic.tasksDoneWithoutBrakes} ${pct(synthetic.falseStopRate)}`);
-    expect(row.endsWith(`${recorded.falseStops}/${recorded.completedWithoutBrakes} ${pct(recorded.falseStopRate)}`)).toBe(true);
+    const detector = (byStop: { stopReason: string; runs: number }[]) => byStop.filter((e) => e.stopReason === 'repeat' || e.stopReason === 'error_limit').reduce((sum, e) => sum + e.runs, 0);
+    const split = (of: { falseStops: number; falseStopsByStop: { stopReason: string; runs: number }[] }) => (of.falseStops === 0 ? '' : ` (${detector(of.falseStopsByStop)} detector, ${of.falseStops - detector(of.falseStopsByStop)} other)`);
+    expect(row).toContain(`${synthetic.falseStops}/${synthetic.tasksDoneWithoutBrakes} ${pct(synthetic.falseStopRate)}${split(synthetic)}`);
+    expect(row.endsWith(`${recorded.falseStops}/${recorded.completedWithoutBrakes} ${pct(recorded.falseStopRate)}${split(recorded)}`)).toBe(true);
+    expect(synthetic.falseStopsByStop.reduce((sum: number, e: { runs: number }) => sum + e.runs, 0)).toBe(synthetic.falseStops);
+  });
+});
+
+describe('calibrate: how sure, and which brake', () => {
+  it('precision and recall as counts with their 95% Wilson interval; false stops split by the brake that made them (the review: 27, 30, 30 of 33, 31, 30 were the step cap)', async () => {
+    const r = await cli('calibrate', 'scenarios/production-mix.yaml', '--grid', 'max-repeat=2,3,5');
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').slice(2, 5);
+    expect(rows[0]).toMatch(/^2\s+14\/20 \(48–86%\)\s+14\/16 \(63–97%\)\s+.*33\/151 21\.9% \(6 detector, 27 other\)/);
+    expect(rows[1]).toMatch(/^3\s+12\/13 \(66–99%\)\s+12\/16 \(50–90%\)\s+.*31\/151 20\.5% \(1 detector, 30 other\)/);
+    expect(rows[2]).toMatch(/^5\s+6\/6 \(60–100%\)\s+6\/16 \(18–62%\)\s+.*30\/151 19\.9% \(0 detector, 30 other\)/);
+    const json = JSON.parse((await cli('calibrate', 'scenarios/production-mix.yaml', '--grid', 'max-repeat=2', '--format', 'json')).stdout);
+    const synthetic = json.configurations[0].synthetic;
+    expect(synthetic.recallInterval[0]).toBeCloseTo(0.640, 3);
+    expect(synthetic.falseStopsByStop).toEqual([{ stopReason: 'max_steps', runs: 27 }, { stopReason: 'repeat', runs: 6 }]);
+    const csv = (await cli('calibrate', 'scenarios/production-mix.yaml', '--grid', 'max-repeat=2', '--format', 'csv')).stdout.split('\n');
+    const header = csv[0]!.split(',');
+    // Fields split on commas outside quotes (the settings and flags are quoted).
+    const fields = [...csv[1]!.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1]);
+    expect(fields[header.indexOf('synthetic.falseStopsByDetectors')]).toBe('6');
+    expect(fields[header.indexOf('synthetic.recallLow')]).toMatch(/^0\.639/);
   });
 });

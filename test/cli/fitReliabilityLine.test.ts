@@ -8,9 +8,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUNS_FOR_A_TAIL } from '../../src/scenario/fit.js';
+import { heldOutStatement, RUNS_FOR_A_TAIL } from '../../src/scenario/fit.js';
 import type { FitComparison } from '../../src/scenario/fitReport.js';
-import { reliabilityLine } from '../../src/scenario/fitReliability.js';
+import { recordedP95Spread, reliabilityLine } from '../../src/scenario/fitReliability.js';
+import type { RunResult } from '../../src/replay/replay.js';
+import { signedPercentText } from '../../src/report/percentText.js';
+import { Rng, STREAM } from '../../src/synthetic/random.js';
 import { CONTEXT_WINDOW_GROUP } from '../../src/scenario/fitWindow.js';
 import { SUPPORT_AGENT } from '../scenario/fitSupportAgent.js';
 import { cli, tempDir } from './run.js';
@@ -56,7 +59,7 @@ describe("fit --report's line on unseen runs says what the report measured", () 
     const held = reliabilityLine({ comparison: comparisonOf(300, -0.04), recorded: [], synthetic: [], windowGroup: CONTEXT_WINDOW_GROUP }, RUNS_FOR_A_TAIL);
     expect(held).toBe(
       'Fitted on 300 runs, its synthetic runs are within 10% of these recorded ones at p50, p90 and p95 of cost and steps per run (largest gap: costPerRunUsd p50 -4.0%): ' +
-        'on runs it has not seen, expect about as close (profiles fitted on 70 mini-swe-agent runs or more held unseen runs within 10% at p50 and p95).',
+        'that is how well it reproduces the runs it was fitted on.',
     );
     const few = reliabilityLine({ comparison: comparisonOf(38, 0.05), recorded: [], synthetic: [], windowGroup: CONTEXT_WINDOW_GROUP }, RUNS_FOR_A_TAIL);
     expect(few).toMatch(/^Fitted on 38 runs, fewer than 70: p50s carry to runs it has not seen, p95s may not .* Here its synthetic runs are within 10% /);
@@ -65,5 +68,26 @@ describe("fit --report's line on unseen runs says what the report measured", () 
     expect(far).not.toMatch(/context window/);
     const fewAndFar = reliabilityLine({ comparison: comparisonOf(38, -0.113), recorded: [], synthetic: [], windowGroup: CONTEXT_WINDOW_GROUP }, RUNS_FOR_A_TAIL);
     expect(fewAndFar).toMatch(/^Fitted on 38 runs, fewer than 70: p50s carry .*; fit on more runs to know the tail\. Its synthetic runs miss these recorded ones by more than 10% at costPerRunUsd p50 -11\.3%/);
+  });
+});
+
+describe("fit --report promises no closeness on unseen runs: it says how far sampling moves the recordings' own p95", () => {
+  // 38 runs of a skewed cost (gamma of shape 2, seeded), as replays give them.
+  const rng = Rng.stream(38, 0, STREAM.pick);
+  const recorded = Array.from({ length: 38 }, () => ({ costPico: Math.round(2e9 * (-Math.log(1 - rng.next()) - Math.log(1 - rng.next()))) }) as RunResult);
+
+  it('states the seeded bootstrap spread of the recorded p95 in place of "expect about as close"', () => {
+    const spread = recordedP95Spread(recorded.map((run) => run.costPico))!;
+    expect(spread.low).toBeLessThan(-0.1);
+    expect(spread.high).toBeGreaterThan(0.1);
+    expect(recordedP95Spread(recorded.map((run) => run.costPico))).toEqual(spread);
+    const words = `The recordings' own p95 cost is uncertain by ${signedPercentText(spread.low, { trim: true })}/${signedPercentText(spread.high, { trim: true })} at 38 runs (95%, a seeded bootstrap of them)`;
+    for (const [runs, gap] of [[300, -0.04], [38, 0.05], [300, 0.12]] as const) {
+      const line = reliabilityLine({ comparison: comparisonOf(runs, gap), recorded, synthetic: [], windowGroup: CONTEXT_WINDOW_GROUP }, RUNS_FOR_A_TAIL);
+      expect(line).toContain(words);
+      expect(line).not.toMatch(/expect about as close|held unseen runs within/);
+    }
+    expect(heldOutStatement(300)).not.toMatch(/within about 10%/);
+    expect(heldOutStatement(300)).toContain('not how close it comes on runs it has not seen');
   });
 });

@@ -23,14 +23,16 @@ describe('generate --out', () => {
     }
   });
 
-  it('writes .jsonl, .jsonl.gz (gzip) and a name without an extension', async () => {
+  it('writes .jsonl and .jsonl.gz (gzip); refuses a name without an extension, naming --out', async () => {
     const dir = tempDir();
-    for (const name of ['g.jsonl', 'G.JSONL', 'g.jsonl.gz', 'g']) {
+    const bare = await cli('generate', SCENARIO, '--runs', '2', '--out', join(dir, 'g'));
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain(`field '--out': '${join(dir, 'g')}' has no .jsonl extension`);
+    for (const name of ['g.jsonl', 'G.JSONL', 'g.jsonl.gz']) {
       const r = await cli('generate', SCENARIO, '--runs', '2', '--out', join(dir, name));
       expect(r.code, r.stderr).toBe(0);
     }
     expect(readFileSync(join(dir, 'g.jsonl'), 'utf8')).toMatch(/^\{"type":"header"/);
     expect(gunzipSync(readFileSync(join(dir, 'g.jsonl.gz'))).toString('utf8')).toBe(readFileSync(join(dir, 'g.jsonl'), 'utf8'));
-    expect(readFileSync(join(dir, 'g'), 'utf8')).toBe(readFileSync(join(dir, 'g.jsonl'), 'utf8'));
   });
 });

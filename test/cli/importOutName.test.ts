@@ -23,11 +23,14 @@ describe('import --out', () => {
     }
   });
 
-  it('writes .jsonl, .jsonl.gz (gzip) and a name without an extension', async () => {
+  it('writes .jsonl and .jsonl.gz (gzip); refuses a name without an extension, naming --out', async () => {
     const dir = tempDir();
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, ONE_CALL_RUN);
-    for (const name of ['imp.jsonl', 'IMP.JSONL', 'imp.jsonl.gz', 'imp']) {
+    const bare = await cli('import', input, '--out', join(dir, 'imp'));
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain(`field '--out': '${join(dir, 'imp')}' has no .jsonl extension`);
+    for (const name of ['imp.jsonl', 'IMP.JSONL', 'imp.jsonl.gz']) {
       const r = await cli('import', input, '--out', join(dir, name));
       expect(r.code, r.stderr).toBe(0);
     }

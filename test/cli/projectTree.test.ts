@@ -14,7 +14,7 @@ const DAYS = ['--runs-per-day', '2000', '--days', '30', '--trials', '20'];
 
 interface ProjectJson {
   perRunUsd: { mean: number; p50: number; max: number; runs: number };
-  perDay: { mean: number };
+  perDayUsd: { mean: number };
   inputs: { recordedRuns: number };
   tree?: { sessionTrees: number; subagentLimits: string };
   suggestCap?: { completedRuns: number; capUsd: number | null };
@@ -41,7 +41,7 @@ describe('project --tree', () => {
     // Hand-checked: replay --tree of this session at --max-cost 1 stops the tree by its budget at $1.1334061.
     expect(await treeCosts(SESSION, '--max-cost', '1')).toEqual([1.1334061]);
     expect(report.perRunUsd).toMatchObject({ runs: 1, mean: 1.1334061, p50: 1.1334061, max: 1.1334061 });
-    expect(report.perDay.mean).toBeCloseTo(2000 * 1.1334061, 6);
+    expect(report.perDayUsd.mean).toBeCloseTo(2000 * 1.1334061, 6);
     expect(report.inputs.recordedRuns).toBe(1);
     expect(report.tree).toEqual({ sessionTrees: 1, subagentLimits: 'none' });
     expect(report.notes.join('\n')).toContain('Settings (--tree): each session tree (an agent and its sub-agents; 1 here) is one task');

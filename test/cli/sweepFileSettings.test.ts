@@ -113,14 +113,15 @@ describe("sweep and calibrate: a scenario file's own settings are the base of ev
     const windowed = supportScenario(dir, 'window3.yaml', { brakes: '{ max-same-error: 2, same-error-mode: total }', context: '{ context: "window:3", cache: off }' });
     const report = await jsonReport('sweep', support, windowed, 'scenarios/recorded-pair.jsonl', '--grid', 'max-steps=8,30');
     await expectRowsReplay([support, windowed, 'scenarios/recorded-pair.jsonl'], report.configurations);
-    expect(report.settings.brakes).toBe("none (synthetic: each scenario file's own, listed below)");
+    // The grid's axis is named in every run's brakes, the trace file's and each scenario file's own (sweepSettingsAxes.test.ts).
+    expect(report.settings.brakes).toBe("max-steps=grid (8, 30) (synthetic: each scenario file's own, listed below)");
     // Wrapped lines joined (a line wraps after a comma inside the brakes, or at a ' · ').
     const text = (await cli('sweep', support, windowed, '--grid', 'max-steps=8,30')).stdout.replace(/,\n {2,}/g, ',').replace(/\n {2,}/g, ' ');
     const lines = text.split('\n');
     const at = lines.findIndex((line) => line.startsWith('settings: '));
     expect(lines[at]).toContain("brakes each scenario file's own, listed below");
-    expect(lines[at + 1]).toBe(`synthetic: ${support} (60 runs, seed 3) · brakes max-cost=0.1,budget-mode=check,timeout=120,max-repeat=3,repeat-mode=total,max-same-error=3,same-error-mode=consecutive · context full · cache on`);
-    expect(lines[at + 2]).toBe(`synthetic: ${windowed} (60 runs, seed 3) · brakes max-same-error=2,same-error-mode=total · context window:3 · cache off`);
+    expect(lines[at + 1]).toBe(`synthetic: ${support} (60 runs, seed 3) · brakes max-steps=grid (8, 30),max-cost=0.1,budget-mode=check,timeout=120,max-repeat=3,repeat-mode=total,max-same-error=3,same-error-mode=consecutive · context full · cache on`);
+    expect(lines[at + 2]).toBe(`synthetic: ${windowed} (60 runs, seed 3) · brakes max-steps=grid (8, 30),max-same-error=2,same-error-mode=total · context window:3 · cache off`);
   });
 });
 

@@ -55,7 +55,8 @@ describe('sweep → replay', () => {
     const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);
     expect(json.configurations.map((row: { flags: string }) => row.flags)).toEqual(['--tool-result-cap 500 --cache on --model gpt-4o', '--context mask:4 --tool-result-cap 500 --cache on --model gpt-4o']);
     expect(json.configurations[1]).toMatchObject({ context: 'mask:4', toolResultCap: 500 });
-    expect(json.settings).toMatchObject({ context: 'full', toolResultCap: '500' });
+    // The settings line names the context axis as the axis, not the flag's default it replaced (sweepSettingsAxes.test.ts).
+    expect(json.settings).toMatchObject({ context: 'grid (full, mask:4)', toolResultCap: '500' });
     const csv = (await cli(...args, '--format', 'csv')).stdout.split('\n');
     expect(csv[0]).toMatch(/^settings,flags,brakes,context,toolResultCap,cache,model,/);
     // after the command that takes them: pasted whole after `loopcost`, and no cell starts with - (csv.ts would prefix ')

@@ -94,7 +94,8 @@ describe('replay: a call past $9,007 on its own is named by its line and field, 
         field: 'calls',
         code: 'cost_out_of_range',
         message: 'run on mini with 2 recorded calls: one run costs more than $9,007, beyond exact picodollar arithmetic',
-        hint: 'set --max-steps, --max-cost or --context-window to bound the run',
+        // replayTrace called as a library caller calls it: its own options named, not the CLI's flags (test/library/entryPointWords.test.ts).
+        hint: "set brakes.maxSteps, brakes.maxCostPico or brakes.contextWindow in replayTrace's options to bound the run",
       },
     ]);
   });

@@ -24,7 +24,7 @@ const callArb: fc.Arbitrary<CallRecord> = fc
     outputTokens: fc.integer({ min: 0, max: 900 }),
     latencyMs: fc.integer({ min: 0, max: 3000 }),
     tools: fc.array(fc.record({ name: fc.constantFrom('read', 'run'), x: fc.integer({ min: 0, max: 2 }), resultTokens: fc.integer({ min: 0, max: 3000 }), error: fc.option(fc.constantFrom('E1', 'E2'), { nil: undefined }), latencyMs: fc.integer({ min: 0, max: 1000 }) }), { maxLength: 2 }),
-    kind: fc.constantFrom('normal', 'normal', 'normal', 'backtrack', 'failed', 'compaction', 'final'),
+    kind: fc.constantFrom('normal', 'normal', 'normal', 'backtrack', 'failed', 'compaction', 'unparseable compaction', 'final'),
     recorded: fc.option(fc.record({ extra: fc.integer({ min: 0, max: 2000 }), cached: fc.integer({ min: 0, max: 9000 }) }), { nil: undefined }),
     costUsd: fc.option(fc.constantFrom(0.001, 0.0025), { nil: undefined }),
   })
@@ -34,6 +34,7 @@ const callArb: fc.Arbitrary<CallRecord> = fc
     if (kind === 'backtrack') call.backtrack = true;
     if (kind === 'failed') call.failed = { status: 500, message: 'server error' };
     if (kind === 'compaction') call.compaction = true;
+    if (kind === 'unparseable compaction') Object.assign(call, { compaction: true, unparseable: true });
     if (kind === 'final') call.final = true;
     if (recorded) {
       call.inputTokens = 1500 + recorded.extra;

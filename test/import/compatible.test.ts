@@ -115,6 +115,7 @@ describe('mixed cassettes', () => {
           { request: { method: 'GET', uri: 'https://www.gstatic.com/webp/gallery3/1.png', body: null }, response: { status: { code: 200, message: 'OK' }, headers: { 'content-type': ['image/png'] }, body: { string: png } } },
           { request: { method: 'POST', uri: 'https://api.openai.com/v1/chat/completions', body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'What is in the image?' }] }) }, response: { status: { code: 200, message: 'OK' }, body: { string: JSON.stringify(CHAT_OK) } } },
         ],
+        version: 1, // (vcrpy's trailer: without it the notes say the cassette may be cut short)
       },
       { schema: 'yaml-1.1' },
     );

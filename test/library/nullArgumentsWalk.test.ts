@@ -28,7 +28,7 @@ const NOT_YET = new Set([
   // hot, called millions of times in a sweep, so a guard would cost every step; each is given what another
   // export made (compileTrace, runSettings, flattenPrices…). A guard belongs at their makers, already checked.
   'replayCompiled', 'replayFast', 'toolStopCall', 'outcomeOf', 'runOutcomeOf', 'runSettings', 'flattenPrices',
-  'buildRunTable', 'recordRunTable', 'meterCall', 'runLoop', 'LoopSession', 'ReplaySource', 'sweepCells', 'sweepTotals',
+  'buildRunTable', 'recordRunTable', 'meterCall', 'LoopSession', 'ReplaySource', 'sweepCells', 'sweepTotals',
   'isStepVisible', 'drawCount', 'drawReal', 'empiricalOf', 'quantile', 'createAgent',
   // Helpers of a strategy already checked (by parseContextSpec or an entry point's options).
   'contextSpecOf', 'isIdentity', 'rewritesHistory', 'summaryTriggerTokens', 'parseContextList', 'contextCells', 'replayCells', 'addResults',

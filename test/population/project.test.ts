@@ -1,7 +1,7 @@
 /** The projection: its mean matches runs × days × mean cost, its quantiles are ordered below the worst case, seeded output repeats. */
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, REFERENCE_PRESET } from '../../src/brakes/config.js';
-import { wilsonInterval } from '../../src/population/recommend.js';
+import { upperShareBound } from '../../src/population/projectConfidence.js';
 import { capBoundShare, projectSpend, runsToClaim, suggestCapPico } from '../../src/population/project.js';
 import { largestCallPico, ONLY_STEPS, worstCaseRun } from '../../src/population/worstCase.js';
 import { picoToUsd } from '../../src/money.js';
@@ -113,8 +113,8 @@ describe('projection', () => {
     expect(a.code, a.stderr).toBe(0);
     expect(b.stdout).toBe(a.stdout);
     const report = JSON.parse(a.stdout);
-    expect(Object.keys(report)).toEqual(expect.arrayContaining(['perDay', 'perPeriod', 'worstCaseUsd', 'runsPerDay', 'days', 'seed']));
-    expect(report.perPeriod.p99).toBeLessThanOrEqual(report.worstCaseUsd);
+    expect(Object.keys(report)).toEqual(expect.arrayContaining(['perDayUsd', 'perPeriodUsd', 'worstCaseUsd', 'runsPerDay', 'days', 'seed']));
+    expect(report.perPeriodUsd.p99).toBeLessThanOrEqual(report.worstCaseUsd);
   });
 
   it('recorded runs re-priced on a model whose window their prompts pass are said to be priced past what a provider accepts, unless the window brake stops them', async () => {
@@ -144,7 +144,7 @@ describe('projection', () => {
     const five = await cli(...args, '--seed', '5');
     const six = await cli(...args, '--seed', '6');
     expect(five.stderr).not.toContain('--seed');
-    expect(JSON.parse(five.stdout).perPeriod).not.toEqual(JSON.parse(six.stdout).perPeriod);
+    expect(JSON.parse(five.stdout).perPeriodUsd).not.toEqual(JSON.parse(six.stdout).perPeriodUsd);
     expect((await cli(...args, '--runs', '5')).stderr).toContain('--runs applies to scenario files; no input is one, so it does nothing');
   });
 
@@ -154,8 +154,8 @@ describe('projection', () => {
     const cap = JSON.parse(r.stdout).suggestCap;
     expect(cap.text).toContain(`(--max-cost ${cap.capUsd} --budget-mode check), chosen so that at most 5.0% of the ${cap.completedRuns} runs`);
     expect(cap.text).toContain(`it stops ${cap.stopped} of those ${cap.completedRuns} runs`);
-    const upper = wilsonInterval(cap.stopped, cap.completedRuns)[1];
+    const upper = upperShareBound(cap.stopped, cap.completedRuns);
     expect(upper).toBeGreaterThan(cap.stopped / cap.completedRuns);
-    expect(cap.text).toContain(`on new runs it may stop up to ${(upper * 100).toFixed(1)}% (${cap.stopped} of ${cap.completedRuns}, 95% Wilson upper bound)`);
+    expect(cap.text).toContain(`on new runs it may stop up to ${(upper * 100).toFixed(1)}% (${cap.stopped} of ${cap.completedRuns}; one-sided 95% upper bound, exact binomial)`);
   });
 });

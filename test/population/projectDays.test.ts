@@ -1,8 +1,8 @@
 /**
  * `project`'s days drawn as multinomial counts against run by run: the same law (mean, variance and a
  * two-sample Kolmogorov–Smirnov test on seeded days), exact past 2^53 picodollars, the choice between
- * them by runs a day per distinct cost, and the counts' draws pinned; and the bootstrap against a sort of
- * each resample.
+ * them by runs a day per distinct cost, and the counts' draws pinned; and the intervals of the mean and p95
+ * per run against a sort of each resample and the binomial ranks.
  */
 import { describe, expect, it } from 'vitest';
 import { costCounts, COUNTS_FROM_RUNS_PER_COST, daySpender, resampledCounts, spendByCounts, spendRunByRun, type DaySpender } from '../../src/population/projectDays.js';
@@ -115,23 +115,28 @@ describe('project days', () => {
     expect((p.perDay.p95 - p.perDay.p50) * 1e12).toBeGreaterThan(Math.sqrt(5) * knownSpread);
   });
 
-  it("the bootstrap's intervals are the nearest ranks of each resample's mean and p95, as a sort of each resample gives them", () => {
+  it("the mean's interval is the nearest ranks of each resample's mean widened around the runs' mean; the p95's the runs at the order-statistic ranks", () => {
     const population = Array.from({ length: 997 }, (_, i) => 1_000_000 + ((i * 7919) % 997) * 13_000 + (i % 50 === 0 ? 9e8 : 0));
     const ascending = [...population].sort((x, y) => x - y);
+    const n = population.length;
     const resamples = 200;
     const means: number[] = [];
-    const p95s: number[] = [];
     for (let b = 0; b < resamples; b++) {
       const rng = Rng.stream(5, b, STREAM.projectBootstrap);
       // projectSpend draws from the costs in ascending order (whatever order the runs came in).
-      const sample = Array.from({ length: population.length }, () => ascending[rng.below(population.length)]!);
-      means.push(Math.floor((sample.reduce((a, c) => a + c, 0) * 2 + population.length) / (2 * population.length)));
-      p95s.push(sample.sort((x, y) => x - y)[Math.ceil(0.95 * population.length) - 1]!);
+      const sample = Array.from({ length: n }, () => ascending[rng.below(n)]!);
+      means.push(Math.floor((sample.reduce((a, c) => a + c, 0) * 2 + n) / (2 * n)));
     }
-    const rank = (values: number[], p: number) => values.sort((x, y) => x - y)[Math.ceil(p * values.length) - 1]! / 1e12;
+    const rank = (values: number[], p: number) => values.sort((x, y) => x - y)[Math.ceil(p * values.length) - 1]!;
+    const centre = Math.floor((population.reduce((a, c) => a + c, 0) * 2 + n) / (2 * n));
+    // √(n/(n−1))·t(0.975, 996)/z: t of 996 degrees of freedom is 1.962349.
+    const widen = (Math.sqrt(n / (n - 1)) * 1.962349) / 1.959964;
     const p = projectSpend(population, { runsPerDay: 10, days: 1, seed: 5, trials: 1, resamples });
-    expect(p.confidence.meanPerRunUsd).toEqual([rank(means, 0.025), rank(means, 0.975)]);
-    expect(p.confidence.p95PerRunUsd).toEqual([rank(p95s, 0.025), rank(p95s, 0.975)]);
+    const [low, high] = p.confidence.meanPerRunUsd;
+    expect(low! * 1e12).toBeCloseTo(centre - widen * (centre - rank(means, 0.025)), -2);
+    expect(high! * 1e12).toBeCloseTo(centre + widen * (rank(means, 0.975) - centre), -2);
+    // Binomial(997, 0.95): P(B ≤ 932) ≤ 2.5% < P(B ≤ 933) and P(B ≤ 960) ≥ 97.5% > P(B ≤ 959).
+    expect(p.confidence.p95PerRunUsd).toEqual([ascending[932]! / 1e12, ascending[960]! / 1e12]);
   });
 
   it('seeded days by counts are pinned (a change to the chain of binomials changes every projection drawn by counts)', () => {

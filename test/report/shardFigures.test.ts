@@ -20,7 +20,7 @@ const HOSTILE_SHARD = {
   inputs: { recordedRuns: 1, syntheticRuns: 0, scenarios: [] },
   notes: [],
   warnings: [],
-  shard: { index: 1, of: 2, from: 0, to: 1, configurations: 3 },
+  shard: { index: 1, of: 2, from: 0, to: 1, configurations: 3, inputs: [] },
   configurations: [
     {
       settings: 'max-steps=5', flags: '--max-steps 5', brakes: 'max-steps=5', context: 'full', cache: 'off',

@@ -10,7 +10,16 @@ import { brakesFromFlags, strategyFromFlags, type BrakeFlags } from '../../src/f
 import { reportSettings } from '../../src/report/settings.js';
 import { cli } from '../cli/run.js';
 
-const brakesLine = (flags: BrakeFlags, gridKeys: string[]) => reportSettings({ brakes: brakesFromFlags(flags), strategy: strategyFromFlags({}), gridKeys }).brakes;
+/** Each key an axis of two values (`max-steps=grid (1, 2)`), but `preset` and the modes: theirs are names. */
+const AXIS_VALUES: Record<string, string[]> = { preset: ['reference', 'crewai'], 'repeat-mode': ['total', 'cycle'] };
+const axesOf = (gridKeys: string[]) => gridKeys.map((key) => ({ key, values: AXIS_VALUES[key] ?? ['1', '2'] }));
+/** What every configuration shares of the brakes: the line's brakes after its axes. */
+const brakesLine = (flags: BrakeFlags, gridKeys: string[]) => {
+  const line = reportSettings({ brakes: brakesFromFlags(flags), strategy: strategyFromFlags({}), grid: axesOf(gridKeys) }).brakes;
+  const axes = axesOf(gridKeys).map((axis) => `${axis.key}=grid (${axis.values.join(', ')})`).join(',');
+  expect(line.startsWith(axes), line).toBe(true);
+  return line.slice(axes.length).replace(/^,/, '') || (axes === '' ? line : 'none');
+};
 
 describe("the settings line under a grid: every brake mode the grid's brakes run under", () => {
   it('a mode beside its brake on the grid: repeat-mode, repeat-action, same-error-mode, budget-mode; a preset axis too', () => {
@@ -45,8 +54,8 @@ describe('sweep and calibrate text: the settings line tells --repeat-mode consec
         expect(r.code, r.stderr).toBe(0);
         lines.push(settings(r.stdout));
       }
-      expect(lines[0], command).toMatch(/^settings: brakes none · /);
-      expect(lines[1], command).toMatch(/^settings: brakes repeat-mode=consecutive · /);
+      expect(lines[0], command).toMatch(/^settings: brakes max-steps=15,max-repeat=grid \(3, 5\) · /);
+      expect(lines[1], command).toMatch(/^settings: brakes max-steps=15,max-repeat=grid \(3, 5\),repeat-mode=consecutive · /);
     }
   });
 });

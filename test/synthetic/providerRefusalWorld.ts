@@ -33,7 +33,7 @@ let sessions = 0;
 export async function realLoopAgainstServe(server: RunningServer, brakes: BrakeConfig, recorder?: AgentLoopOptions['recorder']) {
   const { client, last } = serveClient(server, { session: `refusal-${++sessions}` });
   const http = openAIChatModel({ model: 'tiny4', client });
-  let results: ToolCallRecord[] = [];
+  let results: readonly ToolCallRecord[] = [];
   const model: Model = {
     name: 'tiny4',
     async call(request) {

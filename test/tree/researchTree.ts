@@ -28,7 +28,7 @@ export function listRecorder(runs: Trace[], dated: boolean): TraceRecorder & Dat
   return {
     ...(dated ? { dated: (header) => ({ ...header, recordedAt: '2025-06-01T12:00:00.000Z' }) } : {}),
     header: (header) => void runs.push((trace = { source: `run-${runs.length}`, header: structuredClone(header), calls: [], end: { type: 'end', outcome: 'unknown' } })),
-    call: (record) => void trace!.calls.push(structuredClone(record)),
+    call: (record) => void (trace!.calls = [...trace!.calls, structuredClone(record)]),
     end: (end) => void (trace!.end = end),
   };
 }

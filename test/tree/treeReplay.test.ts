@@ -73,8 +73,9 @@ describe('tree replay', () => {
     const order = (t: typeof tree) => treeSchedule(t).map(({ agent, call: c }) => `${t.agents[agent]!.agentId}${c}`);
     expect(order(tree)).toEqual(['main0', 'main1', 'sub0', 'sub1', 'sub2', 'sub3', 'main2', 'main3', 'main4']);
     // The sub-agent's clock 1.5 s behind: clamped to its Task call's start; the parent's call goes first on the tie.
-    sub!.header.recordedAt = new Date(T0 + 500).toISOString();
-    expect(order(sessionTrees([main!, sub!]).trees[0]!)).toEqual(['main0', 'main1', 'sub0', 'sub1', 'sub2', 'sub3', 'main2', 'main3', 'main4']);
+    // (A copy: a run an entry point has checked is frozen, trace/freezeTrace.ts.)
+    const skewed = { ...sub!, header: { ...sub!.header, recordedAt: new Date(T0 + 500).toISOString() } };
+    expect(order(sessionTrees([main!, skewed]).trees[0]!)).toEqual(['main0', 'main1', 'sub0', 'sub1', 'sub2', 'sub3', 'main2', 'main3', 'main4']);
   });
 
   it('without brakes, each agent costs what its run costs alone and the tree the sum', () => {
@@ -143,7 +144,7 @@ describe('tree replay', () => {
 
   it('compaction calls of the main agent are paid under the tree budget but are not steps', () => {
     const [main, sub] = smallTree();
-    main!.calls.splice(2, 0, { ...call(400), compaction: true, startMs: 8500 });
+    main!.calls = [...main!.calls.slice(0, 2), { ...call(400), compaction: true, startMs: 8500 }, ...main!.calls.slice(2)];
     const tree = replayTree([main!, sub!], options(NO_BRAKES));
     expect(tree.agents[0]!.compactionCalls).toBe(1);
     expect(tree.totals.calls - tree.totals.steps).toBe(1);

@@ -5,6 +5,7 @@
  */
 import { UserError } from '../../errors.js';
 import { calibrationsOf } from '../../population/calibrate.js';
+import { CompletionMeanings, completionMeaningsLine } from '../../population/completionMeanings.js';
 import { buildCalibrateReport, renderCalibrate } from '../../report/calibrateReport.js';
 import { reportSettings } from '../../report/settings.js';
 import { brakesFromFlags, strategyFromFlags } from '../../flags/settingsFlags.js';
@@ -18,8 +19,14 @@ import { tallyDropping } from './sweepDrop.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { sweepPriceGaps } from './sweepPricing.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
-import { importNotesTallyOf } from './runNotes.js';
-import { statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
+import { runHeaderFactsOf } from './sweepHeaderFacts.js';
+import { inputWarningsOf, sayInputWarning } from './inputWarnings.js';
+
+/** Inputs with no ground truth: calibrate says so when it reads them, and its report warns of it (inputWarnings.ts). */
+const NO_GROUND_TRUTH = {
+  code: 'no_ground_truth',
+  message: 'no scenario file or generated trace among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported',
+};
 
 export type CalibrateFlags = Omit<SweepFlags, 'targetCompletion' | 'workers' | 'shard'>;
 
@@ -31,12 +38,15 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   const read = await prepareSweep(inputs, opts, given, io);
   // A run past $9,007 makes its file bad (sweepDrop.ts): the figures are of the sweep without it.
-  const { prepared, figures } = await tallyDropping({ prepared: read, opts, io }, (prepared) => ({ prepared, figures: calibrationsOf(prepared.population, prepared.configurations.map((c) => c.config), prepared.prices) }));
+  const { prepared, figures, meanings } = await tallyDropping({ prepared: read, opts, io }, (prepared) => {
+    const meanings = new CompletionMeanings();
+    return { prepared, figures: calibrationsOf(prepared.population, prepared.configurations.map((c) => c.config), prepared.prices, meanings), meanings };
+  });
   // Generated traces (`loopcost generate`) carry their run's ground truth in their headers: synthetic runs.
   const generated = prepared.population.traces.filter((trace) => trace.header.synthetic !== undefined).length;
   const recordedRuns = prepared.population.traces.length - generated;
   const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0) + generated;
-  if (syntheticRuns === 0) io.stderr('loopcost: warning: no scenario file or generated trace among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported\n');
+  if (syntheticRuns === 0) sayInputWarning(io, NO_GROUND_TRUTH, `loopcost: warning: ${NO_GROUND_TRUTH.message}\n`);
   const configs = prepared.configurations;
   const say = configurationSayer(prepared);
   const report = buildCalibrateReport({
@@ -46,7 +56,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
       strategy: strategyFromFlags(prepared.fixed.contextFlags),
       ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }),
       ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }),
-      gridKeys: prepared.axes.map((axis) => axis.key),
+      grid: prepared.axes,
       took: sweepTookOwn(prepared),
     }),
     prices: prepared.prices.source,
@@ -59,8 +69,9 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
     notes: [
       'Ground truth (synthetic runs, and traces `loopcost generate` wrote, whose headers carry it): whether the agent gets stuck with no brakes, and from which step; whether its task is done, and at which step. Recorded runs have none: only their false stops are counted, by outcome (baseline: replayed as recorded with no brakes).',
       ...scenarioNotes(prepared, 'calibrate'),
+      ...[completionMeaningsLine(meanings.counts(), { completed: 'what a completion rate counts, and recorded runs are judged by', done: 'false stops (synthetic), precision and recall' })].filter((line): line is string => line !== undefined),
     ],
-    warnings: gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces, importNotes: importNotesTallyOf(prepared.traces).counted(), statedStrategies: statedStrategiesOf(prepared.traces) }),
+    warnings: [...inputWarningsOf(io), ...gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces) })],
   });
   emitReport(renderCalibrate(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;

@@ -1,23 +1,24 @@
 /**
  * `loopcost check`: every scenario file's expectations held against its runs under its settings (the
  * flags given on top). Everything is read and checked before any run, and every output is rendered
- * before any is written: bad input writes nothing. Exit 0 when all hold, 1 when any fails or drifts or a
+ * before any is written, then written all or nothing (checkWrite.ts): bad input, or an output that cannot
+ * be written, writes nothing. Exit 0 when all hold, 1 when any fails or drifts or a
  * scenario of the baseline was not checked, 2 for bad input (nothing to check among it: no expectation
  * and no baseline).
  */
+import { inputWarningsOf, repeatedInputsWarning, sayInputWarning, skippedInputsWarning } from './inputWarnings.js';
 import { driftFromBaseline, parseTolerance, renderBaseline, type BaselineFile, type Drift } from '../../check/baseline.js';
 import { expectationCount } from '../../check/evaluate.js';
 import { ResolvedPrices, type PriceRow } from '../../check/modelPrices.js';
 import { scenarioKeys } from '../../check/scenarioKey.js';
 import { checkScenarioFiles, loadCheckInputsAsCommand } from '../../check/inputs.js';
 import { renderJunit } from '../../check/junit.js';
-import { buildCheckReport, renderCheckJson, renderCheckTable } from '../../check/report.js';
+import { buildCheckReport, renderCheckJson, renderCheckTable, type CheckReport } from '../../check/report.js';
 import { checkScenarioAsCommand, type ScenarioCheck } from '../../check/run.js';
 import type { CheckTree } from '../../check/treeRuns.js';
 import type { TreeFlags } from './treeFlags.js';
 import { checkTreeOf, onePerSession, treeOpenLoopWarning } from './checkTree.js';
 import { UserError } from '../../errors.js';
-import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { SessionParts, sessionPartsWarnings, unrecordedAgentsWarnings, warningLines, type ReportWarning } from '../../report/warnings.js';
 import { hasBrakes } from '../../report/settings.js';
@@ -33,7 +34,9 @@ import { refuseScenariosNotAsFiles, type GivenFlag } from './inputs.js';
 import { readCheckTraces } from './checkTraces.js';
 import { nothingCheckedWarnings } from './checkUnchecked.js';
 import { leftOut, leftOutMessage } from './checkLeftOut.js';
-import { announceWritten, checkOutputs as checkCommandOutputs, emitReport, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
+import { checkOutputs as checkCommandOutputs, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
+import { announceCheckOutputs, writeCheckOutputs, type CheckFile } from './checkWrite.js';
+import { refuseCheckOutExtension, refuseOwnStdout } from './checkOutputFlags.js';
 import { counted } from '../../plural.js';
 import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
 import { someNames } from '../../someNames.js';
@@ -191,19 +194,37 @@ function checkWarnings(args: {
     ...nothingCheckedWarnings(scenarios, { ...(drift === undefined ? {} : { drift }), ...(opts.updateBaseline === undefined ? {} : { writes: opts.updateBaseline }) }),
   ];
 }
+
+/** The files a check writes, rendered: the report (`--out`), the JUnit XML, the baseline. */
+function checkFiles(opts: CheckFlags, rendered: { text: string; report: CheckReport; models: PriceRow[] }): CheckFile[] {
+  const { report } = rendered;
+  const files: CheckFile[] = [];
+  if (opts.out !== undefined) files.push({ flag: '--out', path: opts.out, text: rendered.text });
+  if (opts.junit !== undefined) files.push({ flag: '--junit', path: opts.junit, text: renderJunit(report) });
+  if (opts.updateBaseline !== undefined) {
+    const baseline = renderBaseline(report.scenarios, { prices: report.prices, models: rendered.models, version: LOOPCOST_VERSION, scenarioKey: scenarioKeys(opts.updateBaseline).keyOf });
+    files.push({ flag: '--update-baseline', path: opts.updateBaseline, text: baseline });
+  }
+  return files;
+}
+
 export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
+  refuseCheckOutExtension(opts);
   const format = chooseFormat(opts, io);
   tableOrJson('check', format);
   refuseScenariosNotAsFiles(inputs, 'check');
   const { scenarioFiles, skipped, repeated, unread } = checkScenarioFiles(inputs, { skipBad: opts.skipBad === true });
-  if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
+  sayInputWarning(io, repeatedInputsWarning(repeated), repeatedInputsMessage(repeated));
   // (--skip-bad) The pipes and devices among check's own inputs, listed as every command lists them.
-  io.stderr(skippedMessage(unread.map((entry) => ({ file: entry.path, issues: [entry.issue] })), scenarioFiles.length + skipped.length + unread.length));
+  const unreadBad = unread.map((entry) => ({ file: entry.path, issues: [entry.issue] }));
+  const inputCount = scenarioFiles.length + skipped.length + unread.length;
+  sayInputWarning(io, skippedInputsWarning(unreadBad, inputCount), skippedMessage(unreadBad, inputCount));
   const checks = loadCheckInputsAsCommand(scenarioFiles, scenarioOverridesFromFlags(opts, given), { skipBad: opts.skipBad === true });
   // --runs and --seed make synthetic runs: said, as replay and sweep say it, when no file has a population.
   warnScenarioFlags(opts, checks.filter((input) => input.scenario.population !== undefined).length, io, { appliesTo: "scenario files' synthetic populations", none: 'no scenario file checked has one (only traces:)' });
   refuseStdoutOutput({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit }, { command: 'check', carries: 'report' });
+  refuseOwnStdout({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit });
   checkOutputs(opts, { scenarioFiles, checks }, io);
   const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);
   const baseline = opts.baseline === undefined ? undefined : readBaseline(opts.baseline, inputs, { tree: opts.tree === true });
@@ -221,18 +242,15 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const { perScenario: traces, runs: recorded } = checked.traces;
   const { scenarios, models, drift } = checked.result;
   const parts = tree === undefined ? sessionPartWarnings(checks, recorded) : [];
-  const warnings = checkWarnings({ checks, recorded, traces, scenarios, parts, tree: tree !== undefined, drift, prices, opts });
+  const warnings = [...inputWarningsOf(io), ...checkWarnings({ checks, recorded, traces, scenarios, parts, tree: tree !== undefined, drift, prices, opts })];
   const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: prices.source, version: LOOPCOST_VERSION, warnings });
 
   const text = format === 'json' ? renderCheckJson(report) : renderCheckTable(report, reportView(opts, io).width);
-  const junit = opts.junit === undefined ? undefined : renderJunit(report);
-  const baselineText = opts.updateBaseline === undefined ? undefined : renderBaseline(scenarios, { prices: prices.source, models, version: LOOPCOST_VERSION, scenarioKey: scenarioKeys(opts.updateBaseline).keyOf });
-  if (junit !== undefined) writeFileAtomic(opts.junit!, junit, '--junit');
-  if (baselineText !== undefined) writeFileAtomic(opts.updateBaseline!, baselineText, '--update-baseline');
-  emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings }, io);
-  // A CI gate must not pass silently on parts: said on stderr too (emitReport says every warning there with --out).
+  // Every output rendered, then written all or nothing (checkWrite.ts): a run that exits 2 leaves none of them.
+  const files = checkFiles(opts, { text, report, models });
+  writeCheckOutputs(files, opts.out === undefined ? text : undefined, io);
+  // A CI gate must not pass silently on parts: said on stderr too (with --out every warning is said there).
   if (opts.out === undefined) io.stderr(warningLines(parts));
-  if (junit !== undefined) announceWritten({ what: 'JUnit report', file: opts.junit! }, io);
-  if (baselineText !== undefined) announceWritten({ what: `baseline of ${counted(scenarios.length, 'scenario')}`, file: opts.updateBaseline!, detail: `compare later runs with --baseline ${opts.updateBaseline}` }, io);
+  announceCheckOutputs(files, { format, warnings, baselineWhat: `baseline of ${counted(scenarios.length, 'scenario')}` }, io);
   return report.passed ? 0 : 1;
 }

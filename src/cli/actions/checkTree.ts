@@ -21,6 +21,7 @@ import { TreesLeftOut } from './treesLeftOut.js';
  */
 export function checkTreeOf(opts: TreeFlags & { preset?: string }, checks: readonly CheckInput[]): CheckTree | undefined {
   const subagent = subagentLimitsFromFlags(opts, 'check');
+  if (opts.preset === RECORDED_PRESET && opts.tree !== true) throw recordedPresetRefusedByCheck();
   if (opts.tree !== true) return undefined;
   if (opts.preset === RECORDED_PRESET) throw recordedPresetRefused(true, "check judges each scenario's trees under its file's brakes (the flags given on top), every tree alike");
   const untraced = checks.filter((input) => input.traceFiles.length === 0 && (input.unread ?? []).length === 0);
@@ -36,6 +37,21 @@ export function checkTreeOf(opts: TreeFlags & { preset?: string }, checks: reado
     );
   }
   return subagent === undefined ? {} : { subagent };
+}
+
+/**
+ * `--preset recorded` without --tree: each recorded run's own limits are no brakes a scenario's expectations can be
+ * written against (its runs, recorded and synthetic, are held to its file's brakes), and taken as the file's brakes
+ * it would change nothing while reading as if it did: refused, as sweep and project refuse it, saying what to do.
+ */
+function recordedPresetRefusedByCheck(): UserError {
+  return new UserError({
+    file: '<command line>',
+    field: '--preset',
+    code: 'bad_value',
+    message: "'recorded' (each recorded run under its own recorded limits) is not taken by check: each scenario's runs, recorded and synthetic, are held to its file's `brakes:` (the flags given on top), which its expectations are written against",
+    hint: "drop --preset recorded (the files' brakes apply), or give the brakes as flags or a named preset; to replay recorded runs under their own limits: loopcost replay TRACES --preset recorded (loopcost whatif compares settings with them)",
+  });
 }
 
 /** Recorded session trees replay open loop, as replay --tree's report says (report/treeReport.ts treeOpenLoopWarning). */

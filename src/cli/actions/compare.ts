@@ -8,6 +8,7 @@ import { parseTolerance } from '../../check/baseline.js';
 import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
+import { inputWarningsOf } from './inputWarnings.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { recordedTraceFiles } from './recordedInputs.js';
@@ -27,7 +28,7 @@ export async function runCompare(
   }));
   for (const { note } of compared) notes.addNote(note);
   const rows = compared.map(({ row }) => row);
-  const warnings = notes.warnings(command.inputs);
+  const warnings = [...inputWarningsOf(io), ...notes.warnings(command.inputs)];
   const took = { recordedCaches: compared.map(({ cache }) => cache), scenarios: [] };
   const report = buildCompareReport(rows, { priceSource: prices.source, pricesNote: notes.pricesNote(), tolerance: command.tolerance, warnings, took });
   const text =

@@ -16,6 +16,7 @@ import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } fr
 import { pricingFor, RunNotes } from './runNotes.js';
 import { checkBrakeFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { traceInputs, workOnRuns } from './inputs.js';
+import { inputWarningsOf, repeatedInputsWarning, sayInputWarning } from './inputWarnings.js';
 
 export type ContextsFlags = BrakeFlags &
   PriceFlags &
@@ -47,7 +48,7 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
   const notes = new RunNotes({ strategy: strategies[0]!, ...model });
   const totals = cells.map(emptyTotals);
   const { files, repeated, unread, broughtIn } = collectInputFiles(inputs, { skipBad: opts.skipBad === true });
-  if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
+  sayInputWarning(io, repeatedInputsWarning(repeated), repeatedInputsMessage(repeated));
   const { traceFiles, scenarioFiles } = splitInputs(files);
   if (scenarioFiles.length > 0) {
     throw new UserError({ file: scenarioFiles[0]!, code: 'bad_input', message: 'contexts compares recorded runs; a scenario file is synthetic (closed loop)', hint: 'replay it once per strategy: loopcost replay FILE --context …' });
@@ -65,7 +66,7 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
   settings.context = cells.filter((c) => c.cache === cells[0]!.cache).map((c) => c.context).join(' | ');
   settings.cache = [...new Set(cells.map((c) => c.cache))].join(' | ');
   const report = buildContextsReport({ cells, totals, settings, priceSource: prices.source });
-  const warnings = notes.warnings(inputs).filter((w) => w.code !== 'open_loop');
+  const warnings = [...inputWarningsOf(io), ...notes.warnings(inputs).filter((w) => w.code !== 'open_loop')];
   const text = format === 'json' ? JSON.stringify({ ...report, warnings }, null, 2) + '\n' : format === 'csv' ? renderContextsCsv(report) : renderContextsTable(report, view, warnings);
   // A CSV has no place for the open-loop note the table and JSON carry: said on stderr with the warnings.
   const said = format === 'csv' ? [...warnings, { code: 'open_loop', message: report.note }] : warnings;

@@ -5,7 +5,7 @@ import { UserError } from '../../errors.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { compareCurves, curveRun } from '../../replay/curve.js';
-import { buildCurveReport, outputPastCapWarnings, renderCurveChart, renderCurveCsv, renderCurveTable } from '../../report/curveReport.js';
+import { buildCurveReport, outputPastCapWarnings, renderComparedCurvesCsv, renderCurveChart, renderCurveCsv, renderCurveTable, type CurveReport } from '../../report/curveReport.js';
 import { reportSettings } from '../../report/settings.js';
 import type { ReportView } from '../../report/view.js';
 import { CURVE_STEPS_LIMIT, type ConstantStepsSpec } from '../../synthetic/constantSteps.js';
@@ -52,12 +52,25 @@ export function runCurve(command: CurveCommand, io: CliIO): number {
     command.format === 'json'
       ? JSON.stringify(report, null, 2) + '\n'
       : command.format === 'csv'
-        ? renderCurveCsv(report)
+        ? comparison === undefined
+          ? renderCurveCsv(report)
+          : renderComparedCurvesCsv(strategies.map((entry, i) => ({ strategy: entry.spec, report: i === 0 ? report : strategyCurve(command, { entry, prices, options, explicitWindow }) })))
         : command.format === 'chart'
           ? renderCurveChart(report, command.view, window)
           : renderCurveTable(report, command.view);
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);
   return 0;
+}
+
+/** One compared strategy's curve as a report of its own (the CSV of --compare-context: every strategy's rows). */
+function strategyCurve(
+  command: CurveCommand,
+  made: { entry: { spec: string; strategy: ContextStrategy }; prices: ReturnType<typeof loadPriceTable>; options: Parameters<typeof curveRun>[3]; explicitWindow: number | undefined },
+): CurveReport {
+  const { entry, prices, options, explicitWindow } = made;
+  const run = withinExactCost(command.spec, (spec) => curveRun(spec, entry.strategy, prices, options));
+  const settings = reportSettings({ brakes: command.brakes, strategy: { cache: 'off', ...entry.strategy }, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  return buildCurveReport({ spec: command.spec, strategy: entry.strategy, run, settings, priceSource: prices.source, ...(explicitWindow === undefined ? {} : { contextWindow: explicitWindow }), ...(command.brakes.maxOutputTokens === undefined ? {} : { maxOutputTokens: command.brakes.maxOutputTokens }) });
 }
 
 /** Each strategy's summary trigger at or below the curve's fixed prompt (--system-tokens + --goal-tokens + its summary tokens). */

@@ -35,6 +35,7 @@ import { STDOUT_PATH } from '../../io/outputTarget.js';
 import { UserError } from '../../errors.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { warningLines, type ReportWarning } from '../../report/warnings.js';
+import { inputWarningsOf } from './inputWarnings.js';
 import { counted } from '../../plural.js';
 import { percentText, signedPercentText, signedPointsText } from '../../report/percentText.js';
 
@@ -190,8 +191,8 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
     const how = `recorded: ${recorded.length} runs replayed as recorded${subagentRunsLeftOut === 0 ? '' : ` (${counted(subagentRunsLeftOut, 'sub-agent run')} left out)`}; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes; ${QUANTILE_NOTE}`;
     report =
       flags.format === 'json'
-        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, subagentRunsLeftOut, ...comparison, unseenRuns, warnings }, null, 2)}\n`
-        : renderComparison(comparison, { how, unseenRuns, priceSource: prices.source, warnings, width: reportView({}, io).width });
+        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, subagentRunsLeftOut, ...comparison, unseenRuns, warnings: [...inputWarningsOf(io), ...warnings] }, null, 2)}\n`
+        : renderComparison(comparison, { how, unseenRuns, priceSource: prices.source, warnings: [...inputWarningsOf(io), ...warnings], width: reportView({}, io).width });
   }
   const profileToStdout = flags.out === undefined || flags.out === STDOUT_PATH;
   if (profileToStdout) io.stdout(yaml);

@@ -2,8 +2,10 @@ import { skippedMessage, type TraceInputs } from '../../import/inputSet.js';
 import { OutputWriter } from '../../io/outputWriter.js';
 import { writeNativeTraces } from '../../trace/writeNative.js';
 import type { CliIO } from '../io.js';
-import type { ReadFlags } from '../parseFlags.js';
-import { sayNoModelCall, traceInputs } from './inputs.js';
+import { readOptionsFromFlags, type ReadFlags } from '../parseFlags.js';
+import { readLimits, type ReadLimits } from '../../io/limits.js';
+import { someFormatUnknown } from './importFormats.js';
+import { sayNoModelCall, sayUncached, traceInputs } from './inputs.js';
 import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } from './missingTranscripts.js';
 import { announceWritten, checkNativeJsonlOut, checkOutputs } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
@@ -18,13 +20,23 @@ const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resol
  * a temporary file that replaces --out only when every input converted cleanly (or, with --skip-bad,
  * with the runs of the good files only: a file found bad midway is rolled back). Without --out the runs
  * go to standard output as they are read (with --skip-bad, a file's runs once the file has read cleanly);
- * so do they into a device or a pipe --out (/dev/stdout), which cannot be rolled back. `.gz`: gzip.
+ * so do they into a device or a pipe --out (/dev/stdout), which cannot be rolled back: there, an input of
+ * no format loopcost reads is found before any run is written (importFormats.ts), and the inputs are read
+ * to name every bad one, writing nothing. `.gz`: gzip.
  */
-export async function runImport(set: TraceInputs, out: string | undefined, io: CliIO, skipBad: boolean): Promise<number> {
+export async function runImport(set: TraceInputs, use: { out: string | undefined; skipBad: boolean; limits: ReadLimits }, io: CliIO): Promise<number> {
+  const { out, skipBad } = use;
   const output = out === undefined ? undefined : new OutputWriter(out);
   /** The output a bad file's runs can be taken back from; else a file's runs are held until it read cleanly. */
   const writer = output?.atomic === true ? output : undefined;
-  const emit = output === undefined ? io.stdout : (text: string) => output.write(text);
+  const writeNothing = writer === undefined && !skipBad && (await someFormatUnknown(set.files, use.limits));
+  let streamed = 0;
+  const write = output === undefined ? io.stdout : (text: string) => output.write(text);
+  const emit = (text: string): void => {
+    if (writeNothing) return;
+    write(text);
+    streamed += 1;
+  };
   let current: string | undefined;
   let mark = 0;
   let held: string[] = [];
@@ -57,18 +69,35 @@ export async function runImport(set: TraceInputs, out: string | undefined, io: C
       await breathe();
     }
     closeFile();
-    const skipped = set.finish();
-    sayNoModelCall(io, set);
-    io.stderr(skippedMessage(skipped, set.inputCount));
-    warnMissingTranscripts(missing, io, set.badInputs.map((bad) => bad.file));
-    if (runs === 0) throw noRunsToImport(set.files.filter((file) => !set.isBad(file)));
+    sayWhatWasRead(set, io, { runs, missing });
     output?.commit();
   } catch (error) {
     output?.abort();
-    throw error;
+    throw streamed > 0 ? writtenAlready(error) : error;
   }
   if (out !== undefined) announceWritten({ what: `${counted(runs, 'run')} from ${counted(set.files.length - set.badCount - set.noModelCallFiles.length, 'file')}`, file: out }, io);
   return 0;
+}
+
+/** Every input read: what was left out and what is missing said on stderr; no run at all is refused. */
+function sayWhatWasRead(set: TraceInputs, io: CliIO, read: { runs: number; missing: readonly MissingTranscript[] }): void {
+  const skipped = set.finish();
+  sayUncached(io, set);
+  sayNoModelCall(io, set);
+  io.stderr(skippedMessage(skipped, set.inputCount));
+  warnMissingTranscripts([...read.missing], io, set.badInputs.map((bad) => bad.file));
+  if (read.runs === 0) throw noRunsToImport(set.files.filter((file) => !set.isBad(file)));
+}
+
+/**
+ * A bad input found after runs went to standard output (or a pipe): the inputs' error says what was
+ * written already, not "nothing was written" (an input's format is told before any run, importFormats.ts,
+ * but a problem further in only when it is read).
+ */
+function writtenAlready(error: unknown): unknown {
+  if (!(error instanceof UserError)) return error;
+  const where = 'the runs of the files read before it were written already (standard output and pipes cannot be taken back; --out FILE.jsonl writes nothing then)';
+  return new UserError(error.issues.map((issue) => (issue.code === 'bad_inputs' ? { ...issue, message: issue.message.replace('nothing was written', where) } : issue)));
 }
 
 /** Inputs that read cleanly but hold no model call: a native file of no runs is refused on reading, so none is written. */
@@ -82,5 +111,5 @@ export function importAction(inputs: string[], opts: ReadFlags & { out?: string 
   checkNativeJsonlOut(opts.out, 'import');
   checkOutputs([['--out', opts.out]], inputs, io);
   const { files, unread, broughtIn } = recordedTraceFiles(inputs, { command: 'import', instead: "write a scenario's runs as native traces with 'loopcost generate'", read: opts }, io);
-  return runImport(traceInputs(files, opts, { unread, broughtIn }), opts.out, io, opts.skipBad === true);
+  return runImport(traceInputs(files, opts, { unread, broughtIn }), { out: opts.out, skipBad: opts.skipBad === true, limits: readLimits(readOptionsFromFlags(opts).limits) }, io);
 }

@@ -4,7 +4,8 @@
  * every command reads its trace files: a file at a time through TraceInputs (src/import/inputSet.ts),
  * with the read limits and --skip-bad of the flags.
  */
-import { usableCacheDir } from '../../cache/cacheDir.js';
+import { cacheWriteProblem, usableCacheDir } from '../../cache/cacheDir.js';
+import type { ReportWarning } from '../../report/warnings.js';
 import { CompiledTraceCache } from '../../cache/compiledCache.js';
 import { TraceFileCache } from '../../cache/traceCache.js';
 import { leftOutScenariosMessage, noModelCallMessage, repeatedInputsMessage, skippedMessage, TraceInputs, type BadInput } from '../../import/inputSet.js';
@@ -23,6 +24,7 @@ import type { CliIO } from '../io.js';
 import { readOptionsFromFlags, type ReadFlags } from '../parseFlags.js';
 import { LOOPCOST_VERSION } from '../../version.js';
 import { warnScenarioFlags } from './flagChecks.js';
+import { repeatedInputsWarning, sayInputWarning, skippedInputsWarning } from './inputWarnings.js';
 import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } from './missingTranscripts.js';
 
 /** Whether the user gave a flag (commander: its value source is not 'default'). */
@@ -39,7 +41,7 @@ export interface Inputs {
 
 export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues & { skipBad?: boolean }, given: GivenFlag, io: CliIO): Inputs {
   const { files, repeated, unread, broughtIn } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
-  if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
+  sayInputWarning(io, repeatedInputsWarning(repeated), repeatedInputsMessage(repeated));
   const { scenarioFiles, traceFiles } = splitInputs(files);
   // The flags read first: a bad --seed or --runs is refused alone, not after a warning that it does nothing.
   const overrides = scenarioOverridesFromFlags(flags, given);
@@ -58,20 +60,30 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues 
  * `broughtIn`: the files a directory or glob brought in (collectInputFiles): one of no model call is left
  * out, not bad (TraceInputs); without it every file is as if named on its own.
  * `range`: only that byte range of the (one, plain native) file is read (sweep --workers: sweepSplit.ts).
+ * `walk`: every file of the command's walk when `traceFiles` are a share of it (a Claude Code session's
+ * calls another file of the walk copies are counted once: ReadOptions.walk); else `traceFiles` are the walk.
  */
 export function traceInputs(
   traceFiles: readonly string[],
   flags: ReadFlags & { cacheDir?: string },
-  use: { compiled?: boolean; besideScenarios?: boolean; unread?: readonly UnreadInput[]; broughtIn?: BroughtIn; range?: RangeRead; headerRead?: HeaderRead } = {},
+  use: { compiled?: boolean; besideScenarios?: boolean; unread?: readonly UnreadInput[]; broughtIn?: BroughtIn; range?: RangeRead; headerRead?: HeaderRead; walk?: readonly string[] } = {},
 ): TraceInputs {
-  const dir = flags.cacheDir === undefined ? undefined : usableCacheDir(flags.cacheDir);
+  const given = flags.cacheDir === undefined ? undefined : usableCacheDir(flags.cacheDir);
+  const problem = given === undefined ? undefined : cacheWriteProblem(given);
+  const dir = problem === undefined ? given : undefined;
   const cache = dir === undefined ? {} : { cache: use.compiled === true ? new CompiledTraceCache(dir, LOOPCOST_VERSION) : new TraceFileCache(dir, LOOPCOST_VERSION) };
   const unread = use.unread === undefined || use.unread.length === 0 ? {} : { unread: use.unread };
   const range = use.range === undefined ? {} : { range: use.range };
   const told = use.headerRead === undefined ? {} : { headerRead: use.headerRead };
+  const walk = use.walk === undefined ? {} : { walk: use.walk };
   const broughtIn = use.broughtIn === undefined || use.broughtIn.size === 0 ? {} : { broughtIn: use.broughtIn };
-  return new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}), ...unread, ...broughtIn, ...range, ...told });
+  const set = new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}), ...unread, ...broughtIn, ...range, ...told, ...walk });
+  if (problem !== undefined) uncachedSets.set(set, { code: 'cache_not_written', message: problem });
+  return set;
 }
+
+/** The sets whose --cache-dir takes no file (cacheWriteProblem), read without a cache: said once they are read (sayInputsRead). */
+const uncachedSets = new WeakMap<TraceInputs, ReportWarning>();
 
 /**
  * Every run of the good input files through `work`, in order. A bad file fails the command naming every
@@ -96,8 +108,9 @@ export async function workOnRuns<T>(inputs: TraceInputs, io: CliIO, work: (trace
  */
 export function sayInputsRead(io: CliIO, read: { set: TraceInputs; skipped: readonly BadInput[]; missing: readonly MissingTranscript[] }): void {
   io.stderr(leftOutScenariosMessage(read.set.scenarioFiles));
+  sayUncached(io, read.set);
   sayNoModelCall(io, read.set);
-  io.stderr(skippedMessage(read.skipped, read.set.inputCount));
+  sayInputWarning(io, skippedInputsWarning(read.skipped, read.set.inputCount), skippedMessage(read.skipped, read.set.inputCount));
   warnMissingTranscripts(read.missing, io, read.skipped.map((bad) => bad.file));
 }
 
@@ -108,6 +121,12 @@ export function sayInputsRead(io: CliIO, read: { set: TraceInputs; skipped: read
  */
 export function sayNoModelCall(io: CliIO, set: TraceInputs): void {
   io.stderr(noModelCallMessage(set.noModelCallFiles));
+}
+
+/** The one line (and report warning) on a --cache-dir that took no file (cacheWriteProblem): the set was read without a cache. */
+export function sayUncached(io: CliIO, set: TraceInputs): void {
+  const uncached = uncachedSets.get(set);
+  sayInputWarning(io, uncached, `loopcost: warning: ${uncached?.message ?? ''}\n`);
 }
 
 /** Standard input, or a path that is a pipe or a device (`<(cat flight.yaml)` is /dev/fd/63): no file of its own. */

@@ -12,6 +12,7 @@ import { finishSweepReport, sweepReportPieces, type SweepHeader, type SweepRepor
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, reportView, type ViewFlags } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
+import { inputHashIssues } from './sweepInputHashes.js';
 
 export type MergeFlags = ViewFlags & { format?: string; out?: string };
 
@@ -59,6 +60,8 @@ export function mergeShards(files: readonly string[]): SweepReport {
     byIndex.set(report.shard.index, file);
   }
   const missing = Array.from({ length: of }, (_, k) => k + 1).filter((k) => !byIndex.has(k));
+  // The same names read with other contents (a trace edited between two jobs): figures of other runs.
+  for (const { file, report } of shards.slice(1)) issues.push(...inputHashIssues({ file, inputs: report.shard.inputs }, { file: first.file, inputs: first.report.shard.inputs }));
   if (missing.length > 0) issues.push({ file: '<arguments>', code: 'missing_shard', message: `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${of} missing`, hint: 'pass every shard of the sweep' });
   if (issues.length > 0) throw new UserError(issues);
   const ordered = [...shards].sort((a, b) => a.report.shard.index - b.report.shard.index);

@@ -9,6 +9,7 @@ import { warningLines, type ReportWarning } from '../../report/warnings.js';
 import type { CliIO } from '../io.js';
 import type { PriceFlags } from '../parseFlags.js';
 import { outExtension } from './flagChecks.js';
+import { saidOnStderr } from './inputWarnings.js';
 import { checkOutputsAgainstInputs, type InputPath, type OutputFile } from './outputClash.js';
 
 export type { InputPath, OutputFile } from './outputClash.js';
@@ -39,7 +40,9 @@ export function emitReport(text: string | Iterable<string>, args: { out?: string
   if (args.out !== undefined) writeFileAtomic(args.out, pieces);
   else if (typeof pieces === 'string') io.stdout(pieces);
   else for (const piece of pieces) io.stdout(piece);
-  if ((args.out !== undefined || args.format === 'csv') && args.warnings.length > 0) io.stderr(warningLines(args.warnings));
+  // Those said as the inputs were read (inputWarnings.ts) are not said twice.
+  const unsaid = args.warnings.filter((warning) => !saidOnStderr(io, warning));
+  if ((args.out !== undefined || args.format === 'csv') && unsaid.length > 0) io.stderr(warningLines(unsaid));
   if (args.out !== undefined) announceWritten({ what: 'report', file: args.out, detail: args.format }, io);
 }
 
@@ -109,20 +112,25 @@ export function tableOrJson(command: string, format: string): void {
 /**
  * A command that writes native JSONL (gzip under a .gz name: `import`, `generate`) refuses an `--out`
  * named for another format (`runs.json`, `runs.txt`) before any work, as replay refuses an extension it
- * does not write: loopcost reads the file back only as .jsonl or .jsonl.gz. A name with no extension
- * (`-`, /dev/stdout, a named pipe) is written as it is.
+ * does not write, or named for none (`runs`, `runs.gz`): loopcost reads the file back only as .jsonl or
+ * .jsonl.gz. `-`, a device or a pipe (/dev/stdout, a named pipe) is written as it is, whatever its name.
  */
 export function checkNativeJsonlOut(out: string | undefined, command: string): void {
   if (out === undefined) return;
   const base = out.replace(/\.gz$/i, '');
   const extension = outExtension(base);
-  if (extension === undefined || extension === '.jsonl') return;
+  if (extension === '.jsonl') return;
+  const written = `${command} writes native JSONL (one JSON record a line), which loopcost reads back from a .jsonl or .jsonl.gz file`;
+  if (extension === undefined) {
+    if (checkOutputFile(out).direct) return;
+    throw new UserError({ file: '<command line>', field: '--out', code: 'unknown_extension', message: `'${out}' has no .jsonl extension, but ${written}`, hint: `name it ${base}.jsonl${base === out ? '' : out.slice(base.length)}` });
+  }
   const named = `${base.slice(0, base.length - extension.length)}.jsonl${base === out ? '' : out.slice(base.length)}`;
   throw new UserError({
     file: '<command line>',
     field: '--out',
     code: 'unknown_extension',
-    message: `'${out}' ends in ${extension}${out.slice(base.length)}, but ${command} writes native JSONL (one JSON record a line), which loopcost reads back from a .jsonl or .jsonl.gz file`,
+    message: `'${out}' ends in ${extension}${out.slice(base.length)}, but ${written}`,
     hint: `name it ${named}`,
   });
 }

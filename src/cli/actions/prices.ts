@@ -8,6 +8,10 @@ import { renderPricesTable } from '../../report/pricesReport.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import { printableCell, wrapLine } from '../../report/text.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
+import { LOOPCOST_VERSION } from '../../version.js';
+
+/** What wrote the JSON, as every report names it. */
+const TOOL = { name: 'loopcost', version: LOOPCOST_VERSION };
 
 /** The model the command line names, resolved; a refused one is said as the command line's argument (a price file's own problem stays under its file). */
 function resolveNamed(prices: ReturnType<typeof loadPriceTable>, model: string): ModelPricing {
@@ -24,13 +28,13 @@ export function runPrices(model: string | undefined, options: { priceOptions: Lo
   const source = describePriceSource(prices.source);
   if (model === undefined) {
     const names = prices.modelNames();
-    if (options.json) io.stdout(JSON.stringify({ source: prices.source, models: names }, null, 2) + '\n');
+    if (options.json) io.stdout(JSON.stringify({ tool: TOOL, source: prices.source, models: names }, null, 2) + '\n');
     else io.stdout(`${names.map(printableCell).join('\n')}\n${names.length} models from ${printableCell(source)}\n`);
     return 0;
   }
   const described = describePricing(resolveNamed(prices, model));
   if (options.json) {
-    io.stdout(JSON.stringify(described, null, 2) + '\n');
+    io.stdout(JSON.stringify({ tool: TOOL, ...described }, null, 2) + '\n');
     return 0;
   }
   const width = options.width ?? DEFAULT_TABLE_WIDTH;

@@ -17,6 +17,8 @@ import { counted } from '../../plural.js';
 import { someNames } from '../../someNames.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 import { outExtension, refuseStdoutOutput } from './flagChecks.js';
+import { inputWarningsOf } from './inputWarnings.js';
+import { LOOPCOST_VERSION } from '../../version.js';
 
 export interface DeriveFlags extends ReadFlags {
   out?: string;
@@ -160,7 +162,7 @@ export async function pricesDeriveAction(inputs: string[], opts: DeriveFlags, io
   const notes = windowNotes(windows);
   io.stdout(
     opts.format === 'json'
-      ? JSON.stringify({ ...(deriveJson(report, file) as object), contextWindows: windows, notes }, null, 2) + '\n'
+      ? JSON.stringify({ tool: { name: 'loopcost', version: LOOPCOST_VERSION }, ...(deriveJson(report, file) as object), contextWindows: windows, notes, warnings: inputWarningsOf(io) }, null, 2) + '\n'
       : renderDeriveTable(report, width) + notes.map((note) => wrapLine('note: ', printableCell(note), width)).join(''),
   );
   if (opts.out !== undefined) announceWritten({ what: 'price file', file: opts.out, detail: `LiteLLM format; price runs with it: --prices-override ${opts.out}` }, io);

@@ -16,13 +16,15 @@ import { completesWithoutBrakes, isFalseStop, type JudgedBaseline, type RunPair 
 import { stopCodeOf } from '../../kernel/stopCodes.js';
 import { taskDoneCostsPico } from '../../population/taskDoneCost.js';
 import { sweepPairs } from '../../population/sweep.js';
-import { wilsonInterval } from '../../population/recommend.js';
+import { upperShareBound } from '../../population/projectConfidence.js';
 import type { ModelPricing } from '../../pricing/types.js';
 import type { RunResult } from '../../replay/replay.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
 import { percentText } from '../../report/percentText.js';
 import { suggestCapText } from '../../report/suggestCapText.js';
+import { oneRunWarnings } from '../../report/projectConfidenceText.js';
+import { CompletionMeanings, completionMeaningsLine } from '../../population/completionMeanings.js';
 import { predictiveStopsLine } from '../../report/predictiveStops.js';
 import { brakeSpec, contextText, hasBrakes, reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
@@ -40,6 +42,7 @@ import { maxOf } from '../../metrics/extremes.js';
 import { cacheOnWarnings, fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { importNotesTallyOf } from './runNotes.js';
+import { inputWarningsOf } from './inputWarnings.js';
 import { recordedStrategyWarnings, statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
 import { perPartConfig, projectTreeOf, treeCapBoundText, treeNotes } from './projectTree.js';
 import { subagentLimitsFromFlags } from './treeFlags.js';
@@ -98,9 +101,10 @@ function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: 
   // The cap is verified as a plain budget (checked after each call): say so where the runs predict.
   const modeFlag = config.brakes.budgetMode === 'check' ? '' : ' --budget-mode check';
   const largestPico = n === 0 ? undefined : completed.reduce((a, b) => Math.max(a, b), 0);
-  const upperShare = n === 0 ? 0 : wilsonInterval(stopped, n)[1];
+  // One-sided 95%, as the distribution-free bound beside it (projectConfidence.ts upperShareBound).
+  const upperShare = n === 0 ? 0 : upperShareBound(stopped, n);
   const text = suggestCapText({ share: target, capPico: cap, largestPico, completedRuns: n, judgedRuns, truthRuns: pairs.filter((p) => p.baseline.truth !== undefined).length, stopped, upperShare, boundShare: bound, runsToClaim: needed, modeFlag });
-  return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, boundShare: bound, runsToClaim: needed, text };
+  return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, stoppedUpperShare: upperShare, boundShare: bound, runsToClaim: needed, text };
 }
 
 /** A pair's baseline as the ground-truth rule reads it. */
@@ -195,7 +199,8 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const costsPico = pairs.map((p) => p.run.costPico);
   checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: worst.perRunUsd === null ? null : usdToPico(worst.perRunUsd), place: runsPerDayPlace(prepared, flags.runsPerDay) });
   const projection = projectSpend(costsPico, { runsPerDay, days, seed: flags.seed, trials: flags.trials });
-  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), suggestCap, predictiveStops: predictiveStopsOf(pairs) }, { projection, worst, runsPerDay, days });
+  const meanings = suggestCap === undefined ? [] : completionNotes(pairs);
+  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io) }, { projection, worst, runsPerDay, days });
   emitReport(renderProject(report, flags.format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format: flags.format, warnings: report.warnings }, io);
   return 0;
 }
@@ -215,7 +220,7 @@ function readProjectFlags(opts: ProjectFlags, io: CliIO): { format: string; runs
 
 /** The report of a projection: the spend drawn, the worst case the brakes allow, the cap bound, the crossings, notes and warnings. */
 function projectReportOf(
-  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; suggestCap: SuggestedCap | undefined; predictiveStops: number },
+  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[] },
   spend: { projection: ReturnType<typeof projectSpend>; worst: ReturnType<typeof worstCaseRun>; runsPerDay: number; days: number },
 ): ProjectReport {
   const { prepared, config, suggestCap } = runs;
@@ -247,9 +252,19 @@ function projectReportOf(
       ...(prepared.scenarios.length > 0 ? [`Settings: the scenario files' own, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the same' : ''}.`] : []),
       'Each simulated period resamples these runs (a bootstrap draw: how little a sample says of its population is in the p95 and p99 too), then draws every day of it from them, runs with replacement (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
       ...predictiveNotes(runs.predictiveStops, n),
+      ...runs.meanings,
     ],
-    warnings: projectWarnings(prepared, { config, inputs: runs.inputs, crossings: runs.crossings }),
+    // What reading the inputs said on stderr first (inputWarnings.ts), then what the runs warn of.
+    warnings: [...runs.said, ...oneRunWarnings(n), ...projectWarnings(prepared, { config, inputs: runs.inputs, crossings: runs.crossings })],
   });
+}
+
+/** With --suggest-cap (chosen by ground truth where it is known): what "completed" and "task done" each count, in one line. */
+function completionNotes(pairs: readonly RunPair[]): string[] {
+  const meanings = new CompletionMeanings();
+  for (const pair of pairs) meanings.add(pair.baseline.stopReason, pair.baseline.truth);
+  const line = completionMeaningsLine(meanings.counts(), { completed: 'what a completion rate counts, and recorded runs are judged by', done: 'what the suggested cap is chosen from' });
+  return line === undefined ? [] : [line];
 }
 
 /** The line counting the runs (trees) the predictive bound stopped, if any. */

@@ -3,6 +3,7 @@ import { repeatedInputsMessage } from '../../import/inputSet.js';
 import type { BroughtIn, UnreadInput } from '../../io/collectInputs.js';
 import { recordedInputsOnly } from '../../scenario/inputs.js';
 import type { CliIO } from '../io.js';
+import { repeatedInputsWarning, sayInputWarning } from './inputWarnings.js';
 import { counted } from '../../plural.js';
 import { someNames } from '../../someNames.js';
 
@@ -15,7 +16,7 @@ import { someNames } from '../../someNames.js';
 export function recordedTraceFiles(inputs: readonly string[], use: { command: string; instead: string; read: { skipBad?: boolean } }, io: CliIO): { files: string[]; unread: UnreadInput[]; broughtIn: BroughtIn } {
   const { command, instead } = use;
   const { traceFiles, skipped, repeated, unread, broughtIn } = recordedInputsOnly(inputs, command, instead, { skipBad: use.read.skipBad === true });
-  if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
+  sayInputWarning(io, repeatedInputsWarning(repeated), repeatedInputsMessage(repeated));
   if (skipped.length > 0) {
     io.stderr(`loopcost: warning: left out ${counted(skipped.length, 'scenario file')} (${someNames(skipped)}): ${command} needs recorded traces; ${instead}\n`);
   }

@@ -21,6 +21,7 @@ import type { Trace } from '../../trace/types.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { brakesForRun, brakesFromFlags, latencyFromSpec, RECORDED_PRESET, strategyFromFlags, type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
 import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
+import { inputWarningsOf } from './inputWarnings.js';
 import { announceReportDir, checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
@@ -57,7 +58,7 @@ export interface ReplayCommand {
 }
 
 /** What replay's summary counts each part of a session tree as (without --tree: one run, one task): the session_parts warning's words. */
-const REPLAY_PART_FIGURES = "the summary's runs, cost per run and cost per completed task";
+export const REPLAY_PART_FIGURES = "the summary's runs, cost per run and cost per completed task";
 
 /** The files `--report-dir` writes. */
 const REPORT_FILES = ['replay.json', 'replay.csv', 'replay.txt', 'replay-chart.txt', 'replay-steps.csv'];
@@ -91,6 +92,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   const synthetic = replayScenarios(command, shared, scenarioPricing);
   const results = rowList(recorded.results, recorded.kept, synthetic);
   const reportArgs = replayReportArgs(command, shared, { results, skips, recordedCaches });
+  reportArgs.warnings.unshift(...inputWarningsOf(io));
   reportArgs.warnings.push(...scenarioInputTriggerWarnings(command.scenarios, scenarioPricing));
   if (command.reportDir !== undefined) return writeReportDir(command.reportDir, { command, reportArgs, results }, io);
   // JSON is written run by run (a report of many runs is never held whole).

@@ -4,12 +4,14 @@
  * configurations (JSON, for `loopcost merge`); `--workers N` splits the slice over N threads (this one and N − 1 worker threads), with
  * output byte-identical to one thread.
  */
+import { inputWarningsOf } from './inputWarnings.js';
 import { UserError } from '../../errors.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import { sweepPriceGaps } from './sweepPricing.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 import { pricedRunsOf } from './scenarioWarnings.js';
 import { reportSettings } from '../../report/settings.js';
+import { gridValuesText } from '../../report/settingsGrid.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { DEFAULT_HARD_CAP_STEPS } from '../../scenario/settings.js';
@@ -24,13 +26,14 @@ import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { announceReportDir, checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
+import type { GridAxis } from '../../population/grid.js';
 import { Progress } from './progress.js';
 import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags, type SweepRead, type SweepSetup } from './sweepWork.js';
 import type { SweepWorker } from './sweepWorkers.js';
 import { tallyDropping } from './sweepDrop.js';
 import { scenarioNotes, sweepTookOwn } from './sweepTook.js';
-import { importNotesTallyOf } from './runNotes.js';
-import { statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
+import { runHeaderFactsOf } from './sweepHeaderFacts.js';
+import { shardInputHashes } from './sweepInputHashes.js';
 
 export type { SweepFlags } from './sweepWork.js';
 
@@ -85,7 +88,23 @@ function hardCapText(scenarios: SweepSetup['scenarios']): string {
   return caps.length === 0 ? '' : ` (${caps.map((n) => n.toLocaleString('en-US')).join(' or ')} steps)`;
 }
 
-function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; inputs: readonly string[]; given: GivenFlag }): SweepHeader {
+/**
+ * The note on `--tree`: each sub-agent's limits, a flag's (`2 steps`) or a grid axis's (`grid (2, 50) steps`:
+ * each configuration its own, as the settings line names an axis).
+ */
+function treeNote(opts: SweepFlags, axes: readonly GridAxis[]): string {
+  const limit = (key: string, given: string | undefined, say: (value: string) => string): string => {
+    const axis = axes.find((a) => a.key === key);
+    return axis !== undefined ? gridValuesText(axis.values.map(say)) : given === undefined ? '' : say(given);
+  };
+  const steps = limit('subagent-max-steps', opts.subagentMaxSteps, (n) => n);
+  const cost = limit('subagent-max-cost', opts.subagentMaxCost, (usd) => `$${usd}`);
+  const subagent = [steps === '' ? '' : `${steps} steps`, cost].filter(Boolean).join(' and ');
+  return `--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${subagent === '' ? '' : ` and each sub-agent limited to ${subagent}`}; its baseline is the tree with no brakes and no per-agent limits.`;
+}
+
+/** The report's header; `io`: the command's (the warnings said as the inputs were read lead its warnings). */
+function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; inputs: readonly string[]; given: GivenFlag; io: CliIO }): SweepHeader {
   const { setup: prepared, read, opts } = args;
   const { recordedRuns } = read;
   const scenarios = prepared.scenarios.map(scenarioRunSettings);
@@ -93,12 +112,12 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
   const notes = [
     `${BASELINE_NOTE_START} the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap${hardCapText(prepared.scenarios)} or their provider's refusal of a prompt + max_tokens past the window).`,
-    ...(opts.tree !== true ? [] : [`--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${opts.subagentMaxSteps === undefined && opts.subagentMaxCost === undefined ? '' : ` and each sub-agent limited to ${[opts.subagentMaxSteps === undefined ? '' : `${opts.subagentMaxSteps} steps`, opts.subagentMaxCost === undefined ? '' : `$${opts.subagentMaxCost}`].filter(Boolean).join(' and ')}`}; its baseline is the tree with no brakes and no per-agent limits.`]),
+    ...(opts.tree !== true ? [] : [treeNote(opts, prepared.axes)]),
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
     ...scenarioNotes(prepared, 'sweep'),
   ];
   const took = sweepTookOwn({ ...prepared, recordedCaches: read.recordedCaches });
-  const warnings = gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), importNotes: read.importNotes, statedStrategies: read.statedStrategies });
+  const warnings = [...inputWarningsOf(args.io), ...gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), headerFacts: read.headerFacts })];
   return sweepHeader({
     // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
     settings: reportSettings({
@@ -106,7 +125,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
       strategy,
       ...(prepared.fixed.latency === undefined ? {} : { latency: prepared.fixed.latency }),
       ...(prepared.fixed.model === undefined ? {} : { model: prepared.fixed.model }),
-      gridKeys: prepared.axes.map((axis) => axis.key),
+      grid: prepared.axes,
       took,
     }),
     prices: prepared.prices.source,
@@ -124,9 +143,7 @@ function runsRead(prepared: PreparedSweep): SweepRead {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const sums = contextSumsOf(prepared, prepared.population.traces);
   const priceGaps = sweepPriceGaps(prepared, prepared.traces);
-  const importNotes = importNotesTallyOf(prepared.traces).counted();
-  const stated = statedStrategiesOf(prepared.traces);
-  return { recordedRuns, priceGaps, importNotes, ...(stated === undefined ? {} : { statedStrategies: stated }), windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
+  return { recordedRuns, priceGaps, headerFacts: runHeaderFactsOf(prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
 }
 
 /**
@@ -169,23 +186,24 @@ async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: 
   // One thread too takes the units (files streamed through the sweep).
   if (range.to > range.from && splitsRuns(setup, opts)) {
     const shares = await (await import('./sweepShares.js')).sweepRowsInShares({ inputs, opts, given, setup, range, workers, io, started });
-    return { rows: shares.rows, header: headerOf({ setup, read: shares.read, opts, inputs, given }) };
+    return { rows: shares.rows, header: headerOf({ setup, read: shares.read, opts, inputs, given, io: args.io }) };
   }
   for (const worker of started) worker.stop();
   const read = await prepareSweep(inputs, opts, given, io, { setup });
   // A run past $9,007 makes its file bad (sweepDrop.ts): rows and header are of the sweep without it.
   return tallyDropping({ prepared: read, opts, io }, async (prepared) => {
     const rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, prepared });
-    return { rows, header: headerOf({ setup, read: runsRead(prepared), opts, inputs, given }) };
+    return { rows, header: headerOf({ setup, read: runsRead(prepared), opts, inputs, given, io: args.io }) };
   });
 }
 
 export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO, given: GivenFlag, cores: number): Promise<number> {
   // Before any worker thread starts (they share the flags, and their code cache was taken under these).
   letYoungGenerationGrow();
-  const format = chooseFormat(opts, io);
-  warnViewFlags(opts, format, io);
   const shard = shardOf(opts.shard);
+  // A shard is only ever read by merge: JSON unless --format or an --out name asks for another format (refused below).
+  const format = shard !== undefined && opts.format === undefined && (opts.out === undefined || opts.out === '-') ? 'json' : chooseFormat(opts, io);
+  warnViewFlags(opts, format, io);
   if (shard !== undefined && format !== 'json') {
     throw new UserError({ file: '<command line>', field: '--shard', code: 'flag_without_effect', message: `a shard's report is JSON (what loopcost merge reads), not ${format}`, hint: 'add --format json (or --out FILE.json), then join the shards with loopcost merge' });
   }
@@ -214,7 +232,7 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   const { setup, range, rows, header } = done;
   const replayInputs = replayInputArgs(inputs, opts);
   const report: SweepReport =
-    shard === undefined ? finishSweepReport(header, rows, replayInputs) : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length, replayInputs }, configurations: rows };
+    shard === undefined ? finishSweepReport(header, rows, replayInputs) : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length, replayInputs, inputs: shardInputHashes(setup, opts) }, configurations: rows };
   if (opts.reportDir !== undefined) {
     const view = reportView(opts, io);
     const fileView = { ...view, width: 120 };

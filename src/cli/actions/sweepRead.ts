@@ -65,7 +65,7 @@ export function finishRead(read: AllRuns, io: CliIO): void {
 export async function shareRuns(read: { share: SweepShare; setup: SweepSetup; opts: SweepFlags }, counted: CountedStart | undefined): Promise<{ traces: Trace[]; skipped: BadInput[] }> {
   const { share, opts } = read;
   const range = share.range === undefined ? {} : { range: { ...share.range, ...(counted === undefined ? {} : { counted }) } };
-  const set = traceInputs(share.files, { ...opts, skipBad: true }, { compiled: true, ...range });
+  const set = traceInputs(share.files, { ...opts, skipBad: true }, { compiled: true, walk: read.setup.traceFiles, ...range });
   const ownPricing = ownPricingOf(read.setup);
   const runs: InputRun[] = [];
   // (A run its file's guard finds bad is dropped by `keep`, with the file's other runs.)

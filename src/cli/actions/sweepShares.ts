@@ -24,11 +24,11 @@ import { fileRanges } from './sweepSplit.js';
 import { sweepUnits, sweepUnitsHere, type SweepUnit, type UnitsTallies } from './sweepUnits.js';
 import { SweepWorker } from './sweepWorkers.js';
 import { Progress } from './progress.js';
+import { sayInputWarning, skippedInputsWarning } from './inputWarnings.js';
 import { warnMissingTranscripts } from './missingTranscripts.js';
 import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { SweepRead } from './sweepWork.js';
-import { joinImportNotes } from '../../report/importNotesWarning.js';
-import { StatedStrategyTally } from '../../report/recordedStrategyWarning.js';
+import { joinRunHeaderFacts } from './sweepHeaderFacts.js';
 
 function sizeOf(file: string): number {
   try {
@@ -152,7 +152,7 @@ function sayBadAndMissing(first: readonly UnitsTallies[], inputs: ReturnType<typ
   for (const { bad } of skipped) for (const input of bad) inputs.markBad(input.file, new UserError(input.issues));
   const skippedBad = inputs.finish();
   sayNoModelCall(io, inputs);
-  io.stderr(skippedMessage(skippedBad, inputs.inputCount));
+  sayInputWarning(io, skippedInputsWarning(skippedBad, inputs.inputCount), skippedMessage(skippedBad, inputs.inputCount));
   const missing = first.flatMap((reply) => reply.missingTranscripts ?? []).sort((a, b) => a.order - b.order);
   warnMissingTranscripts(missing.flatMap((unit) => unit.missing), io);
 }
@@ -166,12 +166,9 @@ function readOfThreads(first: readonly UnitsTallies[]): SweepRead {
   for (const reply of first) priceGaps.addSums(reply.priceGaps);
   const windowless = first.flatMap((reply) => reply.windowless ?? []);
   const pricedRuns = [...pricedRunsOf(first.flatMap((reply) => reply.pricedRuns ?? [])).values()];
-  // In the order of the files, whichever thread read which (joinImportNotes).
-  const importNotes = joinImportNotes(first.flatMap((reply) => (reply.importNotes === undefined ? [] : [reply.importNotes])));
-  const stated = new StatedStrategyTally();
-  for (const reply of first) stated.addCounted(reply.statedStrategies);
-  const statedStrategies = stated.counted();
-  return { recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }), ...(importNotes === undefined ? {} : { importNotes: importNotes.seen }), ...(statedStrategies === undefined ? {} : { statedStrategies }) };
+  // In the order of the files, whichever thread read which (joinRunHeaderFacts).
+  const headerFacts = joinRunHeaderFacts(first.flatMap((reply) => reply.headerFacts ?? []));
+  return { recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, headerFacts, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) };
 }
 
 /** Per configuration, the threads' tallies added up (a thread that took no unit gave none). */

@@ -24,9 +24,7 @@ import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
-import { importNotesOf } from './runNotes.js';
-import { ImportNotesTally, type ImportNotesSeen } from '../../report/importNotesWarning.js';
-import { StatedStrategyTally, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
+import { RunHeaderFactsTally, saysAnything, type RunHeaderFacts } from './sweepHeaderFacts.js';
 
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
@@ -48,10 +46,8 @@ export interface StreamedFiles {
   missingTranscripts?: MissingTranscript[];
   /** With a configuration's cache on: one header-only run of each pricing the good files' runs have (scenarioWarnings.ts pricedRunsOf); absent: none. */
   pricedRuns?: Trace[];
-  /** The good files' runs' import notes, counted in the order read (importNotesWarning.ts); absent: none. */
-  importNotes?: ImportNotesSeen;
-  /** The good files' runs whose recordings state their context strategy, by spec (recordedStrategyWarning.ts); absent: none. */
-  statedStrategies?: StatedStrategies;
+  /** What the good files' runs' headers say (import notes, stated strategies), counted in the order read (sweepHeaderFacts.ts); absent: nothing. */
+  headerFacts?: RunHeaderFacts;
 }
 
 /**
@@ -83,8 +79,7 @@ interface OpenFile {
   caches: Set<CacheMode>;
   missing: MissingTranscript[];
   priced: Map<string, Trace>;
-  notes: ImportNotesTally;
-  stated: StatedStrategyTally;
+  facts: RunHeaderFactsTally;
 }
 
 /** streamFiles' arguments (see there). */
@@ -112,7 +107,7 @@ export interface StreamFilesArgs {
  * (one) file (sweepSplit.ts).
  */
 export async function streamFiles(args: StreamFilesArgs): Promise<StreamedFiles> {
-  const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true, ...(args.range === undefined ? {} : { range: args.range }) });
+  const set = traceInputs(args.files, { ...args.opts, skipBad: true }, { compiled: true, walk: args.setup.traceFiles, ...(args.range === undefined ? {} : { range: args.range }) });
   const stream = new FileStream(args, set);
   for await (const run of set.runs()) stream.read(run);
   stream.close();
@@ -131,8 +126,7 @@ class FileStream {
   /** What the cache warning needs of the runs (a configuration prices them with the cache on): one run of each pricing. */
   private readonly cacheOn: boolean;
   private readonly priced = new Map<string, Trace>();
-  private readonly notes = new ImportNotesTally();
-  private readonly stated = new StatedStrategyTally();
+  private readonly facts = new RunHeaderFactsTally();
   /** Each run's own pricing, when something prices runs so: a model the table lacks makes its file bad (sweepPricing.ts). */
   private readonly ownPricing: ReturnType<typeof ownPricingOf>;
   private readonly notePrice: ReturnType<typeof priceCheckOf>;
@@ -162,7 +156,7 @@ class FileStream {
   read(run: InputRun): void {
     if (this.open?.file !== run.file) {
       this.close();
-      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new Map(), notes: new ImportNotesTally(), stated: new StatedStrategyTally() };
+      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new Map(), facts: new RunHeaderFactsTally() };
     }
     const open = this.open;
     const pricing = this.set.guard(run, () => this.ownPricing(run.trace));
@@ -176,8 +170,7 @@ class FileStream {
     open.caches.add(defaultCacheMode(run.trace));
     open.missing.push(...missingTranscriptsOf(run.trace));
     if (this.cacheOn) pricedRunsOf([run.trace], open.priced);
-    open.notes.add(run.trace.source, importNotesOf(run.trace));
-    open.stated.add(run.trace);
+    open.facts.add(run.trace);
     this.batch.push(run.trace);
     if (this.batch.length >= this.batchRuns) this.flush();
   }
@@ -219,15 +212,13 @@ class FileStream {
     for (const cache of open.caches) this.caches.add(cache);
     this.missing.push(...open.missing);
     for (const [key, run] of open.priced) if (!this.priced.has(key)) this.priced.set(key, run);
-    this.notes.addSeen(open.notes.counted());
-    this.stated.addCounted(open.stated.counted());
+    this.facts.addFacts(open.facts.facts());
   }
 
   /** What the good files gave (every file closed). */
   streamed(): StreamedFiles {
     const { windows, caches, missing, priced, sums } = this;
-    const notes = this.notes.counted();
-    const stated = this.stated.counted();
+    const facts = this.facts.facts();
     return {
       tallies: this.args.into !== undefined || this.goodFiles === 0 ? [] : this.tallier.finish(),
       recordedRuns: this.recordedRuns,
@@ -238,8 +229,7 @@ class FileStream {
       ...(missing.length === 0 ? {} : { missingTranscripts: missing }),
       ...(priced.size === 0 ? {} : { pricedRuns: [...priced.values()] }),
       ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
-      ...(notes.runs === 0 ? {} : { importNotes: notes }),
-      ...(stated === undefined ? {} : { statedStrategies: stated }),
+      ...(saysAnything(facts) ? { headerFacts: facts } : {}),
     };
   }
 }

@@ -16,6 +16,7 @@ import type { SweepRow } from '../../report/sweepReport.js';
 import { SCENARIO_LINE_START } from '../../report/sweepTable.js';
 import { latencySpec, runsBrakes, runsCache, runsContext, type RunsTook } from '../../report/runsTook.js';
 import type { ScenarioInput } from '../../scenario/replayScenarios.js';
+import { everyStopReason } from '../../report/stopReasonCounts.js';
 
 /**
  * What a sweep's runs took of the cache and latency no flag gave, under a configuration's `cache` (the grid's
@@ -111,6 +112,8 @@ export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly Sw
       cache,
       ...(config.model === undefined ? {} : { model: config.model }),
       ...metrics[i]!,
+      // Every stop reason, 0 where none (its place among the figures kept): columns and keys that never change with the data.
+      stopReasons: everyStopReason(metrics[i]!.stopReasons),
     };
   });
 }
@@ -120,9 +123,8 @@ export function scenarioNotes(setup: Pick<SweepRunsTook, 'scenarios'> & { fixed:
   if (setup.scenarios.length === 0) return [];
   const verb = command === 'sweep' ? 'run' : 'judged';
   const note = `Synthetic runs are closed-loop, ${verb} under their scenario files' own brakes, context and cache with the flags given and each configuration's grid values on top, as replay runs them (the files also give the population, runs, seed and latency); recorded runs take the flags and grid values alone.`;
-  const gridKeys = setup.axes.map((axis) => axis.key);
   const own = sweepTookOwn({ ...setup, recordedCaches: [] }).scenarios.map((s) => {
-    const spec = reportSettings({ brakes: s.brakes!, strategy: { ...s.strategy, cache: (s.strategy as ContextStrategy).cache ?? 'off' } as ContextStrategy, gridKeys });
+    const spec = reportSettings({ brakes: s.brakes!, strategy: { ...s.strategy, cache: (s.strategy as ContextStrategy).cache ?? 'off' } as ContextStrategy, grid: setup.axes });
     return settingsText({ brakes: spec.brakes, context: spec.context, ...(spec.toolResultCap === undefined ? {} : { toolResultCap: spec.toolResultCap }), cache: spec.cache });
   });
   if (new Set(own).size <= 1) return [note];

@@ -22,9 +22,7 @@ import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
 import { addDropping } from './sweepDrop.js';
 import { cachesTaken, contextSumsOf, prepareSweep, type PreparedSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 import type { PopulationWindows } from '../../population/modelWindow.js';
-import { joinImportNotes, type ImportNotesPart } from '../../report/importNotesWarning.js';
-import { importNotesTallyOf } from './runNotes.js';
-import { StatedStrategyTally, statedStrategiesOf, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
+import { runHeaderFactsOf, saysAnything, type RunHeaderFacts, type RunHeaderFactsPart } from './sweepHeaderFacts.js';
 
 /**
  * A unit of the queue: a share of the population, and where its files come among the inputs (`order`: a
@@ -84,10 +82,8 @@ export interface UnitsTallies {
   missingTranscripts?: { order: number; missing: MissingTranscript[] }[];
   /** With a configuration's cache on: one header-only run of each pricing its good runs have (scenarioWarnings.ts pricedRunsOf); absent: none. */
   pricedRuns?: Trace[];
-  /** Its good files' runs' import notes, joined in the order of the files (importNotesWarning.ts joinImportNotes); absent: none. */
-  importNotes?: ImportNotesPart;
-  /** Its good files' runs whose recordings state their context strategy, by spec (recordedStrategyWarning.ts); absent: none. */
-  statedStrategies?: StatedStrategies;
+  /** What its units' good files' runs' headers say, unit by unit with each unit's `order` (the command joins every thread's: joinRunHeaderFacts); absent: nothing. */
+  headerFacts?: RunHeaderFactsPart[];
 }
 
 /** Units swept on this thread: their tallies, and a way to tally more configurations over the same runs. */
@@ -156,8 +152,7 @@ class UnitsRead {
   private readonly caches = new Set<CacheMode>();
   private readonly missing: { order: number; missing: MissingTranscript[] }[] = [];
   private readonly priced = new Map<string, Trace>();
-  private readonly notes: ImportNotesPart[] = [];
-  private readonly stated = new StatedStrategyTally();
+  private readonly facts: RunHeaderFactsPart[] = [];
 
   constructor(private readonly setup: SweepSetup) {
     this.windows = gridWindows(setup);
@@ -172,8 +167,7 @@ class UnitsRead {
     for (const cache of files.recordedCaches ?? []) this.caches.add(cache);
     if (files.missingTranscripts !== undefined) this.missing.push({ order: unit.order, missing: files.missingTranscripts });
     pricedRunsOf(files.pricedRuns ?? [], this.priced);
-    if (files.importNotes !== undefined) this.notes.push({ order: unit.order, seen: files.importNotes });
-    this.stated.addCounted(files.statedStrategies);
+    this.addFacts(unit, files.headerFacts);
   }
 
   /** A unit read whole (prepareSweep). */
@@ -188,8 +182,11 @@ class UnitsRead {
     if (someCacheOn(this.setup.configurations)) pricedRunsOf(prepared.traces, this.priced);
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) this.sums.push(unitSums);
-    this.notes.push({ order: unit.order, seen: importNotesTallyOf(prepared.traces).counted() });
-    this.stated.addCounted(statedStrategiesOf(prepared.traces));
+    this.addFacts(unit, runHeaderFactsOf(prepared.traces));
+  }
+
+  private addFacts(unit: SweepUnit, facts: RunHeaderFacts | undefined): void {
+    if (facts !== undefined && saysAnything(facts)) this.facts.push({ order: unit.order, facts });
   }
 
   /** The thread's answer, with its tallies (none when it took no unit). */
@@ -202,10 +199,7 @@ class UnitsRead {
     if (this.caches.size > 0) first.recordedCaches = [...this.caches];
     if (this.missing.length > 0) first.missingTranscripts = this.missing;
     if (this.priced.size > 0) first.pricedRuns = [...this.priced.values()];
-    const notes = joinImportNotes(this.notes);
-    if (notes !== undefined) first.importNotes = notes;
-    const stated = this.stated.counted();
-    if (stated !== undefined) first.statedStrategies = stated;
+    if (this.facts.length > 0) first.headerFacts = this.facts;
     return first;
   }
 }

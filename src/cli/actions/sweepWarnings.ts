@@ -19,7 +19,8 @@ import { strategyFromFlags } from '../../flags/settingsFlags.js';
 import { splitPriceGaps } from './sweepPricing.js';
 import type { SweepSetup } from './sweepWork.js';
 import { cacheOnRuns, fittedProfileWarnings, pricedRunsWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
-import { importNotesWarnings, type ImportNotesSeen } from '../../report/importNotesWarning.js';
+import { importNotesWarnings } from '../../report/importNotesWarning.js';
+import type { RunHeaderFacts } from './sweepHeaderFacts.js';
 import { recordedStrategyWarnings, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
 import { gridTriggerWarnings } from './scenarioTriggers.js';
 
@@ -59,7 +60,7 @@ export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'p
  * added here. `traces`: the recorded runs, when this thread holds them all (calibrate), for the cache warning;
  * the scenario files' runs take the configurations' cache (not their files'), so they are warned of under it.
  */
-export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; unrecorded?: readonly UnrecordedInTree[]; importNotes?: ImportNotesSeen | undefined; statedStrategies?: StatedStrategies | undefined }): ReportWarning[] {
+export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; unrecorded?: readonly UnrecordedInTree[]; headerFacts: RunHeaderFacts }): ReportWarning[] {
   const { setup, recordedRuns } = args;
   const strategy = strategyFromFlags(setup.fixed.contextFlags);
   const swept = setup.axes.some((axis) => axis.key === 'context' || axis.key === 'tool-result-cap');
@@ -85,7 +86,7 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
     // `--tree`: once per tree whose tool calls started agents with no recording among the inputs, as replay --tree says it.
     ...unrecordedAgentsWarnings(args.unrecorded ?? []),
     // The recorded runs' importers' notes, counted in the order of the files (whichever thread read them: sweepShares.ts), as replay says them.
-    ...importNotesWarnings(args.importNotes ?? { runs: 0, notes: 0 }),
-    ...statedStrategyWarnings(setup, args.statedStrategies),
+    ...importNotesWarnings(args.headerFacts.importNotes ?? { runs: 0, notes: 0 }),
+    ...statedStrategyWarnings(setup, args.headerFacts.statedStrategies),
   ];
 }

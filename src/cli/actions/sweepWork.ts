@@ -38,8 +38,7 @@ import type { CliIO } from '../io.js';
 import type { ByteRange, CountedStart } from '../../io/byteRange.js';
 import { readInputs, type GivenFlag } from './inputs.js';
 import { allRuns, shareRuns, tracesOf, type AllRuns } from './sweepRead.js';
-import type { ImportNotesSeen } from '../../report/importNotesWarning.js';
-import type { StatedStrategiesRead } from '../../report/recordedStrategyWarning.js';
+import type { RunHeaderFacts } from './sweepHeaderFacts.js';
 
 export type SweepFlags = BrakeFlags &
   ContextFlags &
@@ -168,7 +167,7 @@ export interface SweepSetup {
 }
 
 /** What a sweep's header says of the runs it read: how many, each swept strategy's prompt tokens per step (`context` a grid axis), and how the table prices them as recorded. */
-export interface SweepRead extends StatedStrategiesRead {
+export interface SweepRead {
   recordedRuns: number;
   contextTokens?: ContextTokenCurves;
   priceGaps: PriceGapCheck;
@@ -180,8 +179,8 @@ export interface SweepRead extends StatedStrategiesRead {
   pricedRuns?: readonly Trace[];
   /** `--tree`: the trees that started agents with no recording among the inputs (TreePopulation.unrecorded). */
   unrecorded?: readonly UnrecordedInTree[];
-  /** The recorded runs' import notes (importNotesWarning.ts), counted in the order of the files; absent: none. */
-  importNotes?: ImportNotesSeen;
+  /** What the recorded runs' headers say (import notes, stated strategies: sweepHeaderFacts.ts), counted in the order of the files. */
+  headerFacts: RunHeaderFacts;
 }
 
 /** Each cache `traces` take without one given (defaultCacheMode: their recorded cache, else off), once. */

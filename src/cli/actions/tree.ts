@@ -12,7 +12,7 @@ import { addStrategyFigures, type StrategyFigures } from '../../loop/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
 import { PricedModels } from '../../report/pricedModels.js';
-import { whatIfSubjects, type Replayer, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
+import { triedBrakes, whatIfSubjects, type Replayer, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
 import { reportSettings } from '../../report/settings.js';
 import { type RunsTook } from '../../report/runsTook.js';
 import { defaultCacheMode } from '../../replay/replay.js';
@@ -22,13 +22,13 @@ import type { UnrecordedInTree } from '../../report/warnings.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import type { SessionTree } from '../../tree/group.js';
 import type { Trace } from '../../trace/types.js';
-import { treeReplayer } from '../../tree/replayTree.js';
+import { treeReplayer, type OwnRunBrakes } from '../../tree/replayTree.js';
 import type { TreeResult } from '../../tree/result.js';
 import type { CliIO } from '../io.js';
 import { emitReport } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { treesDropping } from './treeDrop.js';
-import { recordedTreeSettings } from './treeRecorded.js';
+import { recordedTreeSettings, type RecordedTreeSettings } from './treeRecorded.js';
 export { treeTraceInputs } from './treeHeaders.js';
 import { modelWindowMaxTokens } from '../../population/modelWindow.js';
 
@@ -74,7 +74,7 @@ export interface TreeCommand {
 }
 
 /** A tree's brakes and per-agent limits: the flags', or under --preset recorded its recordings' with the flags on top. */
-function treeSettings(command: Pick<TreeCommand, 'brakes' | 'subagent' | 'recorded'>, tree: SessionTree): { brakes: BrakeConfig; subagent?: SubagentLimits } {
+function treeSettings(command: Pick<TreeCommand, 'brakes' | 'subagent' | 'recorded'>, tree: SessionTree): { brakes: BrakeConfig; subagent?: SubagentLimits; runBrakesOf?: RecordedTreeSettings['runBrakesOf'] } {
   if (command.recorded !== undefined) return recordedTreeSettings(tree, command.recorded, command.subagent);
   return { brakes: command.brakes, ...(command.subagent === undefined ? {} : { subagent: command.subagent }) };
 }
@@ -96,8 +96,8 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]) });
   const replayAll = (trees: SessionTree[]) =>
     trees.map((tree) => {
-      const { brakes, subagent } = treeSettings(command, tree);
-      return { result: treeReplayer(tree, replayOptions({ ...command, subagent }, prices))(brakes), brakes };
+      const { brakes, subagent, runBrakesOf } = treeSettings(command, tree);
+      return { result: treeReplayer(tree, replayOptions({ ...command, subagent }, prices), runBrakesOf === undefined ? {} : { runBrakesOf })(brakes), brakes };
     });
   const { result: replayed, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, replayAll);
   const results = replayed.map(({ result }) => result);
@@ -155,14 +155,15 @@ export async function treeWhatIf(
   const unrecorded: UnrecordedInTree[] = [];
   const subjectOf = (tree: SessionTree): WhatIfSubject => {
     if (tree.unrecorded) unrecorded.push({ sessionId: tree.sessionId, agents: tree.unrecorded });
-    const limitedBy = (subagent: SubagentLimits | undefined) => figuresOf(treeReplayer(tree, replayOptions({ ...command, subagent }, prices)));
+    const limitedBy = (subagent: SubagentLimits | undefined, own?: OwnRunBrakes) => figuresOf(treeReplayer(tree, replayOptions({ ...command, subagent }, prices), own));
     const keep = (brakes: BrakeConfig) => brakes;
-    // The tree under its recordings' limits; a try on top keeps its stated per-agent limits, the flags' on top.
+    // The tree under its recordings' limits (each run's per-call brakes its own); a try on top keeps its stated
+    // per-agent limits and each run's own brakes, the flags' on top.
     const recorded = recordedTreeSettings(tree, keep, undefined);
     const onTop = recordedTreeSettings(tree, keep, command.subagent).subagent;
     const flagged = limitedBy(command.subagent);
-    const stated = limitedBy(onTop);
-    return { source: tree.sessionId, baseline: recorded.brakes, replay: flagged, replayBaseline: limitedBy(recorded.subagent), replayTry: (setting) => (setting.onTop === undefined ? flagged : stated) };
+    const stated = (setting: WhatIfSetting) => limitedBy(onTop, { runBrakesOf: (run) => triedBrakes(recorded.runBrakesOf(run), setting) });
+    return { source: tree.sessionId, baseline: recorded.brakes, replay: flagged, replayBaseline: limitedBy(recorded.subagent, { runBrakesOf: recorded.runBrakesOf }), replayTry: (setting) => (setting.onTop === undefined ? flagged : stated(setting)) };
   };
   const { result, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, (trees) => whatIfSubjects(trees.map(subjectOf), settings));
   return { result, took, unrecorded };

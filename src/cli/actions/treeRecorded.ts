@@ -16,10 +16,11 @@ import type { SubagentLimits } from '../../tree/budget.js';
 import type { SessionTree } from '../../tree/group.js';
 import type { Trace } from '../../trace/types.js';
 
-/** A tree's settings under --preset recorded: the brakes on its totals, and its per-agent limits. */
+/** A tree's settings under --preset recorded: the brakes on its totals, its per-agent limits, and each run's own (its per-call brakes bind its calls). */
 export interface RecordedTreeSettings {
   brakes: BrakeConfig;
   subagent?: SubagentLimits;
+  runBrakesOf(run: Trace): BrakeConfig;
 }
 
 /** A sub-agent run's recorded per-agent limits (its step cap and budget: treeRecording.ts subagentRecordedBrakes). */
@@ -58,5 +59,7 @@ function treeLimits(tree: SessionTree, given: SubagentLimits | undefined): Subag
 export function recordedTreeSettings(tree: SessionTree, brakesFor: (recorded: BrakeConfig) => BrakeConfig, given: SubagentLimits | undefined): RecordedTreeSettings {
   const main = tree.agents.find((agent) => agent.kind === 'main') ?? tree.agents[0]!;
   const subagent = treeLimits(tree, given);
-  return { brakes: brakesFor(recordedBrakes(main.runs[0]!)), ...(Object.keys(subagent).length === 0 ? {} : { subagent }) };
+  // Each run's per-call brakes its recording's (a sub-agent's own: SubagentSpec.brakes), the flags on top.
+  const runBrakesOf = (run: Trace) => brakesFor(recordedBrakes(run));
+  return { brakes: brakesFor(recordedBrakes(main.runs[0]!)), ...(Object.keys(subagent).length === 0 ? {} : { subagent }), runBrakesOf };
 }

@@ -27,7 +27,9 @@ import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindo
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { treeTraceInputs } from './treeHeaders.js';
+import { inputWarningsOf } from './inputWarnings.js';
 import { BaselineModeMisses } from './whatifModes.js';
+import { presetFlagRefusal } from './whatifPreset.js';
 
 export interface WhatIfCommand {
   /** The paths as given (reports' hints name them). */
@@ -105,7 +107,8 @@ function emitWhatIf(
   made: { warnings: ReportWarning[]; notes: RunNotes; prices: PriceTable; took: RunsTook; runCaches?: CacheMode[] },
   io: CliIO,
 ): void {
-  const { warnings, notes, prices, took } = made;
+  const { notes, prices, took } = made;
+  const warnings = [...inputWarningsOf(io), ...made.warnings];
   const settings = command.settings;
   const report = buildWhatIfReport({
     result,
@@ -178,6 +181,9 @@ export type WhatIfFlags = ContextFlags &
   TreeFlags & { try: string[]; format?: string; model?: string; out?: string; latencyModel?: string; runs?: string; seed?: string };
 
 export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, given: GivenFlag): Promise<number> {
+  // `--preset [name]`, refused (whatifPreset.ts): commander gives `true` without a value, which BrakeFlags' `preset` does not type.
+  const preset = (opts as { preset?: string | true }).preset;
+  if (preset !== undefined) throw presetFlagRefusal(preset);
   const format = chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
   const subagent = subagentLimitsFromFlags(opts, 'whatif');

@@ -30,7 +30,7 @@ const sweep: CommandModule = {
       .addOption(option(command, '--force', 'allow a grid of more than 100,000 configurations (~4 KB of memory each)', 'refused'))
       .addOption(option(command, '--target-completion <rate>', 'recommend the cheapest configuration (per completed run) completing at least this share of runs: 0.9 or 90%', 'no recommendation'))
       .addOption(option(command, '--workers <n>', 'threads, this one included (1: no worker thread; output identical to 1)', 'the cores, one per 8 configurations at most'))
-      .addOption(option(command, '--shard <K/N>', 'compute only slice K of N of the configurations, as JSON for loopcost merge', 'all'))
+      .addOption(option(command, '--shard <K/N>', 'compute only slice K of N of the configurations, as JSON for loopcost merge (JSON without --format; an --out must be named .json)', 'all'))
       .addOption(formatOption(command, REPORT_FORMATS))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command))

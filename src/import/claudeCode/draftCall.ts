@@ -29,6 +29,8 @@ export interface DraftCall {
   turn: number;
   /** A line of it named another model (modelMismatch): said once. */
   modelMismatch?: true;
+  /** Its `message.id|requestId` (none for a failed attempt). */
+  key?: string;
 }
 
 /**
@@ -102,5 +104,6 @@ function agentCall(draft: DraftCall): AgentCall {
   if (draft.startedAtMs !== undefined) call.startedAtMs = draft.startedAtMs;
   if (draft.goalTokens !== undefined) call.goalTokens = draft.goalTokens;
   if (draft.stopReason !== undefined) call.stopReason = draft.stopReason;
+  if (draft.key !== undefined) call.responseKey = draft.key;
   return call;
 }

@@ -9,26 +9,12 @@ import { flattenText } from '../common/contentText.js';
 import { clip } from '../common/text.js';
 import { refusalInText } from '../common/contextRefusal.js';
 import { isFailureStatus } from '../../trace/rules.js';
+import { readUsage, type ClaudeUsage } from './usage.js';
+import { imagesOf } from './imageTokens.js';
+
+export type { ClaudeUsage };
 import { CLAUDE_CODE_LINE_TYPES } from '../formats.js';
 import type { ContextLengthExceeded } from '../../trace/types.js';
-
-/** Anthropic usage of one response, as the line records it. */
-export interface ClaudeUsage {
-  input: number;
-  cacheWrite5m: number;
-  cacheWrite1h: number;
-  cacheRead: number;
-  output: number;
-  /** Part of `output` spent on thinking (`output_tokens_details.thinking_tokens`, Claude Code 2.1.2xx), when recorded. */
-  thinking?: number;
-  /**
-   * The usage of each `compaction` entry of `usage.iterations`: server-side compaction (beta
-   * `compact-2026-01-12`) samples a summary before the response, billed on top of the top-level fields,
-   * which leave it out (Anthropic's compaction documentation; @ai-sdk/anthropic sums them). The other
-   * entries (`message`, one per sampling of a server-tool loop) are inside the top-level figures.
-   */
-  compactions?: ClaudeUsage[];
-}
 
 export interface ToolUseBlock {
   id: string;
@@ -63,61 +49,6 @@ function withRefusal(failure: ApiFailure, words: string): ApiFailure {
 }
 
 export const SYNTHETIC_MODEL = '<synthetic>';
-
-function readUsage(fields: IssueCollector, raw: unknown, at: string): ClaudeUsage | undefined {
-  const usage = fields.object(raw, at);
-  if (!usage) return undefined;
-  const input = fields.reqCount(usage.input_tokens, `${at}.input_tokens`);
-  const output = fields.reqCount(usage.output_tokens, `${at}.output_tokens`);
-  const cacheWrite = fields.optCount(usage.cache_creation_input_tokens, `${at}.cache_creation_input_tokens`) ?? 0;
-  const cacheRead = fields.optCount(usage.cache_read_input_tokens, `${at}.cache_read_input_tokens`) ?? 0;
-  const split = fields.optObject(usage.cache_creation, `${at}.cache_creation`);
-  const write1h = split ? (fields.optCount(split.ephemeral_1h_input_tokens, `${at}.cache_creation.ephemeral_1h_input_tokens`) ?? 0) : 0;
-  // The 5-minute part is what the 1-hour part leaves of cache_creation_input_tokens; a bad one is still a bad line.
-  const write5m = split ? (fields.optCount(split.ephemeral_5m_input_tokens, `${at}.cache_creation.ephemeral_5m_input_tokens`) ?? 0) : 0;
-  const outputDetails = fields.optObject(usage.output_tokens_details, `${at}.output_tokens_details`);
-  const thinking = outputDetails ? fields.optCount(outputDetails.thinking_tokens, `${at}.output_tokens_details.thinking_tokens`) : undefined;
-  const compactions = readCompactions(fields, usage.iterations, `${at}.iterations`);
-  if (input === undefined || output === undefined || compactions === undefined) return undefined;
-  if (write1h > cacheWrite) {
-    fields.add(`${at}.cache_creation.ephemeral_1h_input_tokens`, 'invalid_value', `1-hour cache writes (${write1h}) exceed cache_creation_input_tokens (${cacheWrite})`);
-    return undefined;
-  }
-  if (write5m + write1h > cacheWrite) {
-    fields.add(`${at}.cache_creation.ephemeral_5m_input_tokens`, 'invalid_value', `5-minute and 1-hour cache writes (${write5m} + ${write1h}) exceed cache_creation_input_tokens (${cacheWrite})`);
-    return undefined;
-  }
-  if (thinking !== undefined && thinking > output) {
-    fields.add(`${at}.output_tokens_details.thinking_tokens`, 'inconsistent_usage', `thinking tokens (${thinking}) exceed the output_tokens (${output}) they are part of`);
-    return undefined;
-  }
-  return {
-    input,
-    cacheWrite5m: cacheWrite - write1h,
-    cacheWrite1h: write1h,
-    cacheRead,
-    output,
-    ...(thinking === undefined ? {} : { thinking }),
-    ...(compactions.length === 0 ? {} : { compactions }),
-  };
-}
-
-/** The usage of the `compaction` entries of `usage.iterations` (none when absent); undefined when one is invalid. */
-function readCompactions(fields: IssueCollector, raw: unknown, at: string): ClaudeUsage[] | undefined {
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) {
-    fields.add(at, 'wrong_type', `expected an array of iterations, got ${typeof raw}`);
-    return undefined;
-  }
-  const compactions: ClaudeUsage[] = [];
-  for (const [k, entry] of raw.entries()) {
-    if (!isJsonObject(entry) || entry.type !== 'compaction') continue;
-    const usage = readUsage(fields, entry, `${at}[${k}]`);
-    if (!usage) return undefined;
-    compactions.push(usage);
-  }
-  return compactions;
-}
 
 function readBlocks(fields: IssueCollector, content: unknown, at: string): Pick<AssistantLine, 'toolUses' | 'visibleText' | 'thinking'> {
   const toolUses: ToolUseBlock[] = [];
@@ -221,6 +152,9 @@ export interface ToolResultBlock {
   toolUseId: string;
   text: string;
   isError: boolean;
+  /** Image blocks of the result (imageTokens.ts), and their estimated tokens: 0 when none. */
+  images: number;
+  imageTokens: number;
 }
 
 /** The tool results of a user line. */
@@ -230,7 +164,8 @@ export function toolResults(line: JsonObject): ToolResultBlock[] {
   const results: ToolResultBlock[] = [];
   for (const block of message.content) {
     if (!isJsonObject(block) || block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
-    results.push({ toolUseId: block.tool_use_id, text: flattenText(block.content), isError: block.is_error === true });
+    const { images, tokens } = imagesOf(block.content);
+    results.push({ toolUseId: block.tool_use_id, text: flattenText(block.content), isError: block.is_error === true, images, imageTokens: tokens });
   }
   return results;
 }

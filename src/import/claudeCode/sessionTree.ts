@@ -13,7 +13,7 @@
  * fill the prompt cache, no Task call) is named `warmup-<id>` in its source.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ReadLimits } from '../../io/limits.js';
 import { openInput, STDIN_LABEL } from '../../io/openInput.js';
 import { readSmallTextFileSync } from '../../io/readInput.js';
@@ -27,6 +27,9 @@ import type { UnreadLines } from './lineFields.js';
 import { noModelCall } from '../importers.js';
 import { missingTranscriptNote, type TranscriptPlace } from './missingTranscript.js';
 import { siblingAgentFiles } from './siblingAgents.js';
+import { copiedCalls } from './copiedCalls.js';
+import { sidechainNotInAgentFiles, withoutCopies } from './dropCopies.js';
+import { copiesOnly } from './copiesOnly.js';
 import { counted } from '../../plural.js';
 
 export const CLAUDE_CODE_FORMAT = 'claude-code';
@@ -98,11 +101,22 @@ function subagentTranscript(file: string, transcript: Transcript): SubagentTrans
  * The sub-agent files of the session whose own transcript is `main` (none for a lone agent's, or standard
  * input's): its `subagents/` folder's (2.1.x), then those beside it that name it (2.0.x), an id found in both once.
  */
-function subagentFilesOf(path: string, main: Transcript): string[] {
-  if (main.agentId !== undefined || path === STDIN_LABEL) return [];
+function subagentFilesOf(path: string, main: Transcript, walk?: readonly string[]): string[] {
+  if (main.agentId !== undefined || path === STDIN_LABEL || readWithItsOwnFile(path, main, walk)) return [];
   const nested = subagentFiles(path, main.sessionId ?? sessionIdOfName(path));
   const found = new Set(nested.map(agentIdOfName));
   return [...nested, ...siblingAgentFiles(path, sessionIdOfName(path)).filter((file) => !found.has(agentIdOfName(file)))];
+}
+
+/**
+ * Whether the session a file's lines name is another file's of the walk (a resumed session's copy that kept
+ * the old session's id): its sub-agents are that file's, read with it, not once more with this one.
+ */
+function readWithItsOwnFile(path: string, main: Transcript, walk: readonly string[] | undefined): boolean {
+  const sessionId = main.sessionId;
+  if (walk === undefined || sessionId === undefined || sessionId === sessionIdOfName(path)) return false;
+  const base = resolve(dirname(path), sessionId);
+  return walk.some((file) => resolve(file) === `${base}.jsonl` || resolve(file) === `${base}.jsonl.gz`);
 }
 
 function firstStart(transcript: Transcript): number {
@@ -210,10 +224,12 @@ export function importClaudeCodeSession(path: string, lines: Iterable<SourceLine
 }
 
 /** The runs of one session tree, every transcript read line by line as it arrives, with the read limits. */
-export async function importClaudeCodeStream(path: string, batches: AsyncIterable<SourceLine[]>, limits: ReadLimits): Promise<Trace[]> {
-  const main = await consumeLineBatches(batches, transcriptReader(path));
+export async function importClaudeCodeStream(path: string, batches: AsyncIterable<SourceLine[]>, limits: ReadLimits, walk?: readonly string[]): Promise<Trace[]> {
+  const read = await consumeLineBatches(batches, transcriptReader(path));
+  // The walk's other session files are scanned only once this one is read whole (a bad line is refused first).
+  const main = withoutCopies(read, await copiedCalls(path, walk, limits));
   const agents: SubagentTranscript[] = [];
-  for (const file of subagentFilesOf(path, main)) {
+  for (const file of subagentFilesOf(path, main, walk)) {
     const input = await openInput(file, limits);
     try {
       agents.push(subagentTranscript(file, await consumeLineBatches(lineBatches(input, limits.maxLineBytes), transcriptReader(file))));
@@ -241,6 +257,8 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
     const count = compactions.reduce((sum, agent) => sum + agent.transcript.calls.length, 0);
     mainNotes.push(`${counted(count, 'context-compaction call')} (${compactions.map((a) => `agent-${a.agentId}`).join(', ')}) merged in as paid compaction calls`);
   }
+  const sidechain = sidechainNotInAgentFiles(main, subagents);
+  if (sidechain.note !== undefined) mainNotes.push(sidechain.note);
   const runs = agentRuns({
     format: CLAUDE_CODE_FORMAT,
     path,
@@ -250,7 +268,7 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
     calls,
     notes: mainNotes,
   });
-  if (main.sidechainCalls.length > 0) {
+  if (sidechain.calls.length > 0) {
     runs.push(
       ...agentRuns({
         format: CLAUDE_CODE_FORMAT,
@@ -258,13 +276,15 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
         sourceBase: path,
         label: 'sidechain',
         agent: { sessionId, agentId: 'sidechain', kind: 'subagent', parentAgentId: MAIN },
-        calls: main.sidechainCalls,
-        notes: [`${main.sidechainCalls.length} calls of sidechain lines in the session transcript (older Claude Code wrote sub-agents there): one sub-agent run, not linked to its Task calls`],
+        calls: sidechain.calls,
+        notes: [`${sidechain.calls.length} calls of sidechain lines in the session transcript (older Claude Code wrote sub-agents there): one sub-agent run, not linked to its Task calls`],
       }),
     );
   }
   runs.push(...subagentRuns(path, sessionId, subagents, owners));
   if (runs.length === 0 && main.unread !== undefined) throw noModelCall(path, unreadWhy(main.unread));
+  // Every call copied from another file of the walk, which counts it: no run, not a file of no model call.
+  if (runs.length === 0 && main.copiedTo !== undefined) throw copiesOnly(path, main.copiedTo);
   return runs;
 }
 

@@ -15,11 +15,9 @@
 import { basename } from 'node:path';
 import type { SourceLine } from '../../io/readLines.js';
 import type { ToolCallRecord } from '../../trace/types.js';
-import type { AgentCall } from '../common/agentRuns.js';
 import { shortText } from '../common/text.js';
 import { countTokens } from '../tokenCount.js';
 import { LogClock } from '../common/timestamp.js';
-import { counted } from '../../plural.js';
 import { consumeLines, jsonLineConsumer, LineIssues, type LineConsumer } from '../common/jsonLines.js';
 import {
   apiErrorFailure,
@@ -37,9 +35,13 @@ import {
 } from './lineFields.js';
 import { unreadLinesNote } from './missingTranscript.js';
 import { agentCalls, fillFailedModels, modelMismatch, sameResponse, type DraftCall } from './draftCall.js';
+import { transcriptNotes } from './transcriptNotes.js';
+import type { SubagentLink, Transcript } from './transcriptTypes.js';
 
 /** The prompt of a warm-up agent (anthropics/claude-code#17457: `agent-*.jsonl` files, `isSidechain`, no Task call). */
 const WARMUP_PROMPT = 'Warmup';
+
+const TRANSCRIPT_FILE = /\.jsonl(\.gz)?$/i;
 
 const CLAUDE_CODE_HINT =
   'expected a Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl) as Claude Code wrote it: copy it again or fix the line named';
@@ -52,32 +54,7 @@ interface PendingTool {
 }
 
 
-/** A sub-agent started by a tool call of this transcript's agent. */
-export interface SubagentLink {
-  toolUseId: string;
-  line: number;
-  /** Output tokens of the sub-agent's final response, as its Task result reports them. */
-  finalOutputTokens?: number;
-  /** It ran in the background: its Task result says `async_launched`, or (no result saying) the call asked `run_in_background`. */
-  background?: boolean;
-}
-
-export interface Transcript {
-  path: string;
-  sessionId?: string;
-  /** `agentId` its lines carry: set in sub-agent and compaction transcripts, absent in a session's own. */
-  agentId?: string;
-  calls: AgentCall[];
-  /** Calls of `isSidechain` lines in a session's own transcript (older Claude Code wrote sub-agents there). */
-  sidechainCalls: AgentCall[];
-  /** Sub-agent id → the tool call that started it (progress lines, Task results). */
-  links: Map<string, SubagentLink>;
-  /** Its first prompt is `Warmup`: a warm-up agent, which Claude Code starts to fill the prompt cache, with no Task call. */
-  warmup?: true;
-  notes: string[];
-  /** Its lines of no known type that carry a response's usage (not read: noted), when it has some. */
-  unread?: UnreadLines;
-}
+export type { SubagentLink, Transcript };
 
 function timestampOf(issues: LineIssues, clock: LogClock, line: number, raw: unknown): number | undefined {
   if (raw === undefined || raw === null) return undefined;
@@ -89,6 +66,11 @@ function timestampOf(issues: LineIssues, clock: LogClock, line: number, raw: unk
 /** 1 for a sidechain line, 0 for the main chain's. */
 function chainOf(value: Record<string, unknown>): number {
   return value.isSidechain === true ? 1 : 0;
+}
+
+/** The non-empty `agentId` of a line, if any. */
+function agentIdOf(value: Record<string, unknown>): string | undefined {
+  return typeof value.agentId === 'string' && value.agentId !== '' ? value.agentId : undefined;
 }
 
 class TranscriptReader {
@@ -103,7 +85,19 @@ class TranscriptReader {
   private promptTokens: number | undefined;
   private lastModel: string | undefined;
   sessionId: string | undefined;
+  /** A line named the session the file is named after (a resumed session's file can open with lines copied under the old id). */
+  namedSessionSeen = false;
   agentId: string | undefined;
+  /**
+   * Whose transcript this is, decided by its first line that says whether it is a sidechain: a main-chain
+   * line makes it a session's own (lines of a sub-agent copied into it, with their `agentId`, do not make
+   * it a sub-agent's); a sidechain line makes it the transcript of the agent that line names (or of the
+   * first `agentId` a later line names).
+   */
+  private ownDecided = false;
+  /** The file is a session's own (its first line saying so is of the main chain). */
+  private mainChain = false;
+  readonly images = { count: 0, tokens: 0 };
   skippedSynthetic = 0;
   orphanResults = 0;
   /** User prompts so far, of the main chain and of sidechain lines (older Claude Code wrote a sub-agent's inside a main response's). */
@@ -114,12 +108,35 @@ class TranscriptReader {
   firstPrompt: string | undefined;
   unread: UnreadLines | undefined;
 
-  constructor(private readonly issues: LineIssues) {}
+  constructor(
+    private readonly issues: LineIssues,
+    private readonly nameId: string | undefined,
+  ) {}
+
+  private readOwner(value: Record<string, unknown>): void {
+    if (typeof value.sessionId === 'string') {
+      this.sessionId ??= value.sessionId;
+      if (value.sessionId === this.nameId) this.namedSessionSeen = true;
+    }
+    if (!this.ownDecided && typeof value.isSidechain === 'boolean') {
+      this.ownDecided = true;
+      this.mainChain = !value.isSidechain;
+      this.agentId = this.mainChain ? undefined : agentIdOf(value);
+    }
+    if (!this.mainChain && this.agentId === undefined) this.agentId = agentIdOf(value);
+  }
+
+  /**
+   * A line of another agent than this transcript's: a sidechain line in a session's own transcript (older
+   * Claude Code wrote sub-agents there, newer ones can copy them there), or one naming no agent or another.
+   */
+  private isOtherAgent(value: Record<string, unknown>): boolean {
+    return value.isSidechain === true && (this.mainChain || this.agentId === undefined || agentIdOf(value) !== this.agentId);
+  }
 
   read(line: number, value: Record<string, unknown>): void {
     const atMs = timestampOf(this.issues, this.clock, line, value.timestamp);
-    if (this.sessionId === undefined && typeof value.sessionId === 'string') this.sessionId = value.sessionId;
-    if (this.agentId === undefined && typeof value.agentId === 'string' && value.agentId !== '') this.agentId = value.agentId;
+    this.readOwner(value);
     const link = progressLink(value);
     if (link && !this.links.has(link.agentId)) this.links.set(link.agentId, { toolUseId: link.toolUseId, line });
     if (value.type === 'assistant') this.readAssistant(line, value, atMs);
@@ -144,7 +161,7 @@ class TranscriptReader {
   }
 
   private newDraft(line: number, value: Record<string, unknown>, atMs: number | undefined): DraftCall {
-    const draft: DraftCall = { line, sidechain: value.isSidechain === true && value.agentId === undefined, toolCalls: [], visibleTokens: 0, thinking: false, turn: this.turnOf(value) };
+    const draft: DraftCall = { line, sidechain: this.isOtherAgent(value), toolCalls: [], visibleTokens: 0, thinking: false, turn: this.turnOf(value) };
     const startedAtMs = this.previousMs ?? atMs;
     if (startedAtMs !== undefined) draft.startedAtMs = startedAtMs;
     if (this.promptTokens !== undefined) draft.goalTokens = this.promptTokens;
@@ -178,6 +195,7 @@ class TranscriptReader {
     if (otherModel) return this.issues.add(line, 'message.model', 'inconsistent_model', otherModel);
     if (!draft) {
       draft = this.newDraft(line, value, atMs);
+      draft.key = response.key;
       this.byKey.set(response.key, draft);
     }
     draft.model = response.model;
@@ -206,7 +224,9 @@ class TranscriptReader {
         continue;
       }
       this.pending.delete(result.toolUseId);
-      tool.record.resultTokens = countTokens(result.text, tool.model);
+      tool.record.resultTokens = countTokens(result.text, tool.model) + result.imageTokens;
+      this.images.count += result.images;
+      this.images.tokens += result.imageTokens;
       tool.record.error = result.isError ? shortText(result.text) || 'error' : null;
       if (atMs !== undefined && tool.atMs !== undefined) tool.record.latencyMs = Math.max(0, atMs - tool.atMs);
       const task = taskResult(value);
@@ -226,40 +246,10 @@ class TranscriptReader {
   }
 }
 
-function transcriptNotes(reader: TranscriptReader, cutLine: number | undefined): string[] {
-  const notes: string[] = reader.clock.notes();
-  if (cutLine !== undefined) notes.push(`line ${cutLine} is cut (not JSON): skipped, as a transcript still being written ends`);
-  const real = reader.drafts.filter((draft) => !draft.failed);
-  const under = real.filter((draft) => draft.usage !== undefined && draft.usage.output < draft.visibleTokens);
-  if (under.length > 0) {
-    const missing = under.reduce((sum, draft) => sum + draft.visibleTokens - draft.usage!.output, 0);
-    notes.push(
-      `${under.length} of ${real.length} calls record fewer output tokens than their visible content holds (${missing} tokens by the public Claude tokenizer): Claude Code logged their usage before the stream ended, so their output and its cost are lower bounds`,
-    );
-  }
-  const thinking = real.filter((draft) => draft.thinking && draft.usage?.thinking === undefined).length;
-  if (thinking > 0) notes.push(`${thinking} calls hold thinking blocks: their thinking tokens are inside output_tokens (Anthropic records no separate count)`);
-  const failed = reader.drafts.length - real.length;
-  if (failed > 0) notes.push(`${failed} API calls failed (api_error lines and <synthetic> API-error messages): recorded as failed calls with zero usage`);
-  if (reader.skippedSynthetic > 0) notes.push(`${reader.skippedSynthetic} <synthetic> assistant lines are not model calls (Claude Code wrote them itself): skipped`);
-  if (reader.reusedIds > 0) {
-    const [id, requestId] = reader.reusedId!.split('|');
-    notes.push(
-      `${counted(reader.reusedIds, 'response')} repeat the message.id ${JSON.stringify(id)}${requestId ? ` and requestId ${JSON.stringify(requestId)}` : ''} of an earlier response they cannot be part of (another prompt usage, or a user prompt between; the ids look replaced, as in a sanitised log): each read as a call of its own, not merged`,
-    );
-  }
-  const compacted = real.filter((draft) => (draft.usage?.compactions?.length ?? 0) > 0).length;
-  if (compacted > 0) {
-    notes.push(`${counted(compacted, 'call')} report a server-side compaction in usage.iterations (billed on top of the top-level usage, which leaves it out): each read as a paid compaction call before the response`);
-  }
-  if (reader.orphanResults > 0) notes.push(`${reader.orphanResults} tool results answer no tool call of this transcript: not counted`);
-  return notes;
-}
-
 /** Reads one transcript file line by line; `finish` throws every invalid line together (UserError). */
 export function transcriptReader(path: string): LineConsumer<Transcript> {
   const issues = new LineIssues(path, CLAUDE_CODE_HINT);
-  const reader = new TranscriptReader(issues);
+  const reader = new TranscriptReader(issues, basename(path).replace(TRANSCRIPT_FILE, ''));
   return jsonLineConsumer(
     issues,
     (line, value) => reader.read(line, value),
@@ -292,7 +282,9 @@ function transcriptOf(path: string, reader: TranscriptReader, cutLine: number | 
     transcript.unread = reader.unread;
     transcript.notes.push(unreadLinesNote({ file: basename(path), ...reader.unread }));
   }
-  if (reader.sessionId !== undefined) transcript.sessionId = reader.sessionId;
+  // A resumed session's file may open with lines copied under the old session's id: its own id is its name's.
+  const sessionId = reader.namedSessionSeen ? basename(path).replace(TRANSCRIPT_FILE, '') : reader.sessionId;
+  if (sessionId !== undefined) transcript.sessionId = sessionId;
   if (reader.agentId !== undefined) transcript.agentId = reader.agentId;
   if (reader.firstPrompt?.trim() === WARMUP_PROMPT) transcript.warmup = true;
   return transcript;

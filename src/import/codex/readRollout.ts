@@ -25,6 +25,10 @@
  * `compacted` item are written), so a compaction that opens a turn leaves the order to the next call.
  * A `turn_aborted` (the user interrupted) ends the turn's run after its last call, as unknown with that
  * status (AgentCall.endStatus), whatever the call was.
+ * A forked rollout (`codex fork`, a sub-agent spawned with its parent's context) opens with a copy of its
+ * parent's lines: they set the model, the running total and the prompt, but their calls are the parent's
+ * and are not metered (codex/forkCopy.ts). The service tier and web searches, billed beyond the token
+ * prices, are said in notes (codex/billingNotes.ts).
  */
 import type { SourceLine } from '../../io/readLines.js';
 import type { ToolCallRecord } from '../../trace/types.js';
@@ -35,6 +39,8 @@ import { consumeLines, jsonLineConsumer, LineIssues, type LineConsumer } from '.
 import { isModelOutput, readSpawnedBy, readTokenCount, readToolCall, readToolOutput, spawnedAgentId, type SpawnedBy, type TokenCount } from './rolloutLines.js';
 import { counted } from '../../plural.js';
 import { LogClock } from '../common/timestamp.js';
+import { ForkCopy } from './forkCopy.js';
+import { CodexBilling } from './billingNotes.js';
 
 const CODEX_HINT = 'expected a Codex CLI rollout (~/.codex/sessions/**/rollout-*.jsonl) as Codex wrote it: copy it again or fix the line named';
 
@@ -88,8 +94,10 @@ class RolloutReader {
   readonly notes: string[] = [];
   readonly clock = new LogClock();
   noModel = 0;
-  serverTools = 0;
   unmetered = 0;
+  /** The history a forked rollout opens with (codex/forkCopy.ts). */
+  readonly fork = new ForkCopy();
+  readonly billing = new CodexBilling();
 
   constructor(private readonly issues: LineIssues) {}
 
@@ -97,13 +105,29 @@ class RolloutReader {
     const at = typeof value.timestamp === 'string' ? this.clock.read(value.timestamp) : undefined;
     if (at === undefined) this.issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(value.timestamp)}`);
     const payload = isJsonObject(value.payload) ? value.payload : {};
-    if (value.type === 'session_meta') this.readMeta(payload);
-    else if (value.type === 'turn_context' && typeof payload.model === 'string') [this.model, this.modelLine] = [payload.model, line];
+    if (this.fork.copied(line, value.type, payload, at)) this.readCopied(line, value.type, payload);
+    else if (value.type === 'session_meta') this.readMeta(payload);
+    else if (value.type === 'turn_context') this.readTurnContext(line, payload);
     else if (value.type === 'response_item') this.readItem(line, payload, at);
     else if (value.type === 'event_msg') this.readEvent(line, payload, at);
     else if (value.type === 'compacted') this.readCompacted(line);
     if (at !== undefined) this.previousMs = at;
     if (at !== undefined && value.type !== 'event_msg') this.lastItemMs = at;
+  }
+
+  private readTurnContext(line: number, payload: JsonObject): void {
+    if (typeof payload.model === 'string') [this.model, this.modelLine] = [payload.model, line];
+    this.billing.readSettings('turn_context', payload);
+  }
+
+  /** A line of the copied history a fork opens with: what it sets is read (model, running total, tier, prompt), no call is metered. */
+  private readCopied(line: number, type: unknown, payload: JsonObject): void {
+    if (type === 'turn_context') this.readTurnContext(line, payload);
+    else if (type === 'event_msg' && payload.type === 'token_count') {
+      const count = this.issues.readLine(line, (fields) => readTokenCount(fields, payload));
+      if (count && count.totalKey !== this.lastTotal) this.fork.copiedCall(line);
+      if (count) this.lastTotal = count.totalKey;
+    } else if (type === 'event_msg' && (payload.type === 'user_message' || payload.type === 'thread_settings_applied')) this.readEvent(line, payload, undefined);
   }
 
   /** The first session_meta names the thread (a resumed rollout repeats it) and, for a spawned sub-agent, its parent. */
@@ -129,7 +153,7 @@ class RolloutReader {
     if (isModelOutput(payload)) {
       this.justClosed = undefined;
       const open = this.answering?.open ?? this.openCall(at);
-      if (payload.type === 'web_search_call') this.serverTools += 1;
+      if (payload.type === 'web_search_call') this.billing.webSearch(this.model ?? 'gpt-5');
       const tool = this.issues.readLine(line, (fields) => readToolCall(fields, payload));
       if (!tool) return;
       const record: ToolCallRecord = { name: tool.name, arguments: tool.arguments, resultTokens: 0, error: null, id: tool.callId };
@@ -162,11 +186,12 @@ class RolloutReader {
       this.promptTokens = countTokens(payload.message, this.model ?? 'gpt-5');
     } else if (payload.type === 'turn_aborted') {
       this.aborted = `turn_aborted${typeof payload.reason === 'string' ? `: ${payload.reason}` : ''}`;
-    }
+    } else if (payload.type === 'thread_settings_applied') this.billing.readSettings('event_msg', payload);
   }
 
   /** A token_count whose total moved: it closes the response before it, or opens the one after it. */
   private meter(count: TokenCount, at: number | undefined): void {
+    this.fork.ownCall();
     this.order ??= this.open ? 'itemsFirst' : 'countFirst';
     if (this.order === 'itemsFirst') {
       const open = this.openCall(at);
@@ -213,6 +238,7 @@ class RolloutReader {
     if (open.startedAtMs !== undefined) call.startedAtMs = open.startedAtMs;
     if (open.goalTokens !== undefined) call.goalTokens = open.goalTokens;
     this.calls.push(call);
+    this.billing.call();
     this.justClosed = call;
   }
 
@@ -234,7 +260,9 @@ class RolloutReader {
       this.notes.push(`${counted(n, 'response')} without a token_count (an interrupted turn, or a cut file): not counted`);
     }
     if (this.noModel > 0) this.notes.push(`${counted(this.noModel, 'token count')} before any turn_context names a model: not counted`);
-    if (this.serverTools > 0) this.notes.push(`${counted(this.serverTools, 'web search', 'web searches')} ran on the server inside their calls: not tool calls of the loop`);
+    const copied = this.fork.note();
+    if (copied !== undefined) this.notes.push(copied);
+    this.notes.push(...this.billing.notes());
   }
 }
 

@@ -27,6 +27,8 @@ export interface AgentCall {
   stopReason?: string;
   /** The log says the turn was stopped after this call (Codex `turn_aborted: interrupted`): the run ends here, unknown, with this status. */
   endStatus?: string;
+  /** What names the response in its log, across files (Claude Code's `message.id|requestId`): a copy of it elsewhere is the same call. */
+  responseKey?: string;
 }
 
 export interface AgentRunsSpec {

@@ -48,7 +48,11 @@ function toolCallsOf(run: ParsedExchange[], k: number, calls: ParsedToolCall[], 
   const cur = run[k];
   if (cur === undefined || calls.length === 0) return [];
   const next = run[k + 1];
-  if (next === undefined) return calls.map((c) => ({ name: c.name, arguments: c.arguments, resultTokens: 0 }));
+  if (next === undefined) {
+    // The run's last call asked for tools: no later exchange of the run carries their results, so the run has no end here.
+    notes.push(`${cur.ex.label}: the run's last call asked for ${calls.length === 1 ? 'tool call' : 'tool calls'} ${calls.map((c) => c.name).join(', ')} and no later exchange carries ${calls.length === 1 ? 'its result' : 'their results'}: the run has no end in the recording (cut short after it?); resultTokens 0`);
+    return calls.map((c) => ({ name: c.name, arguments: c.arguments, resultTokens: 0 }));
+  }
 
   // Results by call id, from the first later request that carries them (normally the next one; after a
   // Responses compaction call, the one after it).

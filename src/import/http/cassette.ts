@@ -104,6 +104,21 @@ function refuseCutShort(content: string, yaml: CassetteYaml, path: string): void
   });
 }
 
+/**
+ * A cassette cut between two whole interactions (`head -n`) parses, ends with a line break, and every
+ * interaction in it is whole: what can tell is the trailer its recorder writes after the last interaction
+ * (vcrpy's `version: 1`, Ruby VCR's `recorded_with:`, as refuseCutShort reads it). Without one the cassette
+ * was cut short, or written by hand or by another tool: said as a note on every run (not refused), naming
+ * the last interaction it holds. (A run cut after a call that asked for a tool says so too: build.ts.)
+ */
+function missingTrailerNote(yaml: CassetteYaml, interactions: number): string[] {
+  const { data } = yaml;
+  if (isJsonObject(data) && ('version' in data || 'recorded_with' in data)) return [];
+  return [
+    `the cassette ends without the trailer a recorder writes after the last interaction (vcrpy's \`version: 1\`, Ruby VCR's \`recorded_with:\`): if it was cut short between two interactions (head -n), the exchanges after interaction ${interactions - 1} are missing`,
+  ];
+}
+
 interface Collected {
   exchanges: GenerationExchange[];
   skipped: PositionedNote[];
@@ -204,7 +219,7 @@ export function importCassette(content: string, path: string): Trace[] {
   try {
     const out: Collected = { exchanges: [], skipped: [], polls: new Map(), clock: new LogClock() };
     list.forEach((raw, i) => readInteraction(raw, i, path, yaml, out));
-    const fileNotes = out.clock.notes();
+    const fileNotes = [...missingTrailerNote(yaml, list.length), ...out.clock.notes()];
     return buildTraces(resolveBackgroundPolls(out.exchanges, out.polls), { file: path, format: 'vcr-cassette', skipped: out.skipped, ...(fileNotes.length > 0 ? { fileNotes } : {}) });
   } catch (error) {
     throw atFieldLines(error, path, yaml);

@@ -1,0 +1,60 @@
+/**
+ * replayWarnings: for a library caller, the warnings `loopcost replay` prints for recorded runs replayed under
+ * given settings (report/warnings.ts ReportWarning: a code and one line each) — a price gap, a context strategy
+ * that changes cost only (open loop), a strategy a recording states and replays under, importers' notes, runs that
+ * are parts of a session tree, models the table gives no cached price or window, repeat-action skip replayed open
+ * loop, and with the replays' results at hand the cache rule's lost tokens. Computed as replay computes them: its
+ * notes of each run (runNotes.ts RunNotes), then the same rules (`loopcost replay … --format json`'s `warnings`
+ * for the same runs and settings; the parity test holds them equal). Shell side: it reads what runNotes reads.
+ */
+import { brakeConfig, type BrakeSettings } from '../../brakes/config.js';
+import type { ContextStrategy } from '../../context/strategy.js';
+import { modelWindowMaxTokens } from '../../population/modelWindow.js';
+import type { PriceTable } from '../../pricing/types.js';
+import { optionPlace, requireTraces } from '../../options/given.js';
+import { validateOptions, brakeIssues, strategyIssues, priceTableIssue, modelNameIssue } from '../../options/rules.js';
+import { resolveTracePricing, type RunResult } from '../../replay/replay.js';
+import { hasBrakes } from '../../report/settings.js';
+import { cacheRuleWarnings, skipOpenLoopWarnings, type ReportWarning } from '../../report/warnings.js';
+import type { Trace } from '../../trace/types.js';
+import { RunNotes } from './runNotes.js';
+import { REPLAY_PART_FIGURES } from './replay.js';
+
+export interface ReplayWarningOptions {
+  /** The brakes the runs are replayed under, as replayTrace takes them. */
+  brakes: BrakeSettings;
+  /** The context strategy they are replayed under, as replayTrace takes it. */
+  strategy: ContextStrategy;
+  prices: PriceTable;
+  /** The model every run is re-priced as (replayTrace's `model`), when one is. */
+  model?: string;
+  /** The replays' results (replayTrace's), when at hand: what is read off them is warned of too (`cache_min_prefix`). */
+  results?: readonly RunResult[];
+  /** The inputs the runs were read from, as a fix names them (`loopcost prices derive …`); default `TRACES...`. */
+  inputs?: readonly string[];
+}
+
+const KEYS = ['brakes', 'strategy', 'prices', 'model', 'results', 'inputs'] as const satisfies readonly (keyof ReplayWarningOptions)[];
+
+/**
+ * The warnings (`code`, `message`) `loopcost replay` gives for `traces` replayed under `options`, in its order
+ * (none: nothing could make a figure mislead). Each run's prices as replayTrace resolves them. Arguments are
+ * checked as replayTrace's are (a UserError, `<replayWarnings options>`).
+ */
+export function replayWarnings(traces: readonly Trace[], options: ReplayWarningOptions): ReportWarning[] {
+  requireTraces('replayWarnings', traces);
+  validateOptions('replayWarnings', options, KEYS, (issue, o) => {
+    brakeIssues(issue, o.brakes);
+    strategyIssues(issue, o.strategy, 'strategy', true);
+    priceTableIssue(issue, 'prices', o.prices);
+    modelNameIssue(issue, 'model', o.model);
+    if (o.results !== undefined && !Array.isArray(o.results)) issue('results', 'invalid_value', 'is not a list', "replayTrace's results for these runs, or leave it out");
+    if (o.inputs !== undefined && !(Array.isArray(o.inputs) && o.inputs.every((input) => typeof input === 'string'))) issue('inputs', 'invalid_value', 'is not a list of texts', 'the paths the runs were read from, or leave it out');
+  });
+  const brakes = brakeConfig(options.brakes);
+  const model = options.model === undefined ? {} : { model: options.model };
+  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens([brakes]), partsBraked: hasBrakes(brakes), parts: { figures: REPLAY_PART_FIGURES } });
+  for (const trace of traces) notes.addNote(notes.noteOf(trace, resolveTracePricing(trace, { prices: options.prices, ...model, modelPlace: optionPlace('replayWarnings', 'model') })));
+  const skips = brakes.repeatAction === 'skip' ? traces.length : 0;
+  return [...notes.warnings(options.inputs ?? []), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(options.results ?? [])];
+}

@@ -1,0 +1,138 @@
+/**
+ * Another sample judged paired with the baseline's agents (src/check/pairedAgents.ts): a baseline stores what
+ * re-runs its synthetic agents, and a check whose runs are another sample (another seed, run count, entries in
+ * another order) runs them again on its own draws and judges each figure against theirs by the tolerance alone.
+ * A regression made together with a re-seed moved figures less than the noise band of 300 runs and passed; it
+ * fails now, while a re-seed alone (the same agents on other draws) moves nothing. A baseline without agents
+ * (written before) keeps the band, and says so once; one whose agents this loopcost cannot run too.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, tempDir } from '../cli/run.js';
+import { GATE_SUPPORT, withoutAgents } from './gateFixture.js';
+
+interface Row {
+  figure: string;
+  status: string;
+  paired?: number | null;
+  relativeChangePaired?: number | null;
+}
+
+/** The support agent at 300 runs, its perfectionist at weight 10, no expectations (the drift alone gates). */
+function support(dir: string): string {
+  const text = readFileSync(GATE_SUPPORT, 'utf8')
+    .replace(/^runs: 500$/m, 'runs: 300')
+    .replace('tool: kb_search\n    weight: 5', 'tool: kb_search\n    weight: 10')
+    .replace(/^expect:\n(?: {2}.*\n)+/m, '');
+  expect(text).toContain('weight: 10');
+  expect(text).not.toContain('expect:');
+  const file = join(dir, 'support.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+async function baselineOf(file: string): Promise<string> {
+  const baseline = join(tempDir(), 'baseline.json');
+  const wrote = await cli('check', file, '--update-baseline', baseline);
+  expect(wrote.code, wrote.stderr).toBe(0);
+  return baseline;
+}
+
+async function checkJson(file: string, baseline: string, ...flags: string[]): Promise<{ code: number; rows: Row[]; drift: Record<string, unknown> }> {
+  const r = await cli('check', file, '--baseline', baseline, '--format', 'json', ...flags);
+  expect(r.stderr).not.toMatch(/Error|at .*\.ts:/);
+  const report = JSON.parse(r.stdout);
+  return { code: r.code, rows: report.drift.rows, drift: report.drift };
+}
+
+const statusOf = (rows: readonly Row[], figure: string) => rows.find((row) => row.figure === figure)!.status;
+
+describe('a regression made together with a re-seed', () => {
+  it('perfectionist weight 10 → 15 with another seed fails, judged against the baseline agents on the same draws; a baseline without agents passes it within noise', async () => {
+    const file = support(tempDir());
+    const baseline = await baselineOf(file);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('tool: kb_search\n    weight: 10', 'tool: kb_search\n    weight: 15'));
+    const json = await checkJson(file, baseline, '--seed', '4');
+    expect(json.code).toBe(1);
+    expect(json.drift.paired).toEqual([file]);
+    const mean = json.rows.find((row) => row.figure === 'costPerRunUsd.mean')!;
+    expect(mean.status).toBe('drift');
+    expect(mean.relativeChangePaired).toBeGreaterThan(0.05);
+    const text = await cli('check', file, '--baseline', baseline, '--seed', '4');
+    expect(text.stdout).toMatch(/costPerRunUsd\.p95 +\$0\.0101 +\$0\.00883 +DRIFT ↑ \+12\.3% \(the baseline's agents here: \$0\.00786\)/);
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain(`paired: ${file}: its synthetic runs are another sample than the baseline's; the baseline's agents (stored in it) were run again on these runs' draws`);
+    // Before (a baseline holding no agents, as every baseline did): each figure within the noise band of 300 runs, exit 0.
+    withoutAgents(baseline);
+    const unpaired = await cli('check', file, '--baseline', baseline, '--seed', '4');
+    expect(unpaired.code).toBe(0);
+    expect(unpaired.stdout).toMatch(/costPerRunUsd\.p95 .*within noise/);
+    const said = unpaired.stdout.replace(/\s+/g, ' ');
+    expect(said).toContain(`unpaired: ${file}: another sample than the baseline's, judged against the noise band, not paired with the baseline's agents: the baseline holds no agents to run again (written before baselines stored them); to judge it paired, write the baseline again with --update-baseline ${baseline}`);
+    expect(said.split('unpaired:').length).toBe(2);
+  });
+
+  it('a re-seed alone passes: 30 seeds, 0 fail, every figure equal to the baseline agents on its draws', async () => {
+    const file = support(tempDir());
+    const baseline = await baselineOf(file);
+    let failed = 0;
+    for (let seed = 100; seed < 130; seed++) {
+      const json = await checkJson(file, baseline, '--seed', String(seed));
+      if (json.code !== 0) failed++;
+      expect(json.drift.paired).toEqual([file]);
+      const paired = json.rows.filter((row) => row.paired !== undefined);
+      expect(paired.map((row) => row.figure)).toHaveLength(9);
+      expect(paired.every((row) => row.relativeChangePaired === 0 && row.status === 'ok')).toBe(true);
+    }
+    expect(failed).toBe(0);
+  }, 120_000);
+
+  it('more runs and entries in another order are the same agents on other draws: nothing moves, totals and the largest run compared', async () => {
+    const file = support(tempDir());
+    const baseline = await baselineOf(file);
+    const text = readFileSync(file, 'utf8');
+    const [a, b, c] = ['  - behaviour: perfectionist', '  - behaviour: retrier', '  - behaviour: asker'].map((mark) => text.indexOf(mark));
+    writeFileSync(file, (text.slice(0, a) + text.slice(b!, c) + text.slice(a, b) + text.slice(c)).replace(/^runs: 300$/m, 'runs: 900'));
+    const json = await checkJson(file, baseline);
+    expect(json.code).toBe(0);
+    expect(json.drift.paired).toEqual([file]);
+    expect(statusOf(json.rows, 'costUsd')).toBe('ok');
+    expect(statusOf(json.rows, 'costPerRunUsd.max')).toBe('ok');
+    const paired = json.rows.filter((row) => row.paired !== undefined);
+    expect(paired).toHaveLength(9);
+    expect(paired.every((row) => row.relativeChangePaired === 0)).toBe(true);
+  });
+});
+
+describe('a baseline whose agents this loopcost cannot run', () => {
+  it('is still read: judged against the noise band, the reason said (a setting another loopcost stored, a scenario field it added)', async () => {
+    const file = support(tempDir());
+    const baseline = await baselineOf(file);
+    const stored = JSON.parse(readFileSync(baseline, 'utf8'));
+    stored.scenarios[0].agents.settings.warpDrive = 'on';
+    writeFileSync(baseline, JSON.stringify(stored, null, 2));
+    const json = await checkJson(file, baseline, '--seed', '4');
+    // Read, and judged as before: the largest run of another sample not held, no row paired.
+    expect(statusOf(json.rows, 'costPerRunUsd.max')).toBe('not held');
+    expect(json.rows.some((row) => row.paired !== undefined)).toBe(false);
+    expect(json.drift.unpaired).toEqual([{ scenario: file, reason: "the baseline's agents cannot be run again: its settings name warpDrive, which this loopcost does not run" }]);
+    delete stored.scenarios[0].agents.settings.warpDrive;
+    stored.scenarios[0].agents.scenario.moodSwings = 0.3;
+    writeFileSync(baseline, JSON.stringify(stored, null, 2));
+    const later = await checkJson(file, baseline, '--seed', '4');
+    expect(later.code).not.toBe(2);
+    const reason = (later.drift.unpaired as { reason: string }[])[0]!.reason;
+    expect(reason).toMatch(/^the baseline.s agents cannot be run again: they do not read as a scenario here \(/);
+    expect(reason).toContain('moodSwings');
+  });
+
+  it('agents that do not give the baseline its own figures (another loopcost draws them otherwise) are not trusted', async () => {
+    const file = support(tempDir());
+    const baseline = await baselineOf(file);
+    const stored = JSON.parse(readFileSync(baseline, 'utf8'));
+    stored.scenarios[0].agents.scenario.systemTokens = 1300;
+    writeFileSync(baseline, JSON.stringify(stored, null, 2));
+    const json = await checkJson(file, baseline, '--seed', '4');
+    expect((json.drift.unpaired as { reason: string }[])[0]!.reason).toContain('do not give its figures');
+  });
+});
