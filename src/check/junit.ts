@@ -10,6 +10,7 @@ import { changesText } from './settingChanges.js';
 import { removedText, type BrakeRemoved } from './brakesRemoved.js';
 import { beyondNoiseText, quietStatusText } from './noiseText.js';
 import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
+import { withinNoiseText } from './expectationText.js';
 
 // Characters XML 1.0 does not allow, even escaped.
 // eslint-disable-next-line no-control-regex
@@ -108,7 +109,9 @@ export function renderJunit(report: CheckReport): string {
   const drift = report.drift;
   for (const scenario of report.scenarios) {
     const cases: Case[] = scenario.results.map((r) => {
-      const message = `${r.expectation}: measured ${r.measuredText}, limit ${r.limit}`;
+      // A failure whose interval holds the bound says so, as the report does (more runs tell).
+      const noise = r.withinNoise === true ? ` (${withinNoiseText(r)})` : '';
+      const message = `${r.expectation}: measured ${r.measuredText}, limit ${r.limit}${noise}`;
       return r.pass ? { name: r.expectation } : { name: r.expectation, failure: { message, text: `${scenario.name} (${scenario.source})\n${message}${r.detail ? `\n${r.detail}` : ''}\n` } };
     });
     const rows = drift?.rows.filter((row) => row.scenario === scenario.source && row.status !== 'gone') ?? [];

@@ -4,7 +4,9 @@
  * written; each population expectation says when its figure's 95% interval holds the bound (src/check/expectNoise.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { cli } from '../cli/run.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, tempDir } from '../cli/run.js';
 import { boundsHeld, figureInterval, noiseFields } from '../../src/check/expectNoise.js';
 import { noiseIntervalText, resultText } from '../../src/check/expectationText.js';
 import type { CheckedRun, ExpectationResult } from '../../src/check/evaluate.js';
@@ -33,6 +35,10 @@ describe('an expectation within sampling noise', () => {
     expect(completion).toMatchObject({ pass: false, withinNoise: true, interval: [0.43136086, 0.56863914] });
     // The p95's distribution-free interval (order statistics of 200 runs) is below the $0.01 bound.
     expect(p95).toMatchObject({ pass: true, withinNoise: false, interval: [0.00757065, 0.009078] });
+    // JUnit's failure message says it too (a CI shows that message, not the report).
+    const junit = join(tempDir(), 'check.xml');
+    await cli('check', 'scenarios/production-mix.yaml', '--seed', '1079', '--junit', junit);
+    expect(readFileSync(junit, 'utf8')).toContain('message="population.completionRate: measured 50%, limit ≥ 55% (within sampling noise: 95% 43.14%–56.86% holds 55%; more runs tell)"');
   });
 
   it('a failure far past its bound is not within noise; recorded runs are a sample too (3 runs cannot show a 0% rate)', async () => {
