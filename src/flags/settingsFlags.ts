@@ -90,7 +90,8 @@ export interface BrakeFlags {
 export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
   let config: BrakeConfig = brakeConfig();
   if (flags.preset !== undefined && flags.preset !== RECORDED_PRESET) {
-    const preset = PRESETS[flags.preset];
+    // Own keys only: `--preset toString` named no preset, yet read as one (of no brakes) through the prototype.
+    const preset = Object.hasOwn(PRESETS, flags.preset) ? PRESETS[flags.preset] : undefined;
     if (!preset) throw flagError('--preset', flags.preset, `a preset (${[...Object.keys(PRESETS), RECORDED_PRESET].join(', ')})`);
     config = { ...preset };
   }
@@ -212,6 +213,10 @@ export function trySpec(spec: string): { preset: string | undefined; brakes: Bra
   if (flags.preset === RECORDED_PRESET) {
     // No brakes would be a silent misreading: each run's own limits are the what-if baseline, and replay's --preset recorded.
     throw new UserError({ file: '<command line>', field: '--try preset', code: 'bad_value', message: `'${RECORDED_PRESET}' (each run's own recorded limits) is the baseline every --try is compared with, not a setting to try`, hint: `give the brakes to try; to replay with each run's own limits: loopcost replay INPUTS --preset ${RECORDED_PRESET}` });
+  }
+  if (flags.preset !== undefined && !Object.hasOwn(PRESETS, flags.preset)) {
+    // The presets a --try takes: `recorded` is the baseline (refused above), so not listed among them.
+    throw flagError('--try preset', flags.preset, `a preset (${Object.keys(PRESETS).join(', ')})`);
   }
   try {
     const brakes = brakesFromFlags(flags);
