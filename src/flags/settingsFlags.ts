@@ -86,15 +86,19 @@ export interface BrakeFlags {
   maxOutputTokens?: string;
 }
 
+/**
+ * The brakes of the preset `name` (its own names only: `toString` names no preset, though every object answers
+ * it), else a flag error naming `place.flag` and the names it takes (`offered`).
+ */
+function presetNamed(name: string, place: { flag: string; offered: readonly string[] }): BrakeConfig {
+  if (!Object.hasOwn(PRESETS, name)) throw flagError(place.flag, name, `a preset (${place.offered.join(', ')})`);
+  return PRESETS[name]!;
+}
+
 /** A preset first, then each flag given overrides it. No flag, no brake. */
 export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
   let config: BrakeConfig = brakeConfig();
-  if (flags.preset !== undefined && flags.preset !== RECORDED_PRESET) {
-    // Own keys only: `--preset toString` named no preset, yet read as one (of no brakes) through the prototype.
-    const preset = Object.hasOwn(PRESETS, flags.preset) ? PRESETS[flags.preset] : undefined;
-    if (!preset) throw flagError('--preset', flags.preset, `a preset (${[...Object.keys(PRESETS), RECORDED_PRESET].join(', ')})`);
-    config = { ...preset };
-  }
+  if (flags.preset !== undefined && flags.preset !== RECORDED_PRESET) config = { ...presetNamed(flags.preset, { flag: '--preset', offered: [...Object.keys(PRESETS), RECORDED_PRESET] }) };
   if (flags.maxSteps !== undefined) config.maxSteps = positiveInt('--max-steps', flags.maxSteps);
   if (flags.maxCost !== undefined) config.maxCostPico = maxCostPico('--max-cost', flags.maxCost);
   if (flags.timeout !== undefined) config.timeoutMs = timeoutMs(flags.timeout);
@@ -214,10 +218,8 @@ export function trySpec(spec: string): { preset: string | undefined; brakes: Bra
     // No brakes would be a silent misreading: each run's own limits are the what-if baseline, and replay's --preset recorded.
     throw new UserError({ file: '<command line>', field: '--try preset', code: 'bad_value', message: `'${RECORDED_PRESET}' (each run's own recorded limits) is the baseline every --try is compared with, not a setting to try`, hint: `give the brakes to try; to replay with each run's own limits: loopcost replay INPUTS --preset ${RECORDED_PRESET}` });
   }
-  if (flags.preset !== undefined && !Object.hasOwn(PRESETS, flags.preset)) {
-    // The presets a --try takes: `recorded` is the baseline (refused above), so not listed among them.
-    throw flagError('--try preset', flags.preset, `a preset (${Object.keys(PRESETS).join(', ')})`);
-  }
+  // The presets a --try takes: `recorded` is the baseline (refused above), so not listed among them.
+  if (flags.preset !== undefined) presetNamed(flags.preset, { flag: '--try preset', offered: Object.keys(PRESETS) });
   try {
     const brakes = brakesFromFlags(flags);
     if (flags.preset !== undefined) return { preset: flags.preset, brakes };

@@ -10,6 +10,7 @@
  * the next prompt is billed 3,000 (system + goal + summary + framing + 100), a step, and an answer.
  */
 import { describe, expect, it } from 'vitest';
+import { estimatesAfterCalls } from '../loop/estimatesAfterCalls.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import { FULL_HISTORY, type CacheMode, type ContextStrategy } from '../../src/context/strategy.js';
 import { compileTrace } from '../../src/fast/compile.js';
@@ -18,7 +19,7 @@ import { outcomeOf, runOutcomeOf } from '../../src/fast/runState.js';
 import { runSettings } from '../../src/fast/settings.js';
 import { brakeLimits } from '../../src/kernel/limits.js';
 import { LoopSession } from '../../src/loop/session.js';
-import { beforeCall, playCall, runLoop } from '../../src/loop/run.js';
+import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import { usdToPico } from '../../src/money.js';
 import type { LoopOptions } from '../../src/loop/types.js';
@@ -66,13 +67,7 @@ describe('after a recorded compaction the context holds system + goal + its outp
   it('the next prompt is estimated as 600 + 300 + the 2,000 framing = 2,900 tokens (the compaction\'s own prompt was 8,600)', () => {
     const session = new LoopSession(options(NO_BRAKES));
     const source = new ReplaySource(TRACE);
-    const estimates: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const next = beforeCall(session, source);
-      if (next.stop) throw new Error(next.stop.detail);
-      expect(playCall(session, next.response, next.view)).toBeNull();
-      estimates.push(session.nextPromptEstimate());
-    }
+    const estimates = estimatesAfterCalls(session, source, 6);
     // After each call: the view plus what that call was billed beyond it; after the compaction, its
     // output beside system + goal and the framing the first call showed; then as billed again.
     expect(estimates).toEqual([1600 + 2000, 2600 + 2500, 3600 + 3000, 4600 + 3500, 900 + 2000, 1900 + 2100]);

@@ -10,9 +10,10 @@
  * and an answer billed 9,600.
  */
 import { describe, expect, it } from 'vitest';
+import { estimatesAfterCalls } from '../loop/estimatesAfterCalls.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import { FULL_HISTORY, type ContextStrategy } from '../../src/context/strategy.js';
-import { beforeCall, playCall, runLoop } from '../../src/loop/run.js';
+import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import { LoopSession } from '../../src/loop/session.js';
 import { replayTrace } from '../../src/replay/replay.js';
@@ -40,13 +41,7 @@ describe('an unparseable compaction replaces nothing in a replay (readable loop)
   it('the prompt after it holds the four steps: estimated 4,600 + the 4,000 the compaction was billed beyond them', () => {
     const session = new LoopSession({ brakes: NO_BRAKES, strategy: FULL_HISTORY, cache: 'recorded', pricing: PRICING, systemTokens: 500, goalTokens: 100 });
     const source = new ReplaySource(TRACE);
-    const estimates: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const next = beforeCall(session, source);
-      if (next.stop) throw new Error(next.stop.detail);
-      expect(playCall(session, next.response, next.view)).toBeNull();
-      estimates.push(session.nextPromptEstimate());
-    }
+    const estimates = estimatesAfterCalls(session, source, 6);
     // A compaction that compacted would leave 600 + 12 + the 2,000 framing = 2,612 after call 4.
     expect(estimates).toEqual([1600 + 2000, 2600 + 2500, 3600 + 3000, 4600 + 3500, 4600 + 4000, 5600 + 3500]);
     expect(session.prompt()).toMatchObject({ inputTokens: 5600, historySteps: 5, firstKeptStep: 0 });

@@ -7,7 +7,6 @@
  * 40.5% / 65.8% / 72.2% (the recordings: 23.7% / 44.7% / 57.9%); under repeat-mode consecutive it stopped 12
  * completing runs of 2,000 (the recordings, which never re-ran a command back to back: none).
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { actionFingerprint } from '../../src/brakes/fingerprint.js';
@@ -16,7 +15,7 @@ import { collectInputs } from '../../src/io/collectInputs.js';
 import type { Trace } from '../../src/trace/types.js';
 import { collectAsync } from '../helpers.js';
 import { cli, tempDir } from '../cli/run.js';
-import { fittedProfile, SHARED_PRICES, SHARED_RUNS, sweptRows } from './fitSweeps.js';
+import { bunchedScenario, fittedProfile, SHARED_PRICES, SHARED_RUNS, sweptRows } from './fitSweeps.js';
 
 const RUNS = SHARED_RUNS;
 const PRICES = SHARED_PRICES;
@@ -56,26 +55,7 @@ describe('fit: repeats bunched on one action, as real runs bunch them', () => {
 
   it('fitted to runs generated with bunched repeats, the profile sweeps as they do', async () => {
     const dir = tempDir();
-    const scenario = join(dir, 'bunched.yaml');
-    writeFileSync(
-      scenario,
-      [
-        'scenario: loopcost.scenario/1',
-        'model: gpt-4o-mini',
-        'systemTokens: 500',
-        'goalTokens: 200',
-        'runs: 300',
-        'seed: 5',
-        'population:',
-        '  - behaviour: healthy',
-        '    weight: 1',
-        '    steps: { kind: uniform, min: 40, max: 120 }',
-        '    repeatShare: 0.08',
-        '    repeatFocus: 0.5',
-        '    outputTokens: { kind: lognormal, median: 150, p95: 500 }',
-        '    toolResultTokens: { kind: lognormal, median: 400, p95: 2500 }',
-      ].join('\n') + '\n',
-    );
+    const scenario = bunchedScenario(dir, 'bunched', { runs: 300, seed: 5 });
     const generated = join(dir, 'gen.jsonl');
     expect((await cli('generate', scenario, '--out', generated)).code).toBe(0);
     // The agent's repeats: never the action just run, and bunched (a run's busiest action takes most of them).

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../cli/run.js';
-import { fittedProfile, SHARED_PRICES, SHARED_RUNS, sweptRows } from './fitSweeps.js';
+import { bunchedScenario, fittedProfile, SHARED_PRICES, SHARED_RUNS, sweptRows } from './fitSweeps.js';
 
 /** The field in an entry (the profile's comments name it too). */
 const SCALE_FIELD = /^ +repeatShareScale:/m;
@@ -45,7 +45,7 @@ describe('fit: each run its own repeat share, as real runs differ', () => {
     const dir = tempDir();
     const generated = join(dir, 'spread.jsonl');
     const spread = ['    repeatShareScale: { kind: empirical, quantiles: [0, 0.25, 0.5, 1, 1.5, 3] }'];
-    expect((await cli('generate', scenarioFile(dir, 'spread', spread), '--out', generated)).code).toBe(0);
+    expect((await cli('generate', bunchedScenario(dir, 'spread', { runs: 400, seed: 11, extra: spread }), '--out', generated)).code).toBe(0);
     const profile = await fittedProfile(generated);
     const text = readFileSync(profile, 'utf8');
     expect(text).toMatch(SCALE_FIELD);
@@ -63,30 +63,7 @@ describe('fit: each run its own repeat share, as real runs differ', () => {
     expect(gap(without)).toBeGreaterThan(gap(synthetic) + 0.05);
 
     const plain = join(dir, 'plain.jsonl');
-    expect((await cli('generate', scenarioFile(dir, 'plain', []), '--out', plain)).code).toBe(0);
+    expect((await cli('generate', bunchedScenario(dir, 'plain', { runs: 400, seed: 11 }), '--out', plain)).code).toBe(0);
     expect(readFileSync(await fittedProfile(plain), 'utf8')).not.toMatch(SCALE_FIELD);
   });
 });
-
-function scenarioFile(dir: string, name: string, extra: string[]): string {
-  const file = join(dir, `${name}.yaml`);
-  const lines = [
-    'scenario: loopcost.scenario/1',
-    'model: gpt-4o-mini',
-    'systemTokens: 500',
-    'goalTokens: 200',
-    'runs: 400',
-    'seed: 11',
-    'population:',
-    '  - behaviour: healthy',
-    '    weight: 1',
-    '    steps: { kind: uniform, min: 40, max: 120 }',
-    '    repeatShare: 0.08',
-    '    repeatFocus: 0.5',
-    ...extra,
-    '    outputTokens: { kind: lognormal, median: 150, p95: 500 }',
-    '    toolResultTokens: { kind: lognormal, median: 400, p95: 2500 }',
-  ];
-  writeFileSync(file, lines.join('\n') + '\n');
-  return file;
-}
