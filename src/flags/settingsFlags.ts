@@ -14,6 +14,7 @@ import { MAX_LATENCY_MS, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD } f
 import { atLeastOneUnit, flagError, nonNegativeInt, numberFlag, positiveInt, type NumberLimit } from './numberFlags.js';
 import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
+import { BRAKE_KEYS } from './brakeKeys.js';
 
 /** A number of seconds or USD, 0 or more (the number rule of every flag taking 0; `--tolerance` is a share: check/baselineFile.ts parseTolerance). */
 export function nonNegativeNumber(flag: string, value: string): number {
@@ -148,25 +149,6 @@ export function strategyFromFlags(flags: ContextFlags): ContextStrategy {
   if (flags.cache !== undefined) strategy.cache = oneOf<CacheMode>('--cache', flags.cache, ['on', 'off']);
   return strategy;
 }
-
-const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
-  preset: 'preset',
-  'max-steps': 'maxSteps',
-  'max-cost': 'maxCost',
-  timeout: 'timeout',
-  'max-repeat': 'maxRepeat',
-  'repeat-mode': 'repeatMode',
-  'repeat-action': 'repeatAction',
-  'max-skips': 'maxSkips',
-  'skip-warning': 'skipWarning',
-  'max-same-error': 'maxSameError',
-  'same-error-mode': 'sameErrorMode',
-  'max-tokens': 'maxTokens',
-  'max-backtracks': 'maxBacktracks',
-  'budget-mode': 'budgetMode',
-  'context-window': 'contextWindow',
-  'max-output-tokens': 'maxOutputTokens',
-};
 
 /**
  * A what-if setting: `max-steps=50,max-repeat=3,repeat-mode=consecutive` (brake flag names without `--`,

@@ -30,6 +30,7 @@ import { treeTraceInputs } from './treeHeaders.js';
 import { inputWarningsOf } from './inputWarnings.js';
 import { BaselineModeMisses } from './whatifModes.js';
 import { presetFlagRefusal } from './whatifPreset.js';
+import { brakeFlagsRefusal } from './whatifBrakeFlags.js';
 
 export interface WhatIfCommand {
   /** The paths as given (reports' hints name them). */
@@ -184,6 +185,8 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   // `--preset [name]`, refused (whatifPreset.ts): commander gives `true` without a value, which BrakeFlags' `preset` does not type.
   const preset = (opts as { preset?: string | true }).preset;
   if (preset !== undefined) throw presetFlagRefusal(preset);
+  const brakeFlags = brakeFlagsRefusal(opts);
+  if (brakeFlags !== undefined) throw brakeFlags;
   const format = chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
   const subagent = subagentLimitsFromFlags(opts, 'whatif');

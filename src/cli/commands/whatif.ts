@@ -1,5 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { WhatIfFlags } from '../actions/whatif.js';
+import { WHATIF_REFUSED_BRAKE_FLAGS } from '../actions/whatifBrakeFlags.js';
 import { addTreeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, latencyModelOption, option, outOption } from '../options.js';
 
 const whatif: CommandModule = {
@@ -22,6 +23,11 @@ const whatif: CommandModule = {
       // Refused by the action (whatifPreset.ts), with or without a value, before --try is asked for: a preset is tried with --try preset=NAME.
       .addOption(option(command, '--preset [name]', 'refused: a preset is tried with --try preset=NAME', 'refused').hideHelp());
     command.on('option:preset', () => tryOption.makeOptionMandatory(false));
+    // Replay's brake flags, refused by the action (whatifBrakeFlags.ts) naming the --try that tries each, before --try is asked for.
+    for (const [name] of WHATIF_REFUSED_BRAKE_FLAGS) {
+      command.addOption(option(command, `--${name} [value]`, `refused: a brake is tried with --try ${name}=VALUE`, 'refused').hideHelp());
+      command.on(`option:${name}`, () => tryOption.makeOptionMandatory(false));
+    }
     addTreeOptions(addInputOptions(addViewOptions(addScenarioOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: WhatIfFlags) => {
       const { whatIfAction } = await import('../actions/whatif.js');
       setExitCode(await whatIfAction(inputs, opts, io, givenOptions(command)));
