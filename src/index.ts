@@ -26,6 +26,20 @@ export * from './replay/curve.js';
 export * from './replay/contexts.js';
 // The brakes a run was recorded with (`--preset recorded`, what-if's baseline): replayTrace(trace, { brakes: recordedBrakes(trace), … }).
 export { recordedBrakes } from './replay/whatif.js';
+// The commands as library calls (src/library): arguments checked, refusals naming the entry point, figures as the command's JSON gives them.
+export { whatIf, type WhatIfTry, type WhatIfLibraryOptions, type WhatIfResult } from './library/whatIf.js';
+export type { WhatIfRun, WhatIfTotal, WhatIfCell, WhatIfBaseline } from './replay/whatif.js';
+export { compareWithRecorded, type CompareOptions } from './library/compare.js';
+export type { FidelityRow } from './replay/compare.js';
+export { projectSpend, type ProjectOptions } from './library/project.js';
+export type { Projection, Quantiles } from './population/project.js';
+export type { RunCostConfidence } from './population/projectConfidence.js';
+export { calibrate, type CalibrateOptions } from './library/calibrate.js';
+export type { CalibrationFigures, FalseStopsByStop } from './population/calibrate.js';
+export { derivePrices, type DerivedPrices } from './library/derivePrices.js';
+export type { DerivedModel } from './pricing/derive.js';
+export type { DerivedWindow } from './cli/actions/pricesDerive.js';
+export type { RunShapeOptions } from './library/entry.js';
 export { constantStepsTrace, type ConstantStepsSpec } from './synthetic/constantSteps.js';
 export { loadTraceFile, loadTraceFiles, streamTraceFile, detectFormat, type ReadOptions } from './import/index.js';
 export { importText } from './import/importText.js';

@@ -6,6 +6,7 @@
  * view sizes.
  */
 import type { PromptView } from '../kernel/context.js';
+import { SUMMARY_PREFIX } from '../kernel/sentOverhead.js';
 import type { AgentMessage, ModelToolCall } from './types.js';
 
 /** What a masked tool result reads (SWE-agent's form). */
@@ -38,7 +39,7 @@ export class Conversation {
 
   /** A summary call answered: its text stands for the steps before the tracker's new firstKeptStep. */
   summarize(text: string): void {
-    this.summary = { role: 'user', content: `Summary of the earlier steps: ${text}` };
+    this.summary = { role: 'user', content: `${SUMMARY_PREFIX}${text}` };
     this.transcript.push(this.summary);
   }
 

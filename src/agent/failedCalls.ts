@@ -1,6 +1,11 @@
 /**
  * The real loop's failed model calls (agent/loop.ts): one its provider failed, one its deadline cut
  * (deadline.ts), one refused for its prompt's length — each recorded and paid as the provider billed it.
+ * One sent whose response was never read (a timeout, a lost connection, a body that is no JSON: the
+ * ModelCallError says `unread`; one cut at the run's timeout or by the caller's abort) is billed at the
+ * loop's own estimate of its prompt — the one its brakes priced before sending it — marked `estimated`,
+ * counted toward the budget at once: the provider may have answered and billed it. Each call is written
+ * as sent before it is made (sendCall), so a run killed during it leaves that call on disk, read the same.
  * Apart from the run that makes them, as the things they need of that run (CallsRun).
  */
 import type { Stop } from '../brakes/stopReasons.js';
@@ -9,6 +14,7 @@ import type { LoopSession } from '../loop/session.js';
 import type { WindowRefusal } from '../loop/types.js';
 import { recordedRefusal } from '../loop/refusalWords.js';
 import type { CallRecord } from '../trace/types.js';
+import { sentCall } from '../trace/liveRecording.js';
 import { cutByDeadline, cutCallRecord } from './deadline.js';
 import type { ResolvedAgentOptions } from './loop.js';
 import { billed, failedOf, failedRecordOf } from './records.js';
@@ -19,7 +25,7 @@ import { ModelCallError } from './types.js';
 export interface CallsRun {
   readonly session: LoopSession;
   readonly options: ResolvedAgentOptions;
-  readonly recorder: { call(record: CallRecord): void };
+  readonly recorder: { call(record: CallRecord): void; sent?(record: CallRecord): void };
   /** The call's time (the loop's lap: the mark moved). */
   lap(): number;
   aborted(): boolean;
@@ -43,6 +49,11 @@ export function failedCall(run: CallsRun, error: unknown, view: PromptView, { re
   const aborted = run.aborted();
   const cutOff = cutByDeadline(cut, error, aborted);
   const record = cutOff ? cutCallRecord(run.lap()) : failedRecordOf(error, run.lap(), aborted);
+  // Sent, never read: the adapter says so, or the call was cut (its deadline, the caller's abort) before it answered at all.
+  if (record.inputTokens === undefined && (error instanceof ModelCallError ? error.options.unread === true : cutOff || aborted)) {
+    record.inputTokens = promptEstimateOf(run, view);
+    record.failed!.estimated = true;
+  }
   const { status, message } = record.failed!;
   const retryable = error instanceof ModelCallError && error.options.retryable;
   const wait = aborted || cutOff ? null : pendingRetryWait(error, run.options.retry, retries);
@@ -61,4 +72,14 @@ export function refusedCall(run: CallsRun, error: ModelCallError, refusal: Windo
   const record: CallRecord = { type: 'call', outputTokens: 0, latencyMs: run.lap(), ...(summary || error.options.compaction ? { compaction: true } : {}), failed: { ...failedOf(error.options.status, error.message), contextLengthExceeded: recordedRefusal(refusal) } };
   run.recorder.call(record);
   return run.session.providerRefused(record, view, refusal);
+}
+
+/** The loop's estimate of the prompt it sends with `view`: the one its brakes before the call priced (LoopSession.boundPico). */
+function promptEstimateOf(run: CallsRun, view: PromptView): number {
+  return run.session.boundPico(view).promptEstimate;
+}
+
+/** Before a model call is made with `view`: written as sent (trace/liveRecording.ts sentCall, at the loop's prompt estimate), so a run killed during it keeps the call the provider may bill. */
+export function sendCall(run: CallsRun, view: PromptView): void {
+  run.recorder.sent?.(sentCall(promptEstimateOf(run, view)));
 }

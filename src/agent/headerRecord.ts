@@ -2,7 +2,7 @@
 import { contextSpecOf, isIdentity, type ContextStrategy } from '../context/strategy.js';
 import { TRACE_SCHEMA, type RecordedContext, type TraceHeader } from '../trace/types.js';
 import { recordedSettingsOf } from '../trace/recordedSettings.js';
-import { LIVE_LINES } from '../trace/liveRecording.js';
+import { LIVE_LINES_SENT } from '../trace/liveRecording.js';
 import type { ResolvedAgentOptions } from './loop.js';
 
 /** The header a live run's recording opens with (`systemTokens`, `goalTokens`: as counted for its session). */
@@ -23,8 +23,9 @@ export function liveHeaderRecord(options: ResolvedAgentOptions, sizes: { systemT
     // The strategy it ran under, unless full history: a replay with full context replays it as the loop ran it (replay/recordedStrategy.ts).
     ...(options.context.strategy === undefined || isIdentity(options.context.strategy) ? {} : { context: recordedContextOf(options.context.strategy) }),
     live: true,
-    // A call whose tools ran is written twice (recorder.pending, then call): the mark makes a reader replace the first line, and an older reader refuse the file.
-    liveLines: LIVE_LINES,
+    // Each model call written as sent before it is made (recorder.sent), and one whose tools ran twice (recorder.pending, then call):
+    // the mark makes a reader read each line in place of the one before it, and an older reader refuse the file.
+    liveLines: LIVE_LINES_SENT,
   };
 }
 

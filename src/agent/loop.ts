@@ -24,9 +24,10 @@ import { Limit } from '../kernel/limits.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { CallRecord, TraceEnd } from '../trace/types.js';
-import { billed, callRecordOf, endRecord, pendingCall, readableTurn, withCallIds } from './records.js';
+import { billed, callRecordOf, endRecord, endRecorded, NO_RECORDER, pendingCall, readableTurn, withCallIds } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
 import { checkedTurn, checkFailure } from './turnCheck.js';
+import { usageAsCounted, type UsageCounting } from './unreportedUsage.js';
 import { subagentOptions } from './subagentRun.js';
 import { capToolOutput, Conversation, SKIP_WARNING } from './conversation.js';
 import { ToolRegistry } from './tools.js';
@@ -37,11 +38,11 @@ import { picoToUsd } from '../money.js';
 import { cacheWritesOfOption } from './cacheWrites.js';
 import { thrownEnd, thrownInside, thrownText, withPartialRun, type InFlight } from './thrownRun.js';
 import { checkedDate, checkedReading, checkedToolResult, countedTokens } from './valueCheck.js';
-import { waitedMark } from './retryWait.js';
+import { failedCallAwaitingRetry, waitBeforeRetry, writeHeld, type PendingWait } from './waitBeforeRetry.js';
 import { summarizeLive, type SummaryRun } from './liveSummary.js';
 import { callDeadline, CUT_MODEL_CALL, cutToolCall, recordToolError, runTimeOf, withCut, type CallDeadline } from './deadline.js';
-import { failedCall, refusedCall, type CallsRun } from './failedCalls.js';
-import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec, type TraceRecorder } from './types.js';
+import { refusedCall, sendCall, type CallsRun } from './failedCalls.js';
+import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
 
 export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
   brakes: BrakeConfig;
@@ -51,7 +52,6 @@ export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
   /** A sub-agent's place in its parent's tree (set for the runs sub-agent tools start). */
   member?: TreeMember;
 }
-const NO_RECORDER: TraceRecorder = { header() {}, call() {}, end() {} };
 
 export async function agentLoop(options: ResolvedAgentOptions): Promise<AgentRunResult> {
   return new AgentRun(options).run();
@@ -67,16 +67,14 @@ class AgentRun {
   /** In a tree (sub-agent tools): this agent's checks and totals; `root`: the tree this run started. */
   private readonly member: TreeMember | undefined;
   private readonly root: LiveTree | undefined;
-  /** Time sub-agents took inside the current tool call (theirs in the tree's totals, not the parent's tool's). */
-  private childElapsedMs = 0;
+  private childElapsedMs = 0; // Time sub-agents took inside the current tool call (theirs in the tree's totals, not the parent's tool's).
   private finalText: string | null = null;
   private inFlight: InFlight | undefined; // The call whose tools are running (thrownRun.ts).
-  /** What a sub-agent's run threw (bad options, a Model's bug): thrown on out of this run once its tool returns. */
-  private thrown: { error: unknown } | undefined;
+  private thrown: { error: unknown } | undefined; // What a sub-agent's run threw (bad options, a Model's bug): thrown on out of this run once its tool returns.
+  private readonly counting: UsageCounting; // What a response's usage not reported is counted with (unreportedUsage.ts).
   private readonly calls: CallsRun; // What a failed call needs of this run (failedCalls.ts).
   private readonly summaryRun: SummaryRun; // What the summary call needs of this run (liveSummary.ts).
-  /** The wait before a retry, counted as its failed call's time and not yet waited (retryWait). */
-  private pendingWaitMs: number | undefined;
+  private pendingWait: PendingWait | undefined; // The wait before a retry, counted as its failed call's time, not yet waited (waitBeforeRetry.ts).
   /** The call a deadline cut (deadline.ts), named in the detail of the timeout that stops the run. */
   private cutOff: string | undefined;
   /** The tool call ids the run used (records.ts withCallIds: a call sent without one is named apart from them); what it notes (AgentRunResult `notes`). */
@@ -89,6 +87,7 @@ class AgentRun {
     this.fullHistory = isIdentity(strategy);
     const systemTokens = context.systemTokens ?? countedTokens(countTokens, context.system, 'system');
     const goalTokens = context.goalTokens ?? countedTokens(countTokens, context.goal, 'goal');
+    this.counting = { countTokens, knownPromptTokens: systemTokens + goalTokens, notes: this.notes };
     const summaryPricing = options.summaryPricing === undefined ? {} : { summaryPricing: options.summaryPricing };
     this.root = options.member === undefined && options.tools.some((tool) => tool.subagent) ? new LiveTree(options.brakes, options.subagentLimits) : undefined;
     this.member = options.member ?? this.root?.member('main');
@@ -120,10 +119,11 @@ class AgentRun {
   }
 
   private ended(stop: Stop, end: TraceEnd): AgentRunResult {
+    this.pendingWait = writeHeld(this.calls, this.pendingWait); // A wait the brakes declined: its failed call as counted.
     const outcome = this.session.finish(stop);
     this.member?.finish(this.session, outcome);
-    this.recorder.end({ ...end, recordedCostUsd: picoToUsd(outcome.costPico) });
-    return { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.notes.length > 0 ? { notes: [...this.notes] } : {}), ...(this.root ? { tree: this.root.report() } : {}), ...(this.member?.parent ? { agentId: this.member.agentId } : {}) };
+    // A recording whose end cannot be written (records.ts endRecorded): what that threw, the result attached as `partialRun`.
+    return endRecorded(this.recorder, { ...end, recordedCostUsd: picoToUsd(outcome.costPico) }, { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.notes.length > 0 ? { notes: [...this.notes] } : {}), ...(this.root ? { tree: this.root.report() } : {}), ...(this.member?.parent ? { agentId: this.member.agentId } : {}) });
   }
 
   /** A sub-agent tool's agent (subagentRun.ts), run to its stop inside this run's tool call, in this run's tree, once the ones it started before have ended (TreeMember.inTurn); what it throws ends this run too (runTools). */
@@ -157,7 +157,7 @@ class AgentRun {
     const { session, options } = this;
     let retries = 0;
     for (;;) {
-      if (this.aborted) return session.aborted();
+      if (this.aborted) return (await this.retryWait()) ?? session.aborted();
       const summary = options.context.strategy?.summary ? session.summaryDue(this.member) : null;
       if (summary) {
         const stop = (await this.retryWait()) ?? (await summarizeLive(this.summaryRun, summary));
@@ -171,6 +171,7 @@ class AgentRun {
       if (waited) return waited;
       let turn: ModelTurn;
       const deadline = this.deadline();
+      sendCall(this.calls, view); // On disk before it is made: a run killed during it keeps the call the provider may bill.
       try {
         turn = await options.model.call({
           messages: this.conversation.prompt(view),
@@ -182,8 +183,8 @@ class AgentRun {
         if (error instanceof ModelExhausted) return session.exhausted(error.reason, error.detail);
         if (error instanceof ModelCallError) checkFailure(error, options.model);
         if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return refusedCall(this.calls, error, error.options.refusal, view);
-        const failed = failedCall(this.calls, error, view, { retries, cut: deadline.cut });
-        this.pendingWaitMs = failed.waitMs;
+        const { failed, pending } = failedCallAwaitingRetry(this.calls, error, view, { retries, cut: deadline.cut });
+        this.pendingWait = pending;
         if (failed.stop) return failed.stop;
         if (failed.cutOff) {
           this.cutOff = CUT_MODEL_CALL; // Cut at its deadline: the brakes before the next call stop the run (deadline.ts).
@@ -199,19 +200,18 @@ class AgentRun {
         deadline.end();
       }
       retries = 0;
-      const stop = await this.step(withCallIds(readableTurn(checkedTurn(turn, options.model)), session.state.calls, this.callIds), view);
+      const stop = await this.step(withCallIds(readableTurn(usageAsCounted(checkedTurn(turn, options.model), this.counting)), session.state.calls, this.callIds), view);
       if (stop) return stop;
     }
   }
 
-  /** The wait before a retry, once the brakes let a call through (retryWait.ts waitedMark); `aborted` when the signal cut it short. */
+  /** The wait before a retry, once the brakes let a call through (waitBeforeRetry.ts); `aborted` when the signal cut it short, only what was waited counted. */
   private async retryWait(): Promise<Stop | null> {
-    const waitMs = this.pendingWaitMs;
-    this.pendingWaitMs = undefined;
-    const mark = waitMs === undefined ? this.mark : await waitedMark(this.options, waitMs, this.mark);
-    if (mark === null) return this.session.aborted();
-    this.mark = mark;
-    return null;
+    const pending = this.pendingWait;
+    this.pendingWait = undefined;
+    const waited = pending === undefined ? { markMs: this.mark, aborted: false } : await waitBeforeRetry({ ...this.options, session: this.session, recorder: this.recorder }, pending, this.mark);
+    this.mark = waited.markMs;
+    return waited.aborted ? this.session.aborted() : null;
   }
 
   /** The deadline of the call made now (deadline.ts): at the timeout the brake before a call compares, the tree's in a tree. */

@@ -8,7 +8,12 @@
  * as the server's error, named, not retried and billed nothing: billed, it would stop the run as one that
  * cost too much, blaming the run's settings for the server's figure. A 200 whose body is no chat completion
  * is a failed call, an empty response an unparseable step, a malformed tool call no throw (openaiResponse.ts).
+ * The per-attempt timeout covers reading the body too (the SDK's own stops at the headers); a connection
+ * lost while the body is read is a failed call, retried as a lost connection is. An attempt sent and never
+ * read (a timeout, a lost connection, a 200 body that is no JSON) says so (ModelCallError `unread`): the
+ * loop bills it at its prompt estimate (failedCalls.ts), as the provider may have answered and billed it.
  */
+import { connectionErrorMessage, providerSetupError, type RequestTarget } from './providerSetup.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -28,7 +33,7 @@ export interface OpenAIChatOptions {
   baseURL?: string;
   /** Default: OPENAI_API_KEY. */
   apiKey?: string;
-  /** Per-attempt timeout (default 60 s); a timeout is a failed, retried call. */
+  /** Per-attempt timeout (default 60 s), reading the response included; a timeout is a failed, retried call. */
   timeoutMs?: number;
   /** The output cap's field: `max_completion_tokens` (default; OpenAI) or `max_tokens` (older compatible servers). */
   outputCapField?: (typeof OUTPUT_CAP_FIELDS)[number];
@@ -62,6 +67,8 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
       timeout: options.timeoutMs ?? 60_000,
     });
   const capField = options.outputCapField ?? 'max_completion_tokens';
+  // The attempt's own timeout (the SDK's stops once the headers arrive): a client of your own, its `timeout`.
+  const attemptMs = typeof (client as { timeout?: unknown }).timeout === 'number' ? (client as { timeout: number }).timeout : undefined;
   return {
     name: options.model,
     ...(options.provider === undefined ? {} : { provider: options.provider }),
@@ -69,16 +76,69 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
       const body: ChatCompletionCreateParamsNonStreaming = { model: request.model ?? options.model, messages: request.messages.map(toOpenAI), [capField]: request.maxOutputTokens };
       if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
       let response: Response;
+      const attempt = attemptSignal(attemptMs, request.signal);
       try {
         const headers = { ...options.headers, ...(request.purpose === 'summary' ? { [PURPOSE_HEADER]: 'summary' } : {}) };
         // The body unparsed: one that is no chat completion is a failed call saying what it is (openaiResponse.ts).
-        response = await client.chat.completions.create(body, { headers, ...(request.signal === undefined ? {} : { signal: request.signal }) }).asResponse();
+        response = await client.chat.completions.create(body, { headers, ...(attempt.signal === undefined ? {} : { signal: attempt.signal }) }).asResponse();
       } catch (error) {
-        throw callError(error, options.contextWindowTokens);
+        throw attempt.timedOut() ? timedOutError(error) : callError(error, options.contextWindowTokens, { baseURL: client.baseURL, model: body.model });
       }
-      return turnOf(await completionOf(response, options.contextWindowTokens), options.contextWindowTokens);
+      return turnOf(await completionRead(response, options.contextWindowTokens, attempt), options.contextWindowTokens);
     },
   };
+}
+
+/** One attempt's signal: the caller's (the loop's deadline and abort) and the attempt's timeout, over the request and reading its body; whether the timeout fired it. */
+interface AttemptSignal {
+  signal: AbortSignal | undefined;
+  timedOut(): boolean;
+}
+
+function attemptSignal(timeoutMs: number | undefined, signal: AbortSignal | undefined): AttemptSignal {
+  if (timeoutMs === undefined) return { signal, timedOut: () => false };
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return { signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]), timedOut: () => timeout.aborted && signal?.aborted !== true };
+}
+
+/** The attempt's timeout fired: a failed call, retried, its response never read (as the SDK's own timeout says it). */
+function timedOutError(cause: unknown): ModelCallError {
+  return new ModelCallError('Request timed out.', { retryable: true, unread: true, cause });
+}
+
+/** A 200 body that holds no answer to read (empty, not JSON, no choices list; an `error` object is the server's answer). */
+const UNREAD_BODY = /^the response is no chat completion: the body (is empty|is not JSON|is JSON but no object|has no choices list)/;
+
+/**
+ * The body read as a chat completion (openaiResponse.ts completionOf). What reading it throws: the caller's
+ * abort or the loop's deadline as it is; the attempt's timeout, a timed-out call; a connection lost, a failed
+ * call retried as a lost connection is; each never read (`unread`), as is a body with nothing to read.
+ */
+async function completionRead(response: Response, contextWindowTokens: number | undefined, attempt: AttemptSignal) {
+  try {
+    return await completionOf(response, contextWindowTokens);
+  } catch (error) {
+    if (error instanceof ModelCallError) {
+      if (error.options.usage !== undefined || !UNREAD_BODY.test(error.message)) throw error;
+      throw new ModelCallError(error.message, { ...error.options, unread: true });
+    }
+    if (attempt.timedOut()) throw timedOutError(error);
+    if (attempt.signal?.aborted === true) throw error;
+    const said = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
+    throw new ModelCallError(`the connection was lost while the response was read: ${said}`, { retryable: true, unread: true, cause: error });
+  }
+}
+
+/** Connection errors of a request that never reached the server (nothing was sent, so nothing billed). */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/** Whether a connection error (OpenAI.APIConnectionError) may have left a request the server took and answered: any but one that never reached it. */
+function mayHaveBeenSent(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause !== undefined && cause !== null && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && NEVER_SENT.has(code)) return false;
+  }
+  return true;
 }
 
 function toOpenAI(message: AgentMessage): ChatCompletionMessageParam {
@@ -166,7 +226,7 @@ function withoutStatus(error: InstanceType<typeof OpenAI.APIError>): string {
 }
 
 /** A failed attempt as the loop records it (the usage it was billed, when the error body says); the caller's abort passes through as it is. */
-function callError(error: unknown, contextWindowTokens: number | undefined): unknown {
+function callError(error: unknown, contextWindowTokens: number | undefined, target: RequestTarget): unknown {
   if (error instanceof OpenAI.APIUserAbortError) return error;
   if (error instanceof OpenAI.APIError) {
     const status = error.status;
@@ -180,6 +240,9 @@ function callError(error: unknown, contextWindowTokens: number | undefined): unk
     // the scenario file's fault, not the model's; the run ends with the CLI's own error, file and field named.
     const issues = status === 422 ? serveIssuesOf(error) : undefined;
     if (issues !== undefined) return new UserError(issues);
+    // A key refused, a model or route the server lacks (401, 403, 404): the run's setup, not a failed call (providerSetup.ts).
+    const setup = providerSetupError(error, target);
+    if (setup) return setup;
     const usage = failedUsageOf(error.error);
     const wrong = usage && implausibleUsage(usage, FAILED_USAGE_FIELDS, contextWindowTokens);
     if (wrong) return serverUsageError(wrong, status, error);
@@ -187,13 +250,17 @@ function callError(error: unknown, contextWindowTokens: number | undefined): unk
     const refusal = status === 400 && error.code === CONTEXT_LENGTH_EXCEEDED ? refusalOfMessage(error.message) : undefined;
     const gaveUp = gaveUpEnd(error);
     const retryAfterMs = retryAfterMsOf(error.headers);
-    return new ModelCallError(withoutStatus(error), {
+    // A timeout, a connection lost (not one that never reached the server): sent, its response never read.
+    const unread = error instanceof OpenAI.APIConnectionError && usage === undefined && mayHaveBeenSent(error);
+    const message = error instanceof OpenAI.APIConnectionError ? connectionErrorMessage(error, target) : withoutStatus(error);
+    return new ModelCallError(message, {
       ...(status === undefined ? {} : { status }),
       retryable: gaveUp === undefined && retryableStatus(status),
       ...(usage ? { usage } : {}),
       ...(refusal ? { refusal } : {}),
       ...gaveUp,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      ...(unread ? { unread } : {}),
       cause: error,
     });
   }

@@ -14,7 +14,7 @@
  * without an `id` is read with `""`, which the loop replaces by an id of its own (records.ts withCallIds).
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { implausibleUsage, USAGE_FIELDS, usageOf } from './openaiUsage.js';
+import { billedByServe, implausibleUsage, USAGE_FIELDS, usageOf } from './openaiUsage.js';
 import { ModelCallError, type ModelToolCall, type ModelTurn } from './types.js';
 
 /** The most characters of a body a failed call's message quotes. */
@@ -111,6 +111,8 @@ export function turnOf(completion: ChatCompletion, contextWindowTokens: number |
   // A refusal (`message.refusal`, content null) is the model's answer: it declined, in words the user reads.
   const content = textOf(message?.['content']);
   const text = content || textOf(message?.['refusal']) || content;
+  // An output of 0 for a response with text or tool calls is no call's: not reported, counted by the loop (unreportedUsage.ts).
+  if (usage.outputTokens === 0 && (text || toolCalls.length > 0) && !billedByServe(completion)) usage.outputNotReported = true;
   const turn: ModelTurn = { text, toolCalls, usage, raw: completion };
   if (toolCalls.length === 0 && (unusable(choice?.['finish_reason']) || !text)) turn.marks = { unparseable: true };
   return turn;

@@ -6,13 +6,19 @@
  *   `usage.prompt_tokens_details.cache_write_tokens`  OpenRouter's usage accounting (and `loopcost serve`)
  *   `usage.cache_creation_input_tokens`               LiteLLM's proxy for Anthropic models
  * The last two give no lifetime: they are billed as 5-minute writes. (Anthropic's own OpenAI-compatible
- * endpoint reports no cache figures.) A failed call's usage is read from `error.loopcost.usage`, where
- * `loopcost serve` puts what a recorded failed call was billed; other providers bill a failure nothing.
+ * endpoint reports no cache figures.) A call's web searches, which the standard usage has no field for,
+ * are read from `loopcost.usage.webSearches` (serve's extension). A failed call's usage is read from
+ * `error.loopcost.usage`, where `loopcost serve` puts what a recorded failed call was billed; other
+ * providers bill a failure nothing.
  *
  * One rule for every figure read (isTokenCount): a whole number ≥ 0 that a JSON number holds exactly is
  * reported; anything else (null, negative, fractional, non-finite, a string) is not. A prompt not
  * reported is billed as a response without usage is (the estimate), and so are its parts (cached, cache
- * writes), which cannot be checked against it; output not reported is 0. The parts are capped at their
+ * writes), which cannot be checked against it; an output not reported is 0, marked `outputNotReported`
+ * (so is an output of 0 for a response with text or tool calls: openaiResponse.ts turnOf), and the loop
+ * counts it from the response (unreportedUsage.ts). A prompt of 0 is not reported either: every
+ * request sends some tokens. (`loopcost serve`'s zeros are figures it billed, as a recording states them:
+ * billedByServe.) The parts are capped at their
  * whole — cached + cache writes at the prompt, reasoning at the output — as every reader of a recording
  * requires (trace/rules.ts), so what the run bills is what its recording replays to.
  *
@@ -88,6 +94,12 @@ function consistentUsage(input: number | undefined, cached: number, write5m: num
   };
 }
 
+/** `usage` with the web searches serve's extension says the call ran (`loopcost.usage.webSearches`; none when absent). */
+function withServeSearches(usage: ModelUsage, serve: ServeUsage | undefined): ModelUsage {
+  const searches = count(serve?.webSearches);
+  return searches ? { ...usage, webSearchRequests: searches } : usage;
+}
+
 /** Cache writes a response reports, by lifetime (see the module comment for the fields read). */
 function cacheWritesOf(completion: ChatCompletion, usage: Record<string, unknown>): { write5m: number; write1h: number } {
   const serve = serveUsageIn(completion);
@@ -96,19 +108,28 @@ function cacheWritesOf(completion: ChatCompletion, usage: Record<string, unknown
   return { write5m: openRouter ?? count(usage['cache_creation_input_tokens']) ?? 0, write1h: 0 };
 }
 
-/** The usage of a response: standard fields, cache writes where the response carries them; figures not reported left out. */
+/** The usage of a response: standard fields, cache writes where the response carries them; figures not reported left out (an output: 0, marked `outputNotReported`). */
 export function usageOf(completion: ChatCompletion): ModelUsage {
   const usage = record(completion.usage);
-  if (!usage) return { outputTokens: 0 };
+  if (!usage) return { outputTokens: 0, outputNotReported: true };
   const cached = count(record(usage['prompt_tokens_details'])?.['cached_tokens']) ?? 0;
   const reasoning = count(record(usage['completion_tokens_details'])?.['reasoning_tokens']) ?? 0;
   const { write5m, write1h } = cacheWritesOf(completion, usage);
-  return consistentUsage(count(usage['prompt_tokens']), cached, write5m, write1h, count(usage['completion_tokens']) ?? 0, reasoning);
+  const output = count(usage['completion_tokens']);
+  // 0: no request sends nothing — not reported, unless `loopcost serve` states it billed that (a recording's figure, replayed as recorded).
+  const prompt = billedByServe(completion) ? count(usage['prompt_tokens']) : count(usage['prompt_tokens']) || undefined;
+  const read = withServeSearches(consistentUsage(prompt, cached, write5m, write1h, output ?? 0, reasoning), serveUsageIn(completion));
+  return output === undefined ? { ...read, outputNotReported: true } : read;
+}
+
+/** Whether `loopcost serve` states the usage it billed (its `loopcost.usage`): its figures are a recording's or a scenario's, each as billed, zeros too. */
+export function billedByServe(completion: ChatCompletion): boolean {
+  return serveUsageIn(completion) !== undefined;
 }
 
 /** The usage a failed call was billed, when its error body (the SDK's `error.error`) says: `loopcost serve`'s `loopcost.usage`. */
 export function failedUsageOf(errorBody: unknown): ModelUsage | undefined {
   const serve = serveUsageIn(errorBody);
   if (!serve || serve.input + serve.output === 0) return undefined;
-  return consistentUsage(serve.input, serve.cached, serve.cacheWrite, serve.cacheWrite1h, serve.output, serve.reasoning);
+  return withServeSearches(consistentUsage(serve.input, serve.cached, serve.cacheWrite, serve.cacheWrite1h, serve.output, serve.reasoning), serve);
 }

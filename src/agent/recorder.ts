@@ -1,18 +1,22 @@
 /**
  * The recorder: writes the run as a native trace while it goes, one line per record (header, each model
- * call as soon as its response is paid and again once its tools ran, the end), each appended to the file
- * before the loop goes on — so a run killed at any point (SIGKILL included, in the middle of a tool) leaves its
- * header and every call it paid, which read as a run ending in trace_end (the header is marked `live`; a call's
- * second line takes the place of its first, as the header's `liveLines` mark says: trace/liveRecording.ts). Shell side (node:fs).
+ * call as sent before it is made, as soon as its response is paid and again once its tools ran, the end),
+ * each appended to the file before the loop goes on — so a run killed at any point (SIGKILL included, in the
+ * middle of a model call or a tool) leaves its header and every call it paid or sent, which read as a run
+ * ending in trace_end (the header is marked `live`; a call's next line takes the place of the one before, as
+ * the header's `liveLines` mark says: trace/liveRecording.ts). A write that fails (a full disk, a file size
+ * limit) is a UserError naming the path; nothing more is written, and the run ends throwing it. One process
+ * records to a path from one run at a time. Shell side (node:fs).
  */
+import { Buffer } from 'node:buffer';
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { errorCode, writeProblem } from '../io/fileErrorWords.js';
 import { checkArguments, stringIssue } from '../options/arguments.js';
 import { argumentPlace } from '../options/given.js';
 import { shown } from '../options/rules.js';
-import { CUT_OFF_RECORDING } from '../trace/liveRecording.js';
+import { cutOffEnd, CUT_OFF_RECORDING } from '../trace/liveRecording.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader } from '../trace/types.js';
 import { numberOfText, type DatingRecorder } from './treeRecording.js';
 import type { TraceRecorder } from './types.js';
@@ -28,9 +32,22 @@ export function fileRecorder(path: string): TraceRecorder & Required<DatingRecor
   requireRecordingPath(path);
   let fd: number | null = null;
   let ended = false;
+  let failed = false; // A write failed: the run throws that; nothing more is written.
+  const close = () => {
+    if (fd !== null) closeSync(fd);
+    fd = null;
+    RECORDING.delete(resolve(path));
+  };
   const line = (record: object) => {
+    if (failed) return;
     if (fd === null) throw new Error(ended ? `the recording ${path} has ended` : `the recording ${path} has no header yet`);
-    writeSync(fd, JSON.stringify(record) + '\n');
+    try {
+      writeWhole(fd, JSON.stringify(record) + '\n');
+    } catch (error) {
+      failed = true;
+      close();
+      throw writeFailed(path, error);
+    }
   };
   return {
     header: (header, clockDate) => {
@@ -40,15 +57,35 @@ export function fileRecorder(path: string): TraceRecorder & Required<DatingRecor
     },
     dated: withDate,
     treeNumber: () => numberOfText(path),
+    sent: (call) => line(call),
     pending: (call) => line(call),
     call: (call) => line(call),
     end: (end) => {
       line(end);
-      closeSync(fd!);
-      fd = null;
+      close();
       ended = true;
     },
   };
+}
+
+/** The paths this process is recording to (resolved): a second run recording to one would interleave its lines with the first's. */
+const RECORDING = new Set<string>();
+
+/** `text` written whole at the end of `fd` (a write may take part of it: the rest is written after). */
+function writeWhole(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length; ) {
+    const wrote = writeSync(fd, bytes, at, bytes.length - at);
+    if (wrote <= 0) throw Object.assign(new Error('the write took no bytes'), { code: 'EIO' });
+    at += wrote;
+  }
+}
+
+/** A recording's write that failed, as the caller's problem: its path, why (a full disk, a file size limit), what the file holds. */
+function writeFailed(path: string, error: unknown): unknown {
+  if (errorCode(error) === undefined) return error;
+  const why = errorCode(error) === 'EFBIG' ? 'cannot be written: the file passed the largest this process may write (a file size limit: ulimit -f)' : writeProblem(error, 'written');
+  return refusedPath('unwritable_file', `${JSON.stringify(path)} ${why}; the recording stops there (what was written reads as a run cut off)`, 'free space on its disk or raise the limit, or record to another path');
 }
 
 const PATH_HINT = "the file the run is recorded to, e.g. fileRecorder('run.jsonl')";
@@ -68,8 +105,14 @@ function requireRecordingPath(path: unknown): asserts path is string {
 
 /** The recording's file, created (or truncated) for writing; a path that cannot be is the caller's, named. */
 function openRecording(path: string): number {
+  const at = resolve(path);
+  if (RECORDING.has(at)) {
+    throw refusedPath('recording_in_use', `${JSON.stringify(path)} is being recorded to by another run in this process: the two runs' lines would interleave`, 'give each run its own recording path (a fileRecorder records one run at a time)');
+  }
   try {
-    return openSync(path, 'w');
+    const fd = openSync(path, 'w');
+    RECORDING.add(at);
+    return fd;
   } catch (error) {
     if (errorCode(error) === undefined) throw error;
     throw refusedPath('unwritable_file', `${JSON.stringify(path)} ${writeProblem(error, 'created')}`, 'give a path in a directory that exists and that you can write to');
@@ -82,21 +125,27 @@ export function memoryRecorder(source = 'memory'): TraceRecorder & Required<Pick
   let header: TraceHeader | undefined;
   const calls: CallRecord[] = [];
   let end: TraceEnd | undefined;
-  let pending = false; // The last call is pending: its complete record takes its place, as the file reader reads it.
+  let pending = false; // The last call is sent or pending: the next record of it takes its place, as the file reader reads it.
+  let sent = false; // The last call is sent: the end drops it (the run threw inside it), as the file reader does.
+  const replaced = (call: CallRecord, last: 'sent' | 'pending' | 'complete') => {
+    if (pending) calls.pop();
+    pending = last !== 'complete';
+    sent = last === 'sent';
+    calls.push(structuredClone(call));
+  };
   return {
     header: (h, clockDate) => void (header = withDate(h, clockDate)),
     dated: withDate,
-    pending: (call) => {
-      calls.push(structuredClone(call));
-      pending = true;
+    sent: (call) => replaced(call, 'sent'),
+    pending: (call) => replaced(call, 'pending'),
+    call: (call) => replaced(call, 'complete'),
+    end: (e) => {
+      if (sent) calls.pop();
+      pending = sent = false;
+      end = e;
     },
-    call: (call) => {
-      if (pending) calls.pop();
-      pending = false;
-      calls.push(structuredClone(call));
-    },
-    end: (e) => void (end = e),
-    trace: () => ({ source, header: header!, calls: [...calls], end: end ?? CUT_OFF_RECORDING }),
+    // (Before any header, nothing was recorded: read as cut off, as before the sent lines.)
+    trace: () => ({ source, header: header!, calls: [...calls], end: end ?? (header === undefined ? CUT_OFF_RECORDING : cutOffEnd(header, calls, undefined)) }),
   };
 }
 

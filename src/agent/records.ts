@@ -8,7 +8,21 @@ import { recordedArguments } from './tools.js';
 
 /** A call as written before its tools run (the recorder's `pending`): trace/liveRecording.ts. */
 export { pendingCall } from '../trace/liveRecording.js';
-import { ModelCallError, type ModelTurn } from './types.js';
+import { withPartialRun } from './thrownRun.js';
+import { ModelCallError, type AgentRunResult, type ModelTurn, type TraceRecorder } from './types.js';
+
+/** The recorder of a run given none: it keeps nothing. */
+export const NO_RECORDER: TraceRecorder = { header() {}, call() {}, end() {} };
+
+/** `result` once `recorder` has recorded the run's `end`; an end it cannot write (a full disk: recorder.ts) throws what it threw, `result` attached as `partialRun` (thrownRun.ts). */
+export function endRecorded(recorder: Pick<TraceRecorder, 'end'>, end: TraceEnd, result: AgentRunResult): AgentRunResult {
+  try {
+    recorder.end(end);
+  } catch (error) {
+    throw withPartialRun(error, result);
+  }
+  return result;
+}
 
 export function usageFields(usage: ModelTurn['usage']): Partial<CallRecord> {
   return {
@@ -17,6 +31,7 @@ export function usageFields(usage: ModelTurn['usage']): Partial<CallRecord> {
     ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
     ...(usage.cacheWrite1hTokens ? { cacheWrite1hTokens: usage.cacheWrite1hTokens } : {}),
     ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
+    ...(usage.webSearchRequests ? { webSearchRequests: usage.webSearchRequests } : {}),
   };
 }
 

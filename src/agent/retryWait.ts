@@ -3,8 +3,7 @@
  * long to wait (a 429's `Retry-After`, read by the adapter into ModelCallError `retryAfterMs`). The
  * provider's word lengthens the wait by at most MAX_RETRY_AFTER_MS; it never shortens the policy's own.
  */
-import { ModelCallError, type Clock, type RetryPolicy } from './types.js';
-import { checkedReading } from './valueCheck.js';
+import { ModelCallError, type RetryPolicy } from './types.js';
 import { checkedBackoffMs } from './validate.js';
 
 /**
@@ -34,20 +33,4 @@ export function pendingRetryWait(error: unknown, retry: RetryPolicy, retries: nu
   } catch (thrown) {
     return { thrown };
   }
-}
-
-/**
- * Waits the `waitMs` before a retry on `clock` (cut short by `signal`: null, once it fired), that time being
- * already counted as the failed call's from `markMs` on: the mark the next lap is read from — where the wait
- * ended, never past `markMs + waitMs` (a clock that slept longer puts the rest in the next lap; one that slept
- * less cannot take back what was counted).
- */
-export async function waitedMark({ clock, signal }: { clock: Clock; signal?: AbortSignal | undefined }, waitMs: number, markMs: number): Promise<number | null> {
-  try {
-    await clock.sleep(waitMs, signal);
-  } catch (error) {
-    if (signal?.aborted === true) return null;
-    throw error;
-  }
-  return Math.min(checkedReading(clock.now(), markMs), markMs + waitMs);
 }

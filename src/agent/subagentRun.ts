@@ -2,7 +2,8 @@
  * The options of the agent a sub-agent tool starts (defineSubagentTool → ToolContext.runSubagent), from
  * its SubagentSpec and the run that started it: checked first, by the rules every entry point's options
  * are checked by (validate.ts subagentSpecIssues: a misspelt brake or key, a model without call(), tools,
- * context, prices), so a sub-agent's model is never called with settings it would silently ignore; then
+ * context, prices: its own, else its parent's when they price its model), so a sub-agent's model is never
+ * called with settings it would silently ignore (nor billed at another model's prices); then
  * its brakes (the parent's unless it has its own), prices, token counter, and its place in the tree. The
  * clock, retry policy, AbortSignal and cache writes are the parent's.
  */
@@ -14,7 +15,7 @@ import { checkSummaryTrigger, strategyPlaceOf, validateSubagentSpec } from './va
 
 /** `spec`'s run options under `parent`; `join` makes its member of the tree (called once the spec is valid). */
 export function subagentOptions(spec: SubagentSpec, parent: ResolvedAgentOptions, join: (agentId: string) => TreeMember): ResolvedAgentOptions {
-  validateSubagentSpec(spec);
+  validateSubagentSpec(spec, parent.pricing);
   const brakes = spec.brakes === undefined ? parent.brakes : brakeConfig(spec.brakes);
   const pricing = spec.pricing ?? parent.pricing;
   checkSummaryTrigger({ context: spec.context, brakes, pricing }, strategyPlaceOf(spec.agentId));

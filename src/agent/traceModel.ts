@@ -174,6 +174,7 @@ function usageOf(record: CallRecord): ModelUsage {
     ...(record.cacheWrite1hTokens === undefined ? {} : { cacheWrite1hTokens: record.cacheWrite1hTokens }),
     outputTokens: record.outputTokens,
     ...(record.reasoningTokens === undefined ? {} : { reasoningTokens: record.reasoningTokens }),
+    ...(record.webSearchRequests === undefined ? {} : { webSearchRequests: record.webSearchRequests }),
   };
 }
 

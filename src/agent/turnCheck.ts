@@ -30,7 +30,7 @@ export class ModelTurnError extends Error {
 }
 
 /** The usage parts, in ModelUsage's order; all but outputTokens may be left out (not reported). */
-const USAGE = ['inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'cacheWrite1hTokens', 'outputTokens', 'reasoningTokens'] as const satisfies readonly (keyof ModelUsage)[];
+const USAGE = ['inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'cacheWrite1hTokens', 'outputTokens', 'reasoningTokens', 'webSearchRequests'] as const satisfies readonly (keyof ModelUsage)[];
 
 /** What is wrong with a usage (`at`: where it is, `usage` or `error.usage`): each count that is none, else the parts past their whole (trace/rules.ts, the reader's rule). */
 function usageProblems(usage: unknown, at: string): [field: string, is: string][] {

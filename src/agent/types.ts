@@ -63,7 +63,15 @@ export interface ModelUsage {
   /** Written with a 1-hour TTL (Anthropic). */
   cacheWrite1hTokens?: number;
   outputTokens: number;
+  /**
+   * `true`: the provider reported no output count (none, or 0 for a response with text or tool calls, which no
+   * real call has): `outputTokens` is then 0, and the loop counts the response's text and tool calls with its
+   * token counter instead, as it counts a tool's result (agent/unreportedUsage.ts).
+   */
+  outputNotReported?: boolean;
   reasoningTokens?: number;
+  /** Web searches the provider ran inside the call (Anthropic's server_tool_use.web_search_requests, OpenAI's web_search_call items): billed per search on top of the tokens, counted toward the budget once the call returns. */
+  webSearchRequests?: number;
 }
 
 /** One model response. */
@@ -112,6 +120,8 @@ export class ModelCallError extends Error {
       compaction?: boolean;
       /** How long the provider asked to wait before another attempt (a 429's `Retry-After`), in ms: the loop's retry waits the longer of it and its back-off (retryWait.ts, at most 60 s more). */
       retryAfterMs?: number;
+      /** The request was sent and its response never read (a timeout, a connection lost, a body that is no JSON): with no `usage`, the loop bills it at its own prompt estimate, marked estimated (failedCalls.ts). */
+      unread?: boolean;
     },
   ) {
     super(message);
@@ -215,6 +225,12 @@ export interface TraceRecorder {
    * its step is over. fileRecorder writes both lines, so a run killed while a tool runs keeps the call it paid.
    */
   pending?(call: CallRecord): void;
+  /**
+   * Optional: a model call about to be made, as sent (trace/liveRecording.ts sentCall: failed, billed at the
+   * loop's prompt estimate, marked estimated); the next `pending` or `call` gives that call's outcome in its
+   * place, and `end` right after it drops it. fileRecorder writes it, so a run killed during the call keeps it.
+   */
+  sent?(call: CallRecord): void;
   call(call: CallRecord): void;
   end(end: TraceEnd): void;
 }

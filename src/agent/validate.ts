@@ -147,19 +147,53 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   for (const [field, pricing, required] of [['pricing', options.pricing, true], ['summaryPricing', options.summaryPricing, false]] as const) {
     pricingIssue(issue, field, pricing, required);
   }
+  const modelName = calledName(options.model);
+  if (options.pricing !== undefined) pricedModelIssue(issue, { field: 'pricing', calls: 'the model called', model: modelName, pricing: options.pricing });
   const summaryModel = options.context?.strategy?.summary?.model;
-  if (summaryModel !== undefined && summaryModel !== options.model?.name && options.summaryPricing === undefined) {
-    issue('summaryPricing', 'missing_field', `the summary calls go to ${summaryModel} but have no prices`, `resolve them: loadPriceTable().resolve('${summaryModel}')`);
-  }
+  if (summaryModel !== undefined && summaryModel !== modelName) pricedModelIssue(issue, { field: 'summaryPricing', calls: 'the summary calls', model: summaryModel, pricing: options.summaryPricing });
   return issues.issues;
+}
+
+/** The name of a model the loop can call (else undefined: modelIssues names it). */
+function calledName(model: unknown): unknown {
+  return isObject(model) && typeof model.call === 'function' ? model.name : undefined;
+}
+
+/** A model name as prices are matched to it: without a provider's prefix (`openai/gpt-4o` is `gpt-4o`), in lower case. */
+function bareModelName(name: string): string {
+  return name.slice(name.lastIndexOf('/') + 1).toLowerCase();
+}
+
+/**
+ * The one rule every model a run calls is priced by (the run's, a summary model's, a sub-agent's): it has prices
+ * (`pricing`, else `inherited`, prices it would otherwise take, billed only when they are its own), and they are
+ * its own — they name it, as asked of the table (`requested`) or as the table knows it (`model`), a provider's
+ * prefix aside. Prices of another model would bill every call (and bound the budget) at that model's prices,
+ * while a replay of the recording prices the model it names: both refused, at `field`. Prices of another model
+ * on purpose (a fine-tune, a self-hosted model) say so by naming it: `{ ...prices, requested: 'my-model' }`.
+ * Unchecked until both are what they should be (their own issues name them).
+ */
+function pricedModelIssue(issue: Issue, what: { field: string; calls: string; model: unknown; pricing: unknown; inherited?: { pricing: unknown; from: string } }): void {
+  const { field, calls, model } = what;
+  if (typeof model !== 'string' || model === '') return;
+  const own = `resolve its own: loadPriceTable().resolve('${model}')`;
+  const pricing = what.pricing ?? what.inherited?.pricing;
+  if (pricing === undefined) return issue(field, 'missing_field', `${calls} go to ${model} but have no prices`, `resolve them: loadPriceTable().resolve('${model}')`);
+  if (!isObject(pricing) || !isObject(pricing.base) || typeof pricing.model !== 'string') return;
+  const names = [pricing.requested, pricing.model].filter((name): name is string => typeof name === 'string');
+  if (names.some((name) => bareModelName(name) === bareModelName(model))) return;
+  const priced = pricing.requested === pricing.model || typeof pricing.requested !== 'string' ? pricing.model : `${pricing.requested} (${pricing.model})`;
+  const took = what.pricing === undefined && what.inherited ? `is left out, so it would take the prices of ${what.inherited.from} (${priced}'s)` : `prices ${priced}`;
+  issue(field, 'model_mismatch', `${took}, but ${calls === 'the model called' ? 'the model called is' : `${calls} go to`} ${model}: every call would be billed (and the budget bound) at another model's prices`, `${own}; to price ${model} as ${pricing.model} on purpose (a fine-tune, a self-hosted model), name it: { ...prices, requested: '${model}' }`);
 }
 
 /**
  * A sub-agent tool's spec (defineSubagentTool's agent()), by the same rules as runAgentLoop's options:
  * its id, model, tools, context and, when given, its prices and its own brakes (a misspelt brake is
- * refused, not ignored), before its model is called.
+ * refused, not ignored), before its model is called. Its prices are its model's (pricedModelIssue): its own,
+ * else `parentPricing`, the prices of the run that started it, when they name its model.
  */
-export function subagentSpecIssues(spec: SubagentSpec): InputIssue[] {
+export function subagentSpecIssues(spec: SubagentSpec, parentPricing?: ModelPricing): InputIssue[] {
   const agentId = isObject(spec) && typeof spec.agentId === 'string' ? spec.agentId : '?';
   const issues = new OptionIssues(subagentOptionsFile(agentId));
   const issue = issues.add;
@@ -172,6 +206,8 @@ export function subagentSpecIssues(spec: SubagentSpec): InputIssue[] {
   if (isObject(spec.brakes)) treeTotalIssues(issue, spec.brakes);
   contextIssues(issue, spec.context);
   pricingIssue(issue, 'pricing', spec.pricing, false);
+  const inherited = parentPricing === undefined ? {} : { inherited: { pricing: parentPricing, from: 'the run that started it' } };
+  if (spec.pricing !== undefined || parentPricing !== undefined) pricedModelIssue(issue, { field: 'pricing', calls: 'its calls', model: calledName(spec.model), pricing: spec.pricing, ...inherited });
   methodsIssue(issue, 'recorder', spec.recorder, ['header', 'call', 'end'], RECORDER_HINT);
   return issues.issues;
 }
@@ -210,8 +246,8 @@ export function checkSummaryTrigger(run: { context: AgentContextOptions; brakes:
   summaryTriggerTokens(strategy, contextWindowTokens(brakeLimits(run.brakes, prices.contextWindow), prices), place);
 }
 
-export function validateSubagentSpec(spec: SubagentSpec): void {
-  const issues = subagentSpecIssues(spec);
+export function validateSubagentSpec(spec: SubagentSpec, parentPricing?: ModelPricing): void {
+  const issues = subagentSpecIssues(spec, parentPricing);
   if (issues.length > 0) throw new UserError(issues);
 }
 

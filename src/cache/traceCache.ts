@@ -38,7 +38,8 @@ import type { Trace } from '../trace/types.js';
 // 6: a Codex 0.40 rollout (token_count before its response's items) pairs each call with its own items; a turn_aborted ends its run.
 // 7: a mini-swe-agent run notes the model its responses name when it is not the one it is priced as (miniSweAgent/servedModel.ts).
 // 8: a native run keeps its calls' lines (Trace.callLines, stored as trace/callLines.ts stores them: a call past $9,007 on its own names its line).
-export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/8';
+// 9: calls keep the web searches run inside them (CallRecord.webSearchRequests: Claude Code, Codex, HTTP recordings), priced per search.
+export const TRACE_CACHE_FORMAT = 'loopcost.runs-cache/9';
 
 /** Largest input file kept: its runs are held in memory while it is read, to be written after. */
 export const MAX_CACHED_INPUT_BYTES = 512 * 2 ** 20;

@@ -40,11 +40,14 @@ export interface DriftRow {
   /** Under a price change: the figure measured under the baseline's prices (what `status` judges). */
   atBaselinePrices?: number | null;
   /**
-   * The signed change of `measured` from `baseline` as a share of the baseline (-0.424: 42.4% lower; rates
-   * too, whose tolerance is in points). null: a value is none, or the baseline is 0 and the figure is not.
-   * Absent on `new` and `gone` rows.
+   * The signed change of `measured` from what `status` judged it against (`relativeChangeFrom`), as a share of
+   * that (-0.424: 42.4% lower; rates too, whose tolerance is in points): the baseline's figure, or for another
+   * sample paired with the baseline's agents their figure on these draws (`paired`). null: a value is none, or
+   * what it is judged against is 0 and the figure is not. Absent on `new` and `gone` rows.
    */
   relativeChange?: number | null;
+  /** What `relativeChange` (and `relativeChangeAtBaselinePrices`) is a change from: `baseline` (the stored figure) or `paired`. Absent on `new` and `gone` rows. */
+  relativeChangeFrom?: 'baseline' | 'paired';
   /** Under a price change: the same, of `atBaselinePrices` (what a DRIFT there is). */
   relativeChangeAtBaselinePrices?: number | null;
   /**
@@ -52,8 +55,8 @@ export interface DriftRow {
    * on this check's draws (at the baseline's prices), what `status` judges the figure against.
    */
   paired?: number | null;
-  /** The signed change, as a share of `paired`, of the figure judged (`measured`, or `atBaselinePrices`). */
-  relativeChangePaired?: number | null;
+  /** Paired: the signed change of `measured` from the baseline's stored figure (`baseline`), which decided nothing (it may even have the other sign). */
+  relativeChangeFromStored?: number | null;
   /**
    * With synthetic runs: the change resampling explains at 95% (noise.ts), in the figure's units (USD, a
    * share); a change within it is no drift. null: a value is none. Absent where the runs replay exactly.
@@ -147,37 +150,53 @@ function acceptHint(file: string, rows: readonly DriftRow[], removed: readonly B
   return `to ${what}, write the baseline again: run the same check with --update-baseline ${file} (and commit the file)`;
 }
 
+/** What a check's scenarios said against the baseline, gathered scenario by scenario (compareScenario). */
+interface Gathered {
+  rows: DriftRow[];
+  changes: ScenarioChanges[];
+  removed: BrakeRemoved[];
+  worst: WorstCaseDrift;
+  sameAgents: string[];
+  paired: string[];
+  unpaired: { scenario: string; reason: string }[];
+}
+
+/**
+ * One scenario against its baseline entry, added to `into`: its figures (paired with the baseline's agents on
+ * its draws when it is another sample), its worst case, the brakes removed and what changed since the baseline.
+ * `atBaselinePrices`: the scenario run again under the baseline's prices (a price change).
+ */
+function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: { atBaselinePrices: ScenarioCheck | undefined; options: DriftOptions; baseline: BaselineFile; into: Gathered }): void {
+  const { atBaselinePrices, options, into } = args;
+  const judged = atBaselinePrices ?? check;
+  const same = sameAgents(judged, before);
+  const pair = same ? undefined : options.pair?.(judged, before);
+  if (pair !== undefined) ('metrics' in pair ? into.paired.push(check.source) : into.unpaired.push({ scenario: check.source, reason: pair.unpaired }));
+  const pairedWith = pair !== undefined && 'metrics' in pair ? { paired: pair.metrics } : {};
+  const repriced = atBaselinePrices === undefined ? {} : { atBaselinePrices };
+  const figures = figureRows(check, before, { tolerance: options.tolerance, ...repriced, ...pairedWith });
+  const worstCase = worstCaseJudged(check, before, { tolerance: options.tolerance, ...repriced });
+  into.rows.push(...figures, ...(worstCase.row === undefined ? [] : [worstCase.row]));
+  if (worstCase.move !== undefined) into.worst.moved.push(worstCase.move);
+  if (worstCase.notCompared === true) into.worst.notCompared.push(check.source);
+  into.removed.push(...brakesRemoved(before, check));
+  if (same) into.sameAgents.push(check.source);
+  const changed = scenarioChanges(before, check, modelsOf(before, args.baseline));
+  if (changed.length > 0 || figures.some((row) => row.status === 'drift') || worstCase.row?.status === 'looser') into.changes.push({ scenario: check.source, changes: changed });
+}
+
 /** Every figure of every scenario against the baseline's; the baseline's scenarios not checked are `gone`. */
 export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: DriftOptions): Drift {
   const formatOne = baseline.baseline !== BASELINE_SCHEMA;
   const matches = (entry: BaselineFile['scenarios'][number], check: ScenarioCheck) => (formatOne ? sameSource(entry.source, check.source) : sameSource(entry.source, args.keys.keyOf(check.source)));
-  const rows: DriftRow[] = [];
-  const changes: ScenarioChanges[] = [];
-  const removed: BrakeRemoved[] = [];
-  const worst: WorstCaseDrift = { moved: [], notCompared: [] };
-  const paired: string[] = [];
-  const pairing = { paired: [] as string[], unpaired: [] as { scenario: string; reason: string }[] };
+  const into: Gathered = { rows: [], changes: [], removed: [], worst: { moved: [], notCompared: [] }, sameAgents: [], paired: [], unpaired: [] };
+  const { rows, changes, removed, worst } = into;
   let added = 0;
   checks.forEach((check, i) => {
     const before = baseline.scenarios.find((entry) => matches(entry, check));
-    if (before === undefined) {
-      added++;
-      rows.push({ scenario: check.source, figure: 'scenario', baseline: null, measured: null, status: 'new' });
-      return;
-    }
-    const atBaselinePrices = args.priceChange?.atBaselinePrices[i];
-    const pair = sameAgents(atBaselinePrices ?? check, before) ? undefined : args.pair?.(atBaselinePrices ?? check, before);
-    if (pair !== undefined) ('metrics' in pair ? pairing.paired.push(check.source) : pairing.unpaired.push({ scenario: check.source, reason: pair.unpaired }));
-    const pairedWith = pair !== undefined && 'metrics' in pair ? { paired: pair.metrics } : {};
-    const figures = figureRows(check, before, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }), ...pairedWith });
-    const worstCase = worstCaseJudged(check, before, { tolerance: args.tolerance, ...(atBaselinePrices === undefined ? {} : { atBaselinePrices }) });
-    rows.push(...figures, ...(worstCase.row === undefined ? [] : [worstCase.row]));
-    if (worstCase.move !== undefined) worst.moved.push(worstCase.move);
-    if (worstCase.notCompared === true) worst.notCompared.push(check.source);
-    removed.push(...brakesRemoved(before, check));
-    if (sameAgents(atBaselinePrices ?? check, before)) paired.push(check.source);
-    const changed = scenarioChanges(before, check, modelsOf(before, baseline));
-    if (changed.length > 0 || figures.some((row) => row.status === 'drift') || worstCase.row?.status === 'looser') changes.push({ scenario: check.source, changes: changed });
+    if (before !== undefined) return compareScenario(check, before, { atBaselinePrices: args.priceChange?.atBaselinePrices[i], options: args, baseline, into });
+    added++;
+    rows.push({ scenario: check.source, figure: 'scenario', baseline: null, measured: null, status: 'new' });
   });
   const gone = baseline.scenarios.filter((entry) => !checks.some((check) => matches(entry, check)));
   // (Format 1 keyed scenarios as given, from the directory the check ran in: it says how to renew it.)
@@ -196,9 +215,9 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(args.keysNote === undefined ? {} : { keysNote: args.keysNote }),
     ...(args.version === undefined || args.version === baseline.loopcost ? {} : { loopcost: { baseline: baseline.loopcost, now: args.version } }),
     changes,
-    ...(paired.length === 0 ? {} : { sameAgents: paired }),
-    ...(pairing.paired.length === 0 ? {} : { paired: pairing.paired }),
-    ...(pairing.unpaired.length === 0 ? {} : { unpaired: pairing.unpaired }),
+    ...(into.sameAgents.length === 0 ? {} : { sameAgents: into.sameAgents }),
+    ...(into.paired.length === 0 ? {} : { paired: into.paired }),
+    ...(into.unpaired.length === 0 ? {} : { unpaired: into.unpaired }),
     ...(removed.length === 0 ? {} : { brakesRemoved: removed }),
     ...(worst.moved.length === 0 && worst.notCompared.length === 0 ? {} : { worstCase: worst }),
     rows,

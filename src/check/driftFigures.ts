@@ -109,10 +109,12 @@ export function figureRows(check: ScenarioCheck, before: BaselineScenario, args:
   const judging: Judging = { tolerance: args.tolerance, sampled, runsDiffer: (reference?.runs ?? before.figures.runs) !== judgedCheck.metrics.runs, band };
   return FIGURES.map(([figure, kind, value]) => {
     const values = { was: value(reference ?? before.figures), is: value(figures), ...(then === undefined ? {} : { atBaseline: value(then) }) };
-    const atBaselinePrices = then === undefined ? {} : { atBaselinePrices: values.atBaseline ?? null, relativeChangeAtBaselinePrices: relativeChange(value(before.figures), values.atBaseline ?? null) };
-    const paired = reference === undefined ? {} : { paired: values.was, relativeChangePaired: relativeChange(values.was, then === undefined ? values.is : (values.atBaseline ?? null)) };
+    // Each change from what the status judged it against: the baseline's agents on these draws when paired, else the stored figure.
+    const atBaselinePrices = then === undefined ? {} : { atBaselinePrices: values.atBaseline ?? null, relativeChangeAtBaselinePrices: relativeChange(values.was, values.atBaseline ?? null) };
+    const paired = reference === undefined ? {} : { paired: values.was, relativeChangeFromStored: relativeChange(value(before.figures), values.is) };
     const noise = band(figure);
-    const change = { relativeChange: relativeChange(value(before.figures), values.is), ...atBaselinePrices, ...paired, ...(noise === undefined ? {} : { noise }) };
+    const from = reference === undefined ? ('baseline' as const) : ('paired' as const);
+    const change = { relativeChange: relativeChange(values.was, values.is), relativeChangeFrom: from, ...atBaselinePrices, ...paired, ...(noise === undefined ? {} : { noise }) };
     return { scenario: check.source, figure, baseline: value(before.figures), measured: values.is, ...change, status: statusOf(figure, kind, values, judging) };
   });
 }

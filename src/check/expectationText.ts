@@ -1,7 +1,7 @@
 /**
  * What the check report says of an expectation's result: `pass` / `FAIL`, and when its figure's 95%
  * interval holds the bound (expectNoise.ts), that the verdict is within sampling noise —
- * `FAIL (within sampling noise)`, and under the table `… (within sampling noise: 95% 43.1%–56.9% holds 55%;
+ * `FAIL*`, the mark said under the table, and under it `… (within sampling noise: 95% 43.1%–56.9% holds 55%;
  * more runs tell)` — with, once, what that means: the bound still decides; another sample of as many runs
  * could land on its other side.
  */
@@ -30,11 +30,14 @@ export function noiseIntervalText(r: Pick<ExpectationResult, 'interval' | 'inter
   return `${LEVEL} ${range} holds ${held}`;
 }
 
-/** The result cell: `pass`, `FAIL`, either with `(within sampling noise)` (the interval is said under the table). */
+/** The result cell: `pass`, `FAIL`, either marked `*` when within sampling noise (NOISE_MARK says so under the table, and the notes the interval). */
 export function resultText(r: ExpectationResult): string {
   const verdict = r.pass ? 'pass' : 'FAIL';
-  return r.withinNoise === true ? `${verdict} (within sampling noise)` : verdict;
+  return r.withinNoise === true ? `${verdict}*` : verdict;
 }
+
+/** Under the table when a result is marked: what the mark means (a short cell keeps the table within its width). */
+const NOISE_MARK = '* within sampling noise: its figure’s 95% interval holds the bound (each said below)';
 
 /** `within sampling noise: 95% 43.1%–56.9% holds 55%; more runs tell` */
 export function withinNoiseText(r: ExpectationResult): string {
@@ -48,8 +51,9 @@ const SAMPLING_NOISE =
   'holds its bound may land on its other side with other runs of as many; the bound as written still decides pass or fail, and more runs (the file’s runs:, or --runs) narrow the interval';
 
 /**
- * The lines under the expectation table: each failure in a sentence (`failed:`), those that passed within
- * sampling noise, and once what that noise means; empty when every expectation passed clear of it.
+ * The lines under the expectation table: what its `*` mark means, each failure in a sentence (`failed:`),
+ * those that passed within sampling noise, and once what that noise means; empty when every expectation
+ * passed clear of it.
  */
 export function expectationNotes(scenarios: readonly { name: string; results: readonly ExpectationResult[] }[], width: number): string {
   const line = (name: string, r: ExpectationResult) => {
@@ -58,9 +62,11 @@ export function expectationNotes(scenarios: readonly { name: string; results: re
   };
   const failed = scenarios.flatMap((s) => s.results.filter((r) => !r.pass).map((r) => line(s.name, r)));
   const near = scenarios.flatMap((s) => s.results.filter((r) => r.pass && r.withinNoise === true).map((r) => line(s.name, r)));
-  let text = failed.length === 0 ? '' : `\nfailed:\n${failed.join('')}`;
+  const marked = scenarios.some((s) => s.results.some((r) => r.withinNoise === true));
+  let text = marked ? labelledLine(NOISE_MARK, width) : '';
+  if (failed.length > 0) text += `\nfailed:\n${failed.join('')}`;
   if (near.length > 0) text += `\npassed within sampling noise:\n${near.join('')}`;
-  if (scenarios.some((s) => s.results.some((r) => r.withinNoise === true))) text += `\n${labelledLine(printableText(SAMPLING_NOISE), width)}`;
+  if (marked) text += `\n${labelledLine(printableText(SAMPLING_NOISE), width)}`;
   return text;
 }
 

@@ -84,7 +84,9 @@ function driftCase(row: DriftRow, drift: Drift): Case {
     const changed = changedText(row, drift);
     const direction = driftDirection(row);
     const drop = droppedBelowBaseline(row) ? `${dropReason([row.figure])}\n` : '';
-    return { name, failure: { type: 'drift', message: `drift${direction === '' ? '' : ` ${direction}`}: ${message}; ${changed}`, text: `${row.scenario}\n${message}${beyondNoiseText(row)}\n${changed}\n${drop}${hint}` } };
+    // The change said is from what decided: the baseline's agents on these draws when paired (report.ts judged).
+    const from = direction === '' || row.paired === undefined ? '' : " from the baseline's agents on these draws";
+    return { name, failure: { type: 'drift', message: `drift${direction === '' ? '' : ` ${direction}`}${from}: ${message}; ${changed}`, text: `${row.scenario}\n${message}${beyondNoiseText(row)}\n${changed}\n${drop}${hint}` } };
   }
   if (row.status === 'price change') return { name, note: `price change, not a brake regression: ${message}` };
   if (row.status === 'noise' || row.status === 'not held' || row.status === 'not compared') return { name, note: `${quietStatusText(row, driftDirection(row))}: ${message}` };

@@ -27,6 +27,11 @@ import type { PopulationEntry } from '../scenario/schema.js';
  * bootstrap distribution (exactQuantileHalfWidth).
  */
 export const NOISE_RESAMPLES = 1000;
+/** The figures whose band is read off the exact bootstrap distribution (exactQuantileHalfWidth), by their quantile: no resample is drawn for them. */
+export const EXACT_BAND_FIGURES: readonly (readonly [string, number])[] = [
+  ['costPerRunUsd.p50', 0.5],
+  ['costPerRunUsd.p95', 0.95],
+];
 /** The confidence level of the band. */
 export const NOISE_LEVEL = 0.95;
 
@@ -89,7 +94,7 @@ export function figureNoise(runs: readonly PopulationRun[], seed: number): Figur
   const bands = values.map(halfWidth);
   // The quantiles' bands exact (no resample's luck in them), in place of the drawn ones.
   const costsOf = (of: readonly PopulationRun[]) => of.map((run) => run.run.costPico);
-  for (const [name, p] of [['costPerRunUsd.p50', 0.5], ['costPerRunUsd.p95', 0.95]] as const) bands[NOISE_FIGURES.findIndex(([figure]) => figure === name)] = exactQuantileHalfWidth(costsOf(recorded), costsOf(synthetic), p);
+  for (const [name, p] of EXACT_BAND_FIGURES) bands[NOISE_FIGURES.findIndex(([figure]) => figure === name)] = exactQuantileHalfWidth(costsOf(recorded), costsOf(synthetic), p);
   // Money to the picodollar, shares to the billionth (as wastedShare is counted): the baseline holds short numbers.
   const [completionRate, falseStopRate, wastedShare, costUsd, mean, p50, p95, costPerCompletedUsd] = bands.map((v, i) => (v === null ? null : Number(v.toFixed(NOISE_FIGURES[i]![0].includes('Usd') ? 12 : 9))));
   return {
@@ -163,7 +168,7 @@ export function noiseOf(noise: FigureNoise, figure: string): number | null | und
 }
 
 /** FNV-1a over a text, two 32-bit lanes of different offset bases: a short stable key. */
-function textKey(text: string): string {
+export function textKey(text: string): string {
   const lane = (offsetBasis?: number) => fnv1a(text, offsetBasis).toString(16).padStart(8, '0');
   return lane() + lane(0x5bd1e995);
 }

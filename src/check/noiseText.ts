@@ -8,7 +8,7 @@ import { signedPercentText, signedPointsText } from '../report/percentText.js';
 import { counted } from '../plural.js';
 import type { Drift, DriftRow } from './baseline.js';
 import { removedText } from './brakesRemoved.js';
-import { FIGURE_LEVEL, NOISE_LEVEL, NOISE_RESAMPLES } from './noise.js';
+import { EXACT_BAND_FIGURES, FIGURE_LEVEL, NOISE_LEVEL, NOISE_RESAMPLES } from './noise.js';
 import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
 import { detectText } from './noiseDetect.js';
 
@@ -54,11 +54,25 @@ export function noiseLines(drift: Drift, runs: (scenario: string) => number | un
     const rows = drift.rows.filter((row) => row.scenario === scenario && row.noise !== undefined && row.status !== 'not compared');
     const bands = rows.flatMap((row) => (noiseBandText(row) === undefined ? [] : [`${row.figure} ${noiseBandText(row)}`])).join(', ');
     return (
-      `noise: ${scenario}: at ${NOISE_LEVEL * 100}% for its figures together (each at ${(FIGURE_LEVEL * 100).toFixed(1)}%), resampling its synthetic runs (${NOISE_RESAMPLES} resamples, seeded) and the baseline's explains ${bands}; ` +
+      `noise: ${scenario}: at ${NOISE_LEVEL * 100}% for its figures together (each at ${(FIGURE_LEVEL * 100).toFixed(1)}%), resampling its synthetic runs and the baseline's explains ${bands}${bandSourceText(rows)}; ` +
       'a figure past the tolerance within its band is within noise (no failure), beyond it drifts (more runs narrow the bands); costPerRunUsd.max, the largest run of a sample, is not held' +
       detectClause(rows, { tolerance: drift.tolerance, runs: runs(scenario) })
     );
   });
+}
+
+/**
+ * How the bands said were found (noise.ts): ` (each from 1000 seeded resamples)`, ` (each read off the exact bootstrap
+ * distribution)`, or both, by figure: p50 and p95 are read off the exact distribution, the others drawn.
+ */
+function bandSourceText(rows: readonly DriftRow[]): string {
+  const said = rows.filter((row) => noiseBandText(row) !== undefined).map((row) => row.figure);
+  const exact = said.filter((figure) => EXACT_BAND_FIGURES.some(([name]) => name === figure));
+  const drawn = `${NOISE_RESAMPLES} seeded resamples of the runs`;
+  const read = 'the exact bootstrap distribution, no resample drawn';
+  if (exact.length === 0) return said.length === 0 ? '' : ` (each from ${drawn})`;
+  if (exact.length === said.length) return ` (each read off ${read})`;
+  return ` (${exact.join(' and ')} read off ${read}; the others from ${drawn})`;
 }
 
 /** `; what it can see: …` (noiseDetect.ts), or nothing without a band to say it from. */
@@ -82,7 +96,7 @@ export function sameAgentsLines(drift: Drift): string[] {
 export function pairedLines(drift: Drift): string[] {
   const paired = (drift.paired ?? []).filter((scenario) => moved(drift, scenario)).map(
     (scenario) =>
-      `paired: ${scenario}: its synthetic runs are another sample than the baseline's; the baseline's agents (stored in it) were run again on these runs' draws (the same seed and run count), and each figure is judged against theirs by the tolerance alone: what moved, moved with the change, not by which runs were drawn`,
+      `paired: ${scenario}: its synthetic runs are another sample than the baseline's; the baseline's agents (stored in it) were run again on these runs' draws (the same seed and run count), and each figure is judged against theirs by the tolerance alone: what moved, moved with the change, not by which runs were drawn; a change shown is from theirs, not from the stored figure in the baseline column (which it may even move the other way from)`,
   );
   const reasons = [...new Set((drift.unpaired ?? []).map((u) => u.reason))];
   const unpaired = reasons.map((reason) => {

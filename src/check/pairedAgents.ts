@@ -6,7 +6,8 @@
  * again on these runs' draws (this seed and run count), and judges each figure against them by the tolerance
  * alone: the two differ by the change alone, not by which runs were drawn. The re-run is trusted only where it
  * gives the baseline's own figures at its own seed and run count (this loopcost draws its agents as the one that
- * wrote it did); else, and for a baseline without `agents` (written before) or a scenario with recorded runs
+ * wrote it did) and the agents are as written (their `hash`: that re-run vouches only for the entries the baseline's
+ * draws picked, and an entry it never drew, edited, would pass it); else, and for a baseline without `agents` (written before) or a scenario with recorded runs
  * beside its synthetic ones, the figures are judged against the noise band as before, and the report says why.
  */
 import { z } from 'zod';
@@ -26,11 +27,23 @@ import type { ScenarioSettings } from '../scenario/settings.js';
 import type { BaselineFigures, BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
-import { entryContent } from './noise.js';
+import { entryContent, textKey } from './noise.js';
 
-/** What re-runs a scenario's synthetic agents: open records, read by the scenario schema and flag parsers of the loopcost reading them. */
-export const agentsSchema = z.strictObject({ scenario: z.record(z.string(), z.unknown()), settings: z.record(z.string(), z.string()) });
+/**
+ * What re-runs a scenario's synthetic agents: open records, read by the scenario schema and flag parsers of the
+ * loopcost reading them; `hash` (agentsHash), of the two as written: the agents as the check that wrote them ran
+ * them, not edited since (absent in baselines written before it).
+ */
+export const agentsSchema = z.strictObject({ scenario: z.record(z.string(), z.unknown()), settings: z.record(z.string(), z.string()), hash: z.string().optional() });
 export type StoredAgents = z.infer<typeof agentsSchema>;
+
+/**
+ * A short key of what the agents are (their scenario fields and settings, as JSON reads them back): the gate
+ * re-runs them only on the baseline's own draws, so an entry those draws never picked is vouched for by this alone.
+ */
+export function agentsHash(agents: Pick<StoredAgents, 'scenario' | 'settings'>): string {
+  return textKey(canonicalJson(JSON.parse(JSON.stringify({ scenario: agents.scenario, settings: agents.settings }))));
+}
 
 /** A scenario file's fields that make no agent (or are stored as settings, or drawn by the check: runs, seed). */
 const NOT_AGENTS = new Set(['scenario', 'name', 'description', 'expect', 'traces', 'runs', 'seed', 'runsPerDay', 'brakes', 'context', 'latency', 'source']);
@@ -47,7 +60,7 @@ export function agentsOf(scenario: { population?: unknown } & object, settings: 
   stored.cache = s.cache ?? 'off';
   if (settings.latency !== undefined) stored.latency = latencySpec(settings.latency);
   if (model !== undefined) stored.model = model;
-  return { scenario: made, settings: stored };
+  return { scenario: made, settings: stored, hash: agentsHash({ scenario: made, settings: stored }) };
 }
 
 // Each check's own agents, kept out of its fields (a check is compared and serialized whole).
@@ -132,6 +145,7 @@ export function pairedFigures(args: PairingArgs): Pairing {
   const { before, now } = args;
   if (now.recordedRuns > 0 || (before.recordedRuns ?? 0) > 0) return { unpaired: 'it has recorded runs beside its synthetic ones (the baseline does not hold them to run again)' };
   if (before.agents === undefined || before.seed === undefined || before.syntheticRuns === undefined) return { unpaired: 'the baseline holds no agents to run again (written before baselines stored them)' };
+  if (before.agents.hash !== undefined && before.agents.hash !== agentsHash(before.agents)) return { unpaired: "the baseline's agents were edited since it was written (their hash does not match them)" };
   const agents = readied(before.agents, args.label);
   if ('problem' in agents) return { unpaired: `the baseline's agents cannot be run again: ${agents.problem}` };
   const own = agentFigures(agents, { runs: before.syntheticRuns, seed: before.seed }, args.prices);

@@ -7,6 +7,7 @@ import { describePriceSource } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatGroupedTable, formatTable, type Cell, type Column, type RowGroup } from '../report/table.js';
 import { formatUsdNumber } from '../report/money.js';
+import { wrapGroups, wrapRows } from '../report/wrapCells.js';
 import { SETTINGS_SEPARATOR, settingsText } from '../report/settings.js';
 import { labelledLine } from '../report/view.js';
 import { warningLines, type ReportWarning } from '../report/warnings.js';
@@ -56,8 +57,9 @@ export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Dri
   };
 }
 
-// Each scenario's expectations under its name, shown whole on a line of its own.
-const COLUMNS: Column[] = [{ header: 'expectation' }, { header: 'measured' }, { header: 'limit' }, { header: 'result' }];
+// Each scenario's expectations under its name, shown whole on a line of its own; a list too long for the
+// width (stop counts, the stop reasons allowed) continues on lines under its cell (wrapCells.ts).
+const COLUMNS: Column[] = [{ header: 'expectation' }, { header: 'measured', wrap: ', ' }, { header: 'limit', wrap: ', ' }, { header: 'result' }];
 
 function runsText(s: ScenarioCheck): string {
   const parts = [];
@@ -89,7 +91,8 @@ export function toleranceText(drift: Pick<Drift, 'tolerance'>): string {
  */
 function judged(row: DriftRow): { value: number | null; relative: number | null | undefined; from: number | null } {
   const from = row.paired === undefined ? row.baseline : row.paired;
-  const relative = row.paired !== undefined ? row.relativeChangePaired : row.atBaselinePrices === undefined ? row.relativeChange : row.relativeChangeAtBaselinePrices;
+  // Both changes are from `from` (driftFigures.ts): the figure measured, or under a price change, at the baseline's prices.
+  const relative = row.atBaselinePrices === undefined ? row.relativeChange : row.relativeChangeAtBaselinePrices;
   return { value: row.atBaselinePrices === undefined ? row.measured : row.atBaselinePrices, relative, from };
 }
 
@@ -127,9 +130,15 @@ function driftCells(row: DriftRow, repriced: boolean): Cell[] {
   ];
 }
 
-/** ` (the baseline's agents here: $0.00298)` after the status of a row judged against them. */
+/**
+ * After the status of a row judged against the baseline's agents on these draws: ` from $0.00298 (the baseline's
+ * agents on these draws)` after a DRIFT's change (the change shown is from theirs, not from the baseline column),
+ * else ` (the baseline's agents on these draws: $0.00298)`.
+ */
 function pairedText(row: DriftRow): string {
-  return row.paired === undefined ? '' : ` (the baseline's agents here: ${driftValue(row, row.paired)})`;
+  if (row.paired === undefined) return '';
+  const theirs = driftValue(row, row.paired);
+  return row.status === 'drift' && driftDirection(row) !== '' ? ` from ${theirs} (the baseline's agents on these draws)` : ` (the baseline's agents on these draws: ${theirs})`;
 }
 
 function priceNotes(drift: Drift): string[] {
@@ -238,9 +247,10 @@ function driftText(drift: Drift, view: DriftView): string {
     { header: 'baseline', align: 'right' },
     { header: 'measured', align: 'right' },
     ...(repriced ? [{ header: 'at baseline prices', align: 'right' as const }] : []),
-    { header: 'status' },
+    // A long status (a paired one names the baseline's agents) continues on lines under its cell.
+    { header: 'status', wrap: ' ' },
   ];
-  return text + formatTable(columns, rows, { maxWidth: width }) + driftNotes(drift, view);
+  return text + formatTable(columns, wrapRows(columns, rows, width), { maxWidth: width }) + driftNotes(drift, view);
 }
 
 /** `, 7 of 8 baseline scenarios matched (1 gone), 1 new scenario, 2 baseline figures drifted` */
@@ -258,7 +268,7 @@ export function renderCheckTable(report: CheckReport, width: number): string {
     .map((s) => ({ heading: s.name, rows: s.results.map((r) => [r.expectation, r.measuredText, r.limit, resultText(r)]) }));
   const verdict = report.passed ? 'PASS' : 'FAIL';
   let text = `loopcost check: ${verdict}: ${counted(report.scenarios.length, 'scenario')}, ${counted(report.expectations, 'expectation')}, ${report.failed} failed${failedWithinNoiseText(report.scenarios)}${baselineVerdict(report.drift)}\n\n`;
-  text += groups.length > 0 ? formatGroupedTable(COLUMNS, groups, { maxWidth: width }) : 'no expectations (add an `expect:` block to a scenario file; see docs/check.md)\n';
+  text += groups.length > 0 ? formatGroupedTable(COLUMNS, wrapGroups(COLUMNS, groups, width), { maxWidth: width }) : 'no expectations (add an `expect:` block to a scenario file; see docs/check.md)\n';
   text += expectationNotes(report.scenarios, width);
   const runs = (scenario: string) => report.scenarios.find((s) => s.source === scenario)?.syntheticRuns;
   if (report.drift) text += `\n${driftText(report.drift, { width, runs })}`;

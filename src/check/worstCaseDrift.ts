@@ -78,7 +78,7 @@ export function worstCaseJudged(check: ScenarioCheck, before: BaselineScenario, 
   const past = moved(was, judged, args.tolerance);
   const status: DriftStatus = past ? (rose(was, judged) ? 'looser' : 'tighter') : repriced !== undefined && moved(was, is, args.tolerance) ? 'price change' : 'ok';
   const atBaseline = repriced === undefined ? {} : { atBaselinePrices: judged, relativeChangeAtBaselinePrices: relativeChange(was, judged) };
-  const row: DriftRow = { scenario: check.source, figure: WORST_CASE_FIGURE, baseline: was, measured: is, relativeChange: relativeChange(was, is), ...atBaseline, status };
+  const row: DriftRow = { scenario: check.source, figure: WORST_CASE_FIGURE, baseline: was, measured: is, relativeChange: relativeChange(was, is), relativeChangeFrom: 'baseline', ...atBaseline, status };
   if (!past) return { row };
   const way = rose(was, judged) ? 'rose' : 'fell';
   const rule = (repriced ?? check.worstCase).rule;

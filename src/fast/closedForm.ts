@@ -67,14 +67,15 @@ const form = {
 
 /**
  * Whether stretches of plain calls may go in closed form under these settings: every figure must be a
- * whole number (prices, token counts, caps), the cache either off or on with every unchanged prefix
+ * whole number (prices, token counts, caps), no fee per request, the cache either off or on with every unchanged prefix
  * served (no provider minimum) and every write for five minutes, and a window a whole number of steps.
  */
 export function closedFormApplies(t: CompiledTrace, s: RunSettings, prices: FlatPrices): boolean {
   const cacheMode = s[RunSetting.CacheMode]!;
   const keep = s[RunSetting.Keep]!;
   const cap = s[RunSetting.Cap]!;
-  if (cacheMode === CacheModeCode.Recorded || !t.closedForm || !prices.exact || t.fixedTokens < 0 || !(cap >= 0)) return false;
+  // (A fee per request is not in the stretch sums, which hold tokens only: such a model's calls are metered one by one.)
+  if (cacheMode === CacheModeCode.Recorded || !t.closedForm || !prices.exact || prices.requestPico > 0 || t.fixedTokens < 0 || !(cap >= 0)) return false;
   if (cacheMode === CacheModeCode.On && (prices.minCachePrefix > 0 || prices.cacheIncrement !== 1)) return false;
   // Stretches price every write at the five-minute price: the meter writes some calls' for an hour.
   if (cacheMode === CacheModeCode.On && prices.hasCacheWritePrice && hourWritesPricedApart(prices) && plainCallWritesForAnHour(t)) return false;

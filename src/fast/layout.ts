@@ -125,7 +125,7 @@ export interface CompiledTrace {
   latencyMissingBefore: Int32Array;
   /** The closed form's running totals before each call, interleaved (ClosedAt): (calls + 1) × ClosedAt.Stride. */
   closedSums: Float64Array;
-  /** Token counts are non-negative and the running totals above are exact (below 2^52). */
+  /** Token counts are non-negative, the running totals above are exact (below 2^52) and no call ran web searches (whose fees the stretch sums leave out). */
   closedForm: boolean;
   /**
    * The largest count a repeat brake (total, consecutive, cycle) or a same-error brake (total,

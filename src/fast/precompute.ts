@@ -78,7 +78,8 @@ function closedFormSums(c: CompiledTrace): void {
     c.stepLatencyBefore[i + 1] = c.stepLatencyBefore[i]! + (stepLatency === stepLatency ? stepLatency : 0);
     c.latencyMissingBefore[i + 1] = c.latencyMissingBefore[i]! + (stepLatency === stepLatency ? 0 : 1);
     if (stepTokens > c.maxStepTokens) c.maxStepTokens = stepTokens;
-    if (output < 0 || reasoning < 0) c.closedForm = false;
+    // A call's web search fees are not in the stretch sums: such a trace's calls are metered one by one.
+    if (output < 0 || reasoning < 0 || r[at + CallField.WebSearches]! > 0) c.closedForm = false;
   }
   if (!(c.stepTokensBeforeSum[n]! < EXACT && c.outputBefore[n]! < EXACT && c.stepLatencyBefore[n]! < EXACT)) c.closedForm = false;
   c.nextNotPlain[n] = n;

@@ -39,7 +39,7 @@ import { EXACT } from './exactSums.js';
 export function recordedFormApplies(t: CompiledTrace, s: RunSettings, prices: FlatPrices, limits: BrakeLimits): boolean {
   const sums = t.recordedSums;
   if (sums === null || s[RunSetting.CacheMode] !== CacheModeCode.Recorded || s[RunSetting.Cap] !== Infinity) return false;
-  if (!prices.exact || predicts(limits) || !t.closedForm || !t.latencyIntegral || !(Number.isSafeInteger(t.fixedTokens) && t.fixedTokens >= 0)) return false;
+  if (!prices.exact || prices.requestPico > 0 || predicts(limits) || !t.closedForm || !t.latencyIntegral || !(Number.isSafeInteger(t.fixedTokens) && t.fixedTokens >= 0)) return false;
   const keep = s[RunSetting.Keep]!;
   if (keep === Infinity ? s[RunSetting.Identity] !== 1 : !(Number.isInteger(keep) && keep >= 1 && keep < 0x3fffffff)) return false;
   return prices.tiers === 0 || sums.maxInput <= prices.rows[PriceField.Stride + PriceField.Above]!;

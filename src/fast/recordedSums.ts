@@ -94,6 +94,8 @@ const NO_PRICES: FlatPrices = {
   minCachePrefix: 0,
   cacheIncrement: 1,
   exact: true,
+  webSearchPico: 0,
+  requestPico: 0,
 };
 
 /** The recorded sums of a compiled trace (after its running totals); null without recorded prompt sizes or beyond exact sums. */

@@ -24,3 +24,5 @@ export const BRAKE_KEYS: Record<string, keyof BrakeFlags> = {
   'max-output-tokens': 'maxOutputTokens',
 };
 
+/** The brake flags whatif refuses (every --try key but `preset`, refused on its own: whatifPreset.ts), as `[flag name, option attribute]`. */
+export const WHATIF_REFUSED_BRAKE_FLAGS: readonly (readonly [string, keyof BrakeFlags])[] = Object.entries(BRAKE_KEYS).filter(([name]) => name !== 'preset');

@@ -17,6 +17,8 @@ export const enum CallField {
   /** Recorded latency, NaN when none. */
   LatencyMs,
   Flags,
+  /** Web searches the provider ran inside the call (CallRecord.webSearchRequests), each billed a fee on top of the tokens (cost.ts requestFeesPico). */
+  WebSearches,
   Size,
 }
 
@@ -56,4 +58,5 @@ export function writeCallRecord(into: Float64Array, at: number, call: CallRecord
   into[at + CallField.RecordedCacheWrite1h] = call.cacheWrite1hTokens ?? 0;
   into[at + CallField.LatencyMs] = call.latencyMs ?? NaN;
   into[at + CallField.Flags] = callFlags(call);
+  into[at + CallField.WebSearches] = call.webSearchRequests ?? 0;
 }

@@ -1,5 +1,6 @@
 /**
- * The cost formula, written once: exact integer picodollars of one call at one tier's prices.
+ * The cost formula, written once: exact integer picodollars of one call at one tier's prices (its tokens;
+ * what the call is billed per request on top of them, a request fee and web searches, is requestFeesPico's).
  *
  *   uncached = input − cached − cacheWrite − cacheWrite1h (clamped at 0)
  *   cost = uncached·input + cached·cachedInput + cacheWrite·cacheWrite + cacheWrite1h·cacheWrite1h
@@ -79,6 +80,18 @@ export function costOfSums(
   reasoning: number,
 ): number {
   return uncached * inputPrice + plainOutput * outputPrice + reasoning * reasoningPrice + cached * cachedPrice + cacheWrite * cacheWritePrice + cacheWrite1h * cacheWrite1hPrice;
+}
+
+/**
+ * The fees a call is billed per request on top of its tokens: the table's fee per request
+ * (`prices.requestPico`, Perplexity's `requests_kcount`; 0 when it prices none), on every call billed, and
+ * `webSearches` web searches at `prices.webSearchPico` each (the table's web search fee; 0 when it prices
+ * none), known when the call returns (its usage says them). The one rule every engine adds to a call's
+ * token cost (meter.ts meterCall and meterSummaryCall, pricing/cost.ts callCostPico): a summary call the
+ * loop makes pays the request fee and searches nothing.
+ */
+export function requestFeesPico(prices: FlatPrices, webSearches: number): number {
+  return prices.requestPico + (webSearches > 0 ? webSearches * prices.webSearchPico : 0);
 }
 
 /** The prompt tokens billed at the input price: neither read from nor written to a cache (clamped at 0). */

@@ -12,8 +12,8 @@ import type { CallRecord } from '../trace/types.js';
 /** What a cut call's record says (its `failed.message`), and the reason its signal fires with. */
 export const CUT_MESSAGE = "timed out: cut off at the run's timeout";
 
-/** What a cut model call is named in the stop's detail: it was billed nothing, its provider having reported no usage. */
-export const CUT_MODEL_CALL = 'model call in flight was cut off at the deadline (no usage reported: billed $0)';
+/** What a cut model call is named in the stop's detail: sent, its response never read (the real loop bills it at its prompt estimate: agent/failedCalls.ts). */
+export const CUT_MODEL_CALL = 'model call in flight was cut off at the deadline (no response read)';
 
 /** What a cut summary call (agent/liveSummary.ts) is named in the stop's detail, as a cut model call is. */
 export const CUT_SUMMARY_CALL = 'summary call in flight was cut off at the deadline (no usage reported: billed $0)';

@@ -5,7 +5,7 @@
  * schemas, message framing) stays in. Writes its figures at the named offsets of `out`.
  */
 import { CallField, CallFlag } from './callRecord.js';
-import { callCostPico } from './cost.js';
+import { callCostPico, requestFeesPico } from './cost.js';
 import { CacheWrites } from './cacheWrites.js';
 import { tierRow, type FlatPrices } from './prices.js';
 
@@ -58,7 +58,7 @@ export const enum Prompt {
 
 /**
  * Meters the call recorded at `call[at…]` (CallField layout) sent with the prompt `prompt` (Prompt
- * layout). `identity`: the strategy leaves recorded prompts as they were sent (full history, no cap).
+ * layout): its cost is its tokens' and its request fees (web searches, as recorded whatever the strategy). `identity`: the strategy leaves recorded prompts as they were sent (full history, no cap).
  * (Numbers travel in typed arrays, so a call that is not inlined boxes none.)
  */
 export function meterCall(out: Float64Array, prices: FlatPrices, identity: boolean, cacheMode: CacheModeCode, call: Float64Array, at: number, prompt: Float64Array): void {
@@ -72,7 +72,7 @@ export function meterCall(out: Float64Array, prices: FlatPrices, identity: boole
   out[Metered.Output] = output;
   out[Metered.Reasoning] = reasoning;
   const rows = prices.rows;
-  out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, input), input, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, output, reasoning);
+  out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, input), input, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, output, reasoning) + requestFeesPico(prices, call[at + CallField.WebSearches]!);
 }
 
 function noCache(out: Float64Array): void {
@@ -207,5 +207,5 @@ export function meterSummaryCall(out: Float64Array, prices: FlatPrices, cacheMod
   out[Metered.Output] = summaryTokens;
   out[Metered.Reasoning] = 0;
   const rows = prices.rows;
-  out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, promptTokens), promptTokens, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, summaryTokens, 0);
+  out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, promptTokens), promptTokens, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, summaryTokens, 0) + requestFeesPico(prices, 0);
 }

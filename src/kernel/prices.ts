@@ -34,6 +34,10 @@ export interface FlatPrices {
   cacheIncrement: number;
   /** Every price is a whole non-negative number of picodollars, so every cost is an exact integer. */
   exact: boolean;
+  /** The fee per web search, billed on top of the tokens (ModelPricing.webSearchPico; 0 when the table prices none): cost.ts requestFeesPico. */
+  webSearchPico: number;
+  /** The fee per request, billed on every call on top of its tokens (ModelPricing.requestPico: Perplexity's; 0 when the table prices none): cost.ts requestFeesPico. */
+  requestPico: number;
 }
 
 function writeRow(rows: Float64Array, k: number, above: number, p: TokenPrices): void {
@@ -57,7 +61,9 @@ export function flattenPrices(pricing: ModelPricing): FlatPrices {
   const rows = new Float64Array(PriceField.Stride * (pricing.tiers.length + 1));
   writeRow(rows, 0, -Infinity, pricing.base);
   pricing.tiers.forEach((tier, k) => writeRow(rows, k + 1, tier.aboveInputTokens, tier.prices));
-  let exact = true;
+  const webSearchPico = pricing.webSearchPico ?? 0;
+  const requestPico = pricing.requestPico ?? 0;
+  let exact = Number.isSafeInteger(webSearchPico) && webSearchPico >= 0 && Number.isSafeInteger(requestPico) && requestPico >= 0;
   let cacheSaves = false;
   for (let k = 0; k < rows.length; k++) {
     if (k % PriceField.Stride !== PriceField.Above && !(Number.isSafeInteger(rows[k]) && rows[k]! >= 0)) exact = false;
@@ -75,6 +81,8 @@ export function flattenPrices(pricing: ModelPricing): FlatPrices {
     minCachePrefix: pricing.cacheRule?.minPrefixTokens ?? 0,
     cacheIncrement: pricing.cacheRule?.incrementTokens ?? 1,
     exact,
+    webSearchPico,
+    requestPico,
   };
   flattened.set(pricing, flat);
   return flat;

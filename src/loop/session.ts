@@ -28,6 +28,7 @@ import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { framingAfterCall } from '../kernel/compaction.js';
 import { enterCall } from '../kernel/callContext.js';
+import { SentOverhead } from '../kernel/sentOverhead.js';
 import { CallFlag, callFlags, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import { Fact } from '../kernel/describe.js';
 import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
@@ -44,7 +45,7 @@ import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import { RunStops } from './runStops.js';
-import { recordedSummary, refusalFacts, SummaryCalls, summaryRefusal, type SummaryDue } from './summary.js';
+import { recordedSummary, refusalFacts, SummaryCalls, summaryRefusal, summaryReplaces, type SummaryDue } from './summary.js';
 import type { LoopOptions, RunOutcome, SessionSetup, StepSource, TreeCheck, WindowRefusal } from './types.js';
 import { SKIPPED, ToolBrakes } from './toolBrakes.js';
 import { runsTools as responseRunsTools } from '../trace/toolsRun.js';
@@ -65,6 +66,8 @@ export class LoopSession {
   private overheadTokens = 0;
   /** The conversation's framing (kernel/compaction.ts): what its first call was billed beyond the context; NaN before. */
   private framingTokens = NaN;
+  /** Prompts billed as sent (`usageAsSent`): their overhead apportioned, for the estimate after a summary (kernel/sentOverhead.ts). */
+  private readonly sentOverhead: SentOverhead | undefined;
   private readonly accounts: RunAccounts;
   private readonly metered = newMeteredCall();
   /** The repeated-action and same-error brakes (toolBrakes.ts). */
@@ -84,6 +87,7 @@ export class LoopSession {
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = options.usageAsSent ? { ...meterSettings(FULL_HISTORY, options.cache, this.prices), asSent: true } : meterSettings(options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough, this.prices);
+    this.sentOverhead = options.usageAsSent ? new SentOverhead() : undefined;
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
     this.stops = new RunStops(this.limits, this.state);
     this.cacheWrites = boundWrites(setup.cacheWrites ?? CacheWrites.MayLastAnHour, this.meterSettings.cacheMode);
@@ -120,10 +124,17 @@ export class LoopSession {
     return this.stops.stop(code, SUMMARY_CALL);
   }
 
-  /** The summary call `due` was made: paid (not a step) as `response` reports it, else by its estimate; unless it failed, the summary replaces the older steps (summary.ts). */
+  /**
+   * The summary call `due` was made: paid (not a step) as `response` reports it, else by its estimate; unless it failed, the summary
+   * replaces the older steps (summary.ts), and where prompts are billed as sent the next estimate's overhead is what the prompt
+   * now holds showed (kernel/sentOverhead.ts: not the dropped steps' corrections; the summary's message framing).
+   */
   recordSummary(due: SummaryDue, response: CallRecord | null): MeteredCall {
     if (response) this.stops.called(response, true);
-    return this.summaries.record(due, response);
+    const replacesSummary = this.context.summaryStart > 0;
+    const metered = this.summaries.record(due, response);
+    if (this.sentOverhead && summaryReplaces(response)) this.overheadTokens = this.sentOverhead.summary(this.context.view(), replacesSummary);
+    return metered;
   }
 
   /**
@@ -245,6 +256,7 @@ export class LoopSession {
     if (!response.failed) {
       this.overheadTokens = usage.input - view.inputTokens;
       this.framingTokens = framingAfterCall(this.framingTokens, this.overheadTokens);
+      this.sentOverhead?.shown(view, this.overheadTokens);
     }
     this.accounts.add(response, metered, view, this.state);
     const flags = callFlags(response);

@@ -72,7 +72,7 @@ export class SummaryCalls {
     const { context, state, accounts, options } = this.into;
     const metered = this.meter(due, response);
     const empty = response?.unparseable === true && !response.failed;
-    if (!response?.failed && !empty) {
+    if (summaryReplaces(response)) {
       if (options.cache !== 'off') accounts.totals.strategyCacheLostTokens += context.cacheLostTokens();
       context.markSent();
       context.summarize(metered.usage.output);
@@ -107,6 +107,11 @@ export class SummaryCalls {
     const { promptEstimate, summaryTokens } = due.size;
     return estimatedSummaryCall(this.out, { prices: this.prices, runPrices: this.run.prices, cacheMode: this.settings.cacheMode, promptTokens: promptEstimate, unchangedPrefixTokens: due.view.unchangedPrefixTokens, summaryTokens });
   }
+}
+
+/** Whether a summary call answered `response` (null: paid by its estimate) replaces the older steps: it neither failed nor answered no text (recorded `unparseable`). */
+export function summaryReplaces(response: CallRecord | null): boolean {
+  return !response?.failed && response?.unparseable !== true;
 }
 
 /**

@@ -156,3 +156,12 @@ export function spendByCounts(counts: CostCounts, runsPerDay: number): DaySpende
     return carried + BigInt(spent);
   };
 }
+
+/** Most simulated days a projection keeps (days × trials: each trial keeps its days' spend for the quantiles): 10,000,000 took ~680 MB. */
+export const MAX_SIMULATED_DAYS = 2_000_000;
+
+/** Why `days` × `trials` is too many simulated days to keep, or undefined when within MAX_SIMULATED_DAYS. */
+export function tooManySimulatedDays(days: number, trials: number): string | undefined {
+  if (days * trials <= MAX_SIMULATED_DAYS) return undefined;
+  return `${days} days × ${trials} trials is ${(days * trials).toLocaleString('en-US')} simulated days, more than ${MAX_SIMULATED_DAYS.toLocaleString('en-US')} (each is kept for the quantiles)`;
+}

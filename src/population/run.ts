@@ -252,7 +252,7 @@ export function baselinesOf(inputs: PopulationInputs, config: PopulationConfig, 
 }
 
 /** baselinesOf as the CLI's commands run it (a place not given: their flag's). */
-function configurationBaselines(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): BaselineFigures[] {
+export function configurationBaselines(inputs: PopulationInputs, config: PopulationConfig, prices: PriceTable): BaselineFigures[] {
   const memo = memoOf(baselineMemo, inputs, prices);
   const scenarios = inputs.scenarios ?? [];
   const key = scenarios.length === 0 ? baselineKey(config) : config.perScenario === undefined ? syntheticBaselineKey(config) : JSON.stringify([baselineKey(config), ...scenarios.map((_, s) => syntheticBaselineKey(scenarioConfig(config, s)))]);

@@ -21,6 +21,9 @@ import { configurationRuns, type PopulationConfig, type PopulationInputs, type P
 import type { SweepResults } from './sweepRecorded.js';
 import { syntheticRuns } from './syntheticSweep.js';
 import { recordedRunsNamed } from './blameRun.js';
+import { StopCode } from '../kernel/stopCodes.js';
+import { FlagsBuilder, keptUnits, runsInOrder, type KeptRuns } from './recommendRuns.js';
+import type { RunOutcomes } from './recommendBootstrap.js';
 
 export { hasStrategyFigures, statesItsStrategy, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
@@ -69,6 +72,10 @@ export function sweepPairs(population: SweepPopulation, configs: readonly Popula
 export interface SweepTally {
   population: PopulationTally;
   strategy: StrategySums;
+  /** With `keepRuns`: each run's completion and the units they came in (recommendRuns.ts); merged: the runs in the order of the files. */
+  kept?: KeptRuns;
+  /** Merged (mergeSweepTallies) from tallies that kept their runs: the runs, costs and completion, in the order of the files (a copy). */
+  runs?: RunOutcomes;
 }
 
 /**
@@ -80,25 +87,43 @@ export class SweepTallier {
   private readonly strategy: StrategyTally[];
   /** The compiled sweeps of synthetic runs' recordings, per syntheticBaselineKey, reused from add to add. */
   private readonly syntheticSweeps = new Map<string, SweepResults>();
-  /** `results`: the recorded sweep's result columns, reused from add to add (talliers of the same configurations may share them). */
+  /** With `keepRuns`: each configuration's runs' completion, and where each unit began among the runs. */
+  private readonly flags: FlagsBuilder[] | undefined;
+  private starts: { order: number; from: number }[] = [];
+  /**
+   * `results`: the recorded sweep's result columns, reused from add to add (talliers of the same
+   * configurations may share them); `keepRuns`: keep each run's completion (a sweep with a target, for how
+   * sure its recommendation is), units begun with `unit`.
+   */
   constructor(
     private readonly configs: readonly PopulationConfig[],
     private readonly prices: PriceTable,
     private readonly results: SweepResults = new Map(),
+    options: { keepRuns?: boolean } = {},
   ) {
     this.tallies = configs.map(() => new TallyBuilder());
     this.strategy = configs.map(newStrategyTally);
+    this.flags = options.keepRuns === true ? configs.map(() => new FlagsBuilder()) : undefined;
+  }
+
+  /** The runs added next are a unit of the work queue's, at `order` among the inputs (sweepUnits.ts): merged tallies put them in that order. */
+  unit(order: number): this {
+    this.starts.push({ order, from: this.flags?.[0]?.length ?? 0 });
+    return this;
   }
 
   add(population: SweepPopulation): this {
     const runs = population.traces.length + population.synthetic.scenarios!.reduce((n, s) => n + s.runs, 0);
     for (const tally of this.tallies) tally.reserve(runs);
+    const flags = this.flags;
     const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
       this.tallies[c]!.add(run, baseline);
+      flags?.[c]!.push(run.stopReason === 'completed');
       addToStrategyTally(this.strategy[c]!, run);
     };
     const addCell: CellVisitor = (c, f, baseline) => {
       this.tallies[c]!.addCoded(f, baseline);
+      flags?.[c]!.push(f.stop === StopCode.Completed);
       if (f.strategyCacheLostTokens) this.strategy[c]!.strategyCacheLostTokens += f.strategyCacheLostTokens;
     };
     recordedRunsNamed(population.recorded, this.configs, this.prices, { visit: add, visitCell: addCell }, { sweeps: this.results });
@@ -108,18 +133,26 @@ export class SweepTallier {
 
   /** Where every tally is: what rollback returns to (a file streamed and found bad part way). */
   mark(): SweepTallierMark {
-    return { tallies: this.tallies.map((tally) => tally.mark()), strategy: this.strategy.map((s) => ({ ...s })) };
+    return { tallies: this.tallies.map((tally) => tally.mark()), strategy: this.strategy.map((s) => ({ ...s })), runs: this.flags?.[0]?.length ?? 0, starts: this.starts.length };
   }
 
   /** Back to `mark`: the runs added since are forgotten. */
   rollback(mark: SweepTallierMark): void {
     this.tallies.forEach((tally, c) => tally.rollback(mark.tallies[c]!));
     this.strategy.forEach((s, c) => Object.assign(s, mark.strategy[c]!));
+    for (const flags of this.flags ?? []) flags.length = mark.runs;
+    this.starts.length = mark.starts;
   }
 
   /** The tallies of every run added. */
   finish(): SweepTally[] {
-    return this.configs.map((_, c) => ({ population: this.tallies[c]!.finish(), strategy: shownStrategySums(this.strategy[c]!) }));
+    const units = this.flags === undefined ? undefined : keptUnits(this.starts, this.flags[0]?.length ?? 0);
+    this.starts = [];
+    return this.configs.map((_, c) => ({
+      population: this.tallies[c]!.finish(),
+      strategy: shownStrategySums(this.strategy[c]!),
+      ...(units === undefined ? {} : { kept: { completed: this.flags![c]!.finish(), units } }),
+    }));
   }
 }
 
@@ -127,6 +160,9 @@ export class SweepTallier {
 export interface SweepTallierMark {
   tallies: TallyMark[];
   strategy: StrategyTally[];
+  /** Runs added, and units begun (each configuration's completion flags kept: keepRuns). */
+  runs: number;
+  starts: number;
 }
 
 /** Each configuration's tally over the population's runs. */
@@ -134,19 +170,30 @@ export function sweepTallies(population: SweepPopulation, configs: readonly Popu
   return new SweepTallier(configs, prices).add(population).finish();
 }
 
-/** Tallies of the same configuration over disjoint shares of the runs, added up (one share: itself, as added up it would be the same). */
+/**
+ * Tallies of the same configuration over disjoint shares of the runs, added up (one share: itself, as added
+ * up it would be the same); when every share kept its runs, with them in the order of the files (`runs`,
+ * a copy made before the costs are selected in place or sent to another thread).
+ */
 export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
-  if (parts.length === 1) return parts[0]!;
+  const runs = parts.length > 0 && parts.every((part) => part.kept !== undefined) ? runsInOrder(parts.map((part) => ({ costs: part.population.costs, kept: part.kept! }))) : undefined;
+  const withRuns = (tally: SweepTally): SweepTally => (runs === undefined ? tally : { population: tally.population, strategy: tally.strategy, runs });
+  if (parts.length === 1) return withRuns(parts[0]!);
   const population = newTally();
   mergeTallies(population, ...parts.map((part) => part.population));
   const sum = newStrategyTally();
   for (const part of parts) addToStrategyTally(sum, part.strategy);
-  return { population, strategy: shownStrategySums(sum) };
+  return withRuns({ population, strategy: shownStrategySums(sum) });
 }
 
+/**
+ * A configuration's figures; a merged tally's runs (`runs`) ride along as `runOutcomes` (into its report
+ * row, rowsOf), for the command to take before anything is written (recommendRuns.ts takeRunOutcomes).
+ */
 export function sweepTallyMetrics(tally: SweepTally, quantiles?: CostQuantiles): SweepMetrics {
   // The strategy totals after the population figures (as a spread of both: one object per configuration, not three).
-  return Object.assign(quantiles === undefined ? tallyMetrics(tally.population) : tallyMetrics(tally.population, quantiles), strategyFigureRecord(tally.strategy));
+  const metrics = Object.assign(quantiles === undefined ? tallyMetrics(tally.population) : tallyMetrics(tally.population, quantiles), strategyFigureRecord(tally.strategy));
+  return tally.runs === undefined ? metrics : Object.assign(metrics, { runOutcomes: tally.runs });
 }
 
 /** Each configuration's population figures, and its strategy totals. */

@@ -1,7 +1,7 @@
 import type { Pico } from '../money.js';
-import { callCostPico as kernelCallCost } from '../kernel/cost.js';
+import { callCostPico as kernelCallCost, requestFeesPico } from '../kernel/cost.js';
 import { flattenPrices, PriceField, tierRow } from '../kernel/prices.js';
-import type { CallUsage, ModelPricing, PriceSource, PriceTier, TokenPrices } from './types.js';
+import type { CallUsage, ModelPricing, PriceSource, PriceTier, PricingCorrection, TokenPrices } from './types.js';
 
 /**
  * Prices that apply to a call with `inputTokens` input tokens: the tier the kernel selects
@@ -15,12 +15,13 @@ export function pricesForInput(pricing: ModelPricing, inputTokens: number): Toke
 
 /**
  * Exact cost of one call in integer picodollars: the kernel's formula (src/kernel/cost.ts) at the
- * prices of the tier selected by `usage.input` (the whole prompt, cached parts included).
+ * prices of the tier selected by `usage.input` (the whole prompt, cached parts included), plus its
+ * request fees (its web searches: kernel requestFeesPico), as the meter bills a call.
  */
 export function callCostPico(pricing: ModelPricing, usage: CallUsage): Pico {
   const flat = flattenPrices(pricing);
   const row = tierRow(flat.rows, flat.tiers, usage.input);
-  return kernelCallCost(flat.rows, row, usage.input, usage.cached, usage.cacheWrite, usage.cacheWrite1h, usage.output, usage.reasoning);
+  return kernelCallCost(flat.rows, row, usage.input, usage.cached, usage.cacheWrite, usage.cacheWrite1h, usage.output, usage.reasoning) + requestFeesPico(flat, usage.webSearches ?? 0);
 }
 
 /** The price fields of TokenPrices, in display order. */
@@ -90,6 +91,8 @@ export interface PricingDescription extends TokenPricesDescription {
   tiers: Array<{ aboveInputTokens: number } & TokenPricesDescription>;
   contextWindow: number | null;
   source: PriceSource;
+  /** loopcost's corrections to the bundled table these prices include (what, the source's URL and date); absent when none. */
+  corrected?: PricingCorrection[];
 }
 
 function describePrices(prices: TokenPrices): TokenPricesDescription {
@@ -113,5 +116,6 @@ export function describePricing(pricing: ModelPricing): PricingDescription {
     tiers: pricing.tiers.map((tier) => ({ aboveInputTokens: tier.aboveInputTokens, ...describePrices(tier.prices) })),
     contextWindow: pricing.contextWindow ?? null,
     source: { ...pricing.source },
+    ...(pricing.corrected === undefined ? {} : { corrected: pricing.corrected.map((c) => ({ ...c })) }),
   };
 }

@@ -4,14 +4,15 @@
  * run time (updatePrices is never called, so nothing reaches the network): the same package version
  * always prices the same way, and the source hash in every report says which data it was.
  */
-import type { ModelInfo, Provider } from '@pydantic/genai-prices';
 import { UserError } from '../errors.js';
 import { usdPerMillionToPico } from '../money.js';
 import { buildTieredPrices, type KeyedPrice, type TokenPriceKey } from './cost.js';
 import { bundledProviders, genaiPricesSource } from './genaiData.js';
-import { matchModel, providerById } from './genaiMatch.js';
+import { findModel, prefixRefusal, providersTaking, type Match } from './genaiFind.js';
 import { pickModelPrice } from './genaiPick.js';
-import type { PriceOptionNames } from './optionNames.js';
+import { correctedEntry, priceCorrectionsSource } from './priceCorrections.js';
+import { requestPicoOf, webSearchPicoOf } from './webSearchPrice.js';
+import { COMMAND_LINE_PRICE_OPTIONS, type PriceOptionNames } from './optionNames.js';
 import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
@@ -77,11 +78,6 @@ function keyedPrice(key: string, value: unknown): KeyedPrice {
   throw bad();
 }
 
-interface Match {
-  provider: Provider;
-  model: ModelInfo;
-}
-
 export class GenaiPriceTable implements PriceTable {
   readonly source: PriceSource;
   private readonly asOf: Date | undefined;
@@ -99,17 +95,16 @@ export class GenaiPriceTable implements PriceTable {
     this.source = Object.freeze({
       ...source,
       releasedOn: BUNDLED_RELEASE.day,
+      corrections: priceCorrectionsSource(),
       ...(options.asOf === undefined ? {} : { asOf: options.asOf.toISOString().slice(0, 10) }),
     });
   }
 
   /**
    * Resolves a model once per (model, provider, day) and caches it. The day: `--prices-as-of`, else the
-   * day the run was recorded (`recordedAt`), else the table's release day. Look-up order
-   * (case-insensitive, as the package matches): the name via genai-prices' own matching (with the
-   * provider hint when it names a known provider), then the name with a `provider/` or `provider:`
-   * prefix stripped using that prefix as the provider, then exact model ids in any provider, then the
-   * stripped name in any provider.
+   * day the run was recorded (`recordedAt`), else the table's release day. Look-up order: genaiFind.ts
+   * (a name whose prefix names a provider is priced by that provider or refused); then loopcost's
+   * corrections for the entry on that day (priceCorrections.ts).
    */
   resolve(model: string, provider?: string, recordedAt?: string): ModelPricing {
     requireResolveArguments(model, provider, recordedAt);
@@ -119,8 +114,8 @@ export class GenaiPriceTable implements PriceTable {
     const key = `${provider ?? ''}\u0000${model}\u0000${day}\u0000${dating}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
-    const match = this.find(model.trim(), provider?.trim() || undefined);
-    if (!match) throw unknownModelError(model, this.modelNames(), this.optionNames === undefined ? {} : { optionNames: this.optionNames });
+    const match = findModel(bundledProviders, model.trim(), provider?.trim() || undefined);
+    if (!match) throw this.unknown(model, provider);
     const pricing = this.toPricing(model, match, day, dating);
     this.cache.set(key, pricing);
     return pricing;
@@ -137,40 +132,21 @@ export class GenaiPriceTable implements PriceTable {
     return bundledProviders.flatMap((p) => p.models.map((m) => ({ provider: p.id, model: m.id })));
   }
 
-  private find(name: string, providerHint: string | undefined): Match | undefined {
-    if (name.length === 0) return undefined;
-    const hint = providerHint ? providerById(bundledProviders, providerHint)?.id : undefined;
-    const prefix = splitProviderPrefix(name);
-
-    // The package's own matching (genaiMatch.ts holds it to calcPrice).
-    const viaPackage = (modelName: string, providerId?: string): Match | undefined => matchModel(bundledProviders, modelName, providerId);
-    const byId = (modelName: string, providerId?: string): Match | undefined => {
-      const wanted = modelName.toLowerCase();
-      for (const provider of bundledProviders) {
-        if (providerId !== undefined && provider.id !== providerId) continue;
-        const model = provider.models.find((m) => m.id.toLowerCase() === wanted);
-        if (model) return { provider, model };
-      }
-      return undefined;
-    };
-
-    const attempts: Array<() => Match | undefined> = [
-      () => viaPackage(name, hint),
-      () => (hint ? byId(name, hint) : undefined),
-      () => (prefix?.providerId ? viaPackage(prefix.rest, prefix.providerId) ?? byId(prefix.rest, prefix.providerId) : undefined),
-      () => (hint ? viaPackage(name) : undefined),
-      () => byId(name),
-      () => (prefix ? viaPackage(prefix.rest) ?? byId(prefix.rest) : undefined),
-    ];
-    for (const attempt of attempts) {
-      const found = attempt();
-      if (found) return found;
-    }
-    return undefined;
+  /** A model the table does not price: its prefix's provider does not (prefixRefusal), or no provider does. */
+  private unknown(model: string, provider: string | undefined): UserError {
+    const names = this.optionNames ?? COMMAND_LINE_PRICE_OPTIONS;
+    const hint = provider?.trim() || undefined;
+    const refusal = prefixRefusal(bundledProviders, model, { providerHint: hint, overridesFile: names.overridesFile });
+    if (refusal) return refusal;
+    const takenBy = hint === undefined ? providersTaking(bundledProviders, model.trim()) : [];
+    return unknownModelError(model, this.modelNames(), { ...(this.optionNames === undefined ? {} : { optionNames: this.optionNames }), ...(takenBy.length > 0 ? { pricedWithProvider: takenBy } : {}) });
   }
 
-  private toPricing(requested: string, { provider, model }: Match, day: string, dating: NonNullable<PriceSource['dating']>): ModelPricing {
-    const modelPrice = pickModelPrice(model.prices, new Date(`${day}T00:00:00Z`));
+  private toPricing(requested: string, match: Match, day: string, dating: NonNullable<PriceSource['dating']>): ModelPricing {
+    // loopcost's corrections for this entry on this day (priceCorrections.ts), over the day's price set.
+    const entry = correctedEntry({ ...match, requested, day }, (model) => pickModelPrice(model.prices, new Date(`${day}T00:00:00Z`)));
+    const { provider } = match;
+    const { model, prices: modelPrice } = entry;
     const keyed: Partial<Record<TokenPriceKey, KeyedPrice>> = {};
     for (const [field, candidates] of PRICE_KEYS) {
       const priceKey = candidates.find((k) => modelPrice[k] !== undefined);
@@ -197,27 +173,14 @@ export class GenaiPriceTable implements PriceTable {
       tiers: tiers.map((t) => Object.freeze({ aboveInputTokens: t.aboveInputTokens, prices: Object.freeze(t.prices) })),
       source: Object.freeze({ ...this.source, asOf: day, dating }),
     };
-    if (model.context_window !== undefined) pricing.contextWindow = model.context_window;
+    if (entry.contextWindow !== undefined) pricing.contextWindow = entry.contextWindow;
+    if (entry.corrected.length > 0) pricing.corrected = Object.freeze(entry.corrected);
+    const webSearchPico = webSearchPicoOf(modelPrice as Record<string, unknown>);
+    if (webSearchPico !== undefined) pricing.webSearchPico = webSearchPico;
+    const requestPico = requestPicoOf(modelPrice as Record<string, unknown>);
+    if (requestPico !== undefined) pricing.requestPico = requestPico;
     return Object.freeze(pricing);
   }
-}
-
-/**
- * Splits `openai/gpt-4o` or `openai:gpt-4o` into a prefix and the rest. `providerId` is set when the
- * prefix names a provider genai-prices knows (its id or provider match, e.g. `bedrock` → `aws`). A `:`
- * only splits off a known provider, so `llama3:8b` stays whole.
- */
-function splitProviderPrefix(name: string): { providerId: string | undefined; rest: string } | undefined {
-  const slash = name.indexOf('/');
-  const colon = name.indexOf(':');
-  const useColon = colon > 0 && (slash < 0 || colon < slash);
-  const at = useColon ? colon : slash;
-  if (at <= 0 || at === name.length - 1) return undefined;
-  const head = name.slice(0, at);
-  const rest = name.slice(at + 1);
-  const providerId = providerById(bundledProviders, head)?.id;
-  if (useColon && providerId === undefined) return undefined;
-  return { providerId, rest };
 }
 
 const defaultTables = new Map<string, GenaiPriceTable>();

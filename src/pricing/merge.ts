@@ -84,6 +84,9 @@ export function mergedPricing(requested: string, entry: Entry, table: ModelPrici
   const window = entry.contextWindow ?? table.contextWindow;
   if (window !== undefined) pricing.contextWindow = window;
   if (table.cacheRule !== undefined) pricing.cacheRule = table.cacheRule;
+  // A LiteLLM entry prices tokens only: the table's web search and request fees stay.
+  if (table.webSearchPico !== undefined) pricing.webSearchPico = table.webSearchPico;
+  if (table.requestPico !== undefined) pricing.requestPico = table.requestPico;
   checkPriceOrder(pricing, entry, files.file.name);
   return Object.freeze(pricing);
 }

@@ -2,7 +2,8 @@
  * Does the price table price these runs as they were billed? For every run that recorded its cost (per
  * call, or for the whole run), the calls as recorded — recorded prompt, cache and output tokens, no
  * brakes, no context strategy — are priced with the table and set beside the recorded cost, summed per
- * model. The formula is callCostPico's; only the usage is read straight from the trace.
+ * model. The formula is callCostPico's (request fees, web searches, included: a provider's recorded cost
+ * includes them); only the usage is read straight from the trace.
  */
 import { usdToPico } from '../money.js';
 import type { CallRecord, Trace } from '../trace/types.js';
@@ -20,19 +21,54 @@ export function recordedUsage(call: CallRecord): CallUsage | undefined {
     cacheWrite1h: call.cacheWrite1hTokens ?? 0,
     output,
     reasoning: Math.min(call.reasoningTokens ?? 0, output),
+    ...(call.webSearchRequests ? { webSearches: call.webSearchRequests } : {}),
   };
 }
 
-/** A run's recorded calls priced by the table, beside its recorded cost; undefined when either is unknown. */
-export function recordedCostCheck(trace: Trace, pricing: ModelPricing): { computedPico: number; recordedPico: number } | undefined {
+/**
+ * A run's calls as recorded priced by the table, beside what they recorded. `comparedCalls` of `calls`:
+ * set when only some calls recorded a cost (a failed call often records none) and the run no total:
+ * those calls alone are compared, rather than none.
+ */
+export interface RecordedCostCheck {
+  computedPico: number;
+  recordedPico: number;
+  comparedCalls?: number;
+  calls?: number;
+}
+
+/**
+ * A run's recorded calls priced by the table, beside its recorded cost: every call's, when each recorded
+ * its cost; else the run's total; else the calls that recorded a cost (and their usage). Undefined when
+ * no cost is known.
+ */
+export function recordedCostCheck(trace: Trace, pricing: ModelPricing): RecordedCostCheck | undefined {
   const usages = trace.calls.map(recordedUsage);
-  if (usages.some((usage) => usage === undefined)) return undefined;
-  const computedPico = usages.reduce((sum, usage) => sum + callCostPico(pricing, usage!), 0);
-  if (trace.calls.length > 0 && trace.calls.every((call) => call.recordedCostUsd !== undefined)) {
-    return { computedPico, recordedPico: trace.calls.reduce((sum, call) => sum + usdToPico(call.recordedCostUsd!), 0) };
+  if (usages.every((usage) => usage !== undefined)) {
+    const computedPico = usages.reduce((sum, usage) => sum + callCostPico(pricing, usage!), 0);
+    if (trace.calls.length > 0 && trace.calls.every((call) => call.recordedCostUsd !== undefined)) {
+      return { computedPico, recordedPico: trace.calls.reduce((sum, call) => sum + usdToPico(call.recordedCostUsd!), 0) };
+    }
+    if (trace.end.recordedCostUsd !== undefined) return { computedPico, recordedPico: usdToPico(trace.end.recordedCostUsd) };
   }
-  if (trace.end.recordedCostUsd !== undefined) return { computedPico, recordedPico: usdToPico(trace.end.recordedCostUsd) };
-  return undefined;
+  return partialCheck(
+    trace.calls.map((call, i) => ({ usage: usages[i], recordedPico: call.recordedCostUsd === undefined ? undefined : usdToPico(call.recordedCostUsd) })),
+    pricing,
+  );
+}
+
+/** The calls that recorded both their usage and their cost, compared alone (RecordedCostCheck.comparedCalls); undefined when none did. */
+export function partialCheck(calls: ReadonlyArray<{ usage: CallUsage | undefined; recordedPico: number | undefined }>, pricing: ModelPricing): RecordedCostCheck | undefined {
+  let computedPico = 0;
+  let recordedPico = 0;
+  let comparedCalls = 0;
+  for (const call of calls) {
+    if (call.usage === undefined || call.recordedPico === undefined) continue;
+    computedPico += callCostPico(pricing, call.usage);
+    recordedPico += call.recordedPico;
+    comparedCalls++;
+  }
+  return comparedCalls === 0 ? undefined : { computedPico, recordedPico, comparedCalls, calls: calls.length };
 }
 
 export interface PriceGap {
@@ -45,10 +81,16 @@ export interface PriceGap {
   absoluteGapPico: bigint;
   /** (computed − recorded) / recorded; Infinity when nothing was recorded but something computed. */
   relative: number;
+  /** Calls of runs compared call by call because only some recorded a cost, and how many of them did. */
+  partialCalls?: number;
+  partialComparedCalls?: number;
 }
 
-/** One model's sums (a BigInt survives a structured clone, so a thread sends them as they are). */
-type ModelSums = { runs: number; computedPico: bigint; recordedPico: bigint; absoluteGapPico: bigint };
+/**
+ * One model's sums (a BigInt survives a structured clone, so a thread sends them as they are). The
+ * partial counts: runs compared over only the calls that recorded a cost (absent: none such).
+ */
+type ModelSums = { runs: number; computedPico: bigint; recordedPico: bigint; absoluteGapPico: bigint; partialCalls?: number; partialComparedCalls?: number };
 
 /** A PriceGapCheck's sums per model, as one thread sends them to another. */
 export type PriceGapSums = ({ model: string } & ModelSums)[];
@@ -80,18 +122,21 @@ export class PriceGapCheck {
   }
 
   /** One run's check (recordedCostCheck), taken earlier, for `model` as the table knows it. */
-  addCheck(model: string, check: { computedPico: number; recordedPico: number }): void {
+  addCheck(model: string, check: RecordedCostCheck): void {
     const gap = BigInt(check.computedPico) - BigInt(check.recordedPico);
-    this.addTo(model, { runs: 1, computedPico: BigInt(check.computedPico), recordedPico: BigInt(check.recordedPico), absoluteGapPico: gap < 0n ? -gap : gap });
+    const partial = check.comparedCalls === undefined ? {} : { partialCalls: check.calls ?? check.comparedCalls, partialComparedCalls: check.comparedCalls };
+    this.addTo(model, { runs: 1, computedPico: BigInt(check.computedPico), recordedPico: BigInt(check.recordedPico), absoluteGapPico: gap < 0n ? -gap : gap, ...partial });
   }
 
   private addTo(model: string, sums: ModelSums): void {
     const entry = this.byModel.get(model) ?? NO_SUMS;
+    const partialCalls = (entry.partialCalls ?? 0) + (sums.partialCalls ?? 0);
     this.byModel.set(model, {
       runs: entry.runs + sums.runs,
       computedPico: entry.computedPico + sums.computedPico,
       recordedPico: entry.recordedPico + sums.recordedPico,
       absoluteGapPico: entry.absoluteGapPico + sums.absoluteGapPico,
+      ...(partialCalls === 0 ? {} : { partialCalls, partialComparedCalls: (entry.partialComparedCalls ?? 0) + (sums.partialComparedCalls ?? 0) }),
     });
   }
 

@@ -7,12 +7,23 @@ export const GENAI_PRICES_PACKAGE = '@pydantic/genai-prices';
 /**
  * `@pydantic/genai-prices 0.1.8 (sha256 …)`, then the overriding file if any, then which day dated prices
  * were read at: on a table, the rule (`--prices-as-of` day, else each run's recording day, else the
- * release day); on a resolved model, the day used and why.
+ * release day); on a resolved model, the day used and why. loopcost's corrections overlay follows the
+ * table's hash: `… (sha256 …) + 8 loopcost corrections (v1, sha256 …)`.
  */
 export function describePriceSource(source: PriceSource): string {
-  let text = `${source.name} ${source.version} (sha256 ${source.hash})`;
+  let text = `${source.name} ${source.version} (sha256 ${source.hash})${correctionsSuffix(source)}`;
   if (source.overrides) text += `, overridden by ${source.overrides.name} (sha256 ${source.overrides.hash}) for the models it names`;
   return text + datingText(source);
+}
+
+/** ` + 8 loopcost corrections (v1, sha256 …)` when the table carries loopcost's corrections, else nothing. */
+export function correctionsSuffix(source: PriceSource): string {
+  return source.corrections === undefined ? '' : ` + ${correctionsText(source.corrections)}`;
+}
+
+/** `8 loopcost corrections (v1, sha256 …)`: the overlay on the bundled table (priceCorrections.ts). */
+export function correctionsText(corrections: NonNullable<PriceSource['corrections']>): string {
+  return `${corrections.count} ${corrections.name.replace(/s$/, corrections.count === 1 ? '' : 's')} (v${corrections.version}, sha256 ${corrections.hash})`;
 }
 
 function datingText(source: PriceSource): string {
@@ -33,13 +44,14 @@ function datingText(source: PriceSource): string {
 export const PRICE_SOURCE_COLUMNS = ['priceSource', 'priceVersion', 'priceHash', 'priceAsOf', 'priceOverrides'] as const;
 
 /**
- * The price source as CSV columns. `priceAsOf`: the `--prices-as-of` day; else, for the bundled table,
+ * The price source as CSV columns (`priceVersion` names the corrections overlay's version too). `priceAsOf`: the `--prices-as-of` day; else, for the bundled table,
  * `recorded-day` (each run's own day; per-run CSVs give it in `pricedAsOf`), empty for undated tables.
  */
 export function priceSourceColumns(source: PriceSource): Record<(typeof PRICE_SOURCE_COLUMNS)[number], string> {
   return {
     priceSource: source.name,
-    priceVersion: source.version,
+    // The corrections overlay as semver build metadata: `0.1.8+loopcost-corrections.1` is not the bare 0.1.8.
+    priceVersion: source.corrections === undefined ? source.version : `${source.version}+loopcost-corrections.${source.corrections.version}`,
     priceHash: source.hash,
     priceAsOf: source.asOf ?? (source.releasedOn === undefined ? '' : 'recorded-day'),
     priceOverrides: source.overrides === undefined ? '' : `${source.overrides.name} (sha256 ${source.overrides.hash})`,

@@ -115,6 +115,11 @@ export interface UnknownModelContext {
    * PRICE_TABLE_OPTIONS, for a library caller; the CLI's flags, COMMAND_LINE_PRICE_OPTIONS, the default here).
    */
   optionNames?: PriceOptionNames;
+  /**
+   * Providers whose own model rules take the name when a run names them (a Bedrock id such as
+   * `us.anthropic.claude-…`): the hint says to name the provider rather than suggest other models.
+   */
+  pricedWithProvider?: ReadonlyArray<{ word: string; name: string }>;
 }
 
 /** The ways out of an unknown model, in the words of whoever loaded the table (`names`). */
@@ -131,8 +136,9 @@ function unknownModelHint(file: string | undefined, names: PriceOptionNames): st
 
 /** The UserError for a model no table row matches, with near-name suggestions in the hint. */
 export function unknownModelError(model: string, names: Iterable<string>, context: UnknownModelContext = {}): UserError {
-  const suggestions = suggestNames(model, names);
-  const didYouMean = suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? ` : '';
+  const withProvider = context.pricedWithProvider ?? [];
+  const suggestions = withProvider.length > 0 ? [] : suggestNames(model, names);
+  const didYouMean = withProvider.length > 0 ? `${providerWords(model, withProvider)}; ` : suggestions.length > 0 ? `did you mean ${suggestions.join(', ')}? ` : '';
   return new UserError({
     ...(context.file !== undefined ? { file: context.file } : {}),
     field: 'model',
@@ -140,4 +146,11 @@ export function unknownModelError(model: string, names: Iterable<string>, contex
     message: `unknown model '${shownName(model)}'`,
     hint: `${didYouMean}${unknownModelHint(context.file, context.optionNames ?? COMMAND_LINE_PRICE_OPTIONS)}`,
   });
+}
+
+/** `it is a model id of AWS Bedrock: name its provider, "provider": "bedrock" in the run's header (or the model as bedrock/…)`. */
+function providerWords(model: string, providers: ReadonlyArray<{ word: string; name: string }>): string {
+  const [first] = providers;
+  const names = providers.map((p) => `${p.name} ("provider": "${p.word}")`).join(', or ');
+  return `it is a model id of ${names}, read only for a run that names its provider: add "provider": "${first!.word}" to the run's header (a native trace's header line; the library's resolve(model, '${first!.word}')), or write the model as ${first!.word}/${shownName(model)}`;
 }

@@ -35,6 +35,33 @@ export interface ModelPricing {
   source: PriceSource;
   /** The provider's minimum cacheable prefix (applied with `--cache on`; see cacheRules.ts). */
   cacheRule?: CacheRule;
+  /**
+   * The fee per web search run inside a call, in picodollars, billed on top of the tokens (the bundled
+   * table's `web_searches_kcount` / 1,000: $10 per 1,000 is 10,000,000,000). Absent: the table prices none
+   * (a LiteLLM file prices none), so a call's searches cost nothing here and its import note says so.
+   */
+  webSearchPico?: Pico;
+  /** The fee per request, in picodollars, billed on every call on top of its tokens (the bundled table's `requests_kcount` / 1,000: Perplexity's sonar models). Absent: none. */
+  requestPico?: Pico;
+  /** loopcost's corrections to the bundled table applied to this model on its day (priceCorrections.ts); absent: none. */
+  corrected?: readonly PricingCorrection[];
+}
+
+/** A correction applied to a model's prices: what, and the public source of its figures (URL, the source's date). */
+export interface PricingCorrection {
+  what: string;
+  source: string;
+  dated: string;
+}
+
+/** loopcost's corrections overlay on the bundled table, as reports name it (priceCorrections.ts). */
+export interface PriceCorrectionsSource {
+  name: string;
+  version: string;
+  /** How many corrections the overlay holds (each applies to its models on its days only). */
+  count: number;
+  /** sha256 of the overlay's data (first 16 hex digits). */
+  hash: string;
 }
 
 /** Prompt caching serves no prefix below `minPrefixTokens`, and hits in multiples of `incrementTokens`. */
@@ -67,6 +94,8 @@ export interface PriceSource {
   releasedOn?: string;
   /** A LiteLLM file whose models override the table's (`--prices-override`). */
   overrides?: { name: string; hash: string };
+  /** loopcost's corrections applied over the bundled table (absent for LiteLLM files, which are taken as given). */
+  corrections?: PriceCorrectionsSource;
 }
 
 /** Token usage of one call as the pricer sees it. cached/cacheWrite are parts of input, reasoning of output. */
@@ -77,6 +106,8 @@ export interface CallUsage {
   cacheWrite1h: number;
   output: number;
   reasoning: number;
+  /** Web searches run inside the call, billed per search on top of the tokens (absent: none). */
+  webSearches?: number;
 }
 
 export interface PriceTable {

@@ -5,7 +5,7 @@
  * no brake can bound a single call, so the run's brakes are not what to change.
  */
 import { placeIssues, UserError, type InputIssue } from '../errors.js';
-import { CallCostOutOfRange } from '../kernel/callPastExact.js';
+import { CallCostOutOfRange, pastExactAmount } from '../kernel/callPastExact.js';
 import { counted } from '../plural.js';
 import { finalBeforeAbort } from '../trace/replayedCalls.js';
 import type { Trace } from '../trace/types.js';
@@ -41,14 +41,14 @@ function callIndexOf(trace: Trace, call: CallCostOutOfRange['call']): number {
 
 /** The refusal of the run of `trace` named by its call `call` (0-based), at its line when the run's file has lines, else by its index. */
 function throwCallPastExact(trace: Trace, call: number, error: CallCostOutOfRange): never {
-  const { field, tokens } = error.past;
+  const { field } = error.past;
   const line = trace.callLines?.[call];
   const at: Pick<InputIssue, 'line' | 'field'> = line === undefined ? { field: `calls[${call}].${field}` } : { line, field };
   throw new UserError({
     file: trace.source,
     ...at,
     code: 'cost_out_of_range',
-    message: `${ONE_CALL_PAST} (${tokens.toLocaleString('en-US')} tokens), beyond exact picodollar arithmetic; the figure looks corrupted`,
+    message: `${ONE_CALL_PAST} (${pastExactAmount(error.past)}), beyond exact picodollar arithmetic; the figure looks corrupted`,
     hint: "no brake can bound a single call: correct the figure (or the model's prices), or leave the call out",
   });
 }

@@ -8,7 +8,7 @@ import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { CompiledField, type CompiledTrace } from '../fast/layout.js';
 import { usdToPico } from '../money.js';
 import { callCostPico } from '../pricing/cost.js';
-import { recordedCostCheck } from '../pricing/recordedCost.js';
+import { partialCheck, recordedCostCheck, type RecordedCostCheck } from '../pricing/recordedCost.js';
 import type { CallUsage, ModelPricing } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import { handedOverCompiled } from './compiledRuns.js';
@@ -57,19 +57,20 @@ function compiledCallsCostPico(c: CompiledTrace): number | undefined {
 }
 
 /** recordedCostCheck (src/pricing/recordedCost.ts): the table's price of the calls as recorded beside the recorded cost. */
-export function recordedCostCheckOf(trace: Trace, pricing: ModelPricing): { computedPico: number; recordedPico: number } | undefined {
+export function recordedCostCheckOf(trace: Trace, pricing: ModelPricing): RecordedCostCheck | undefined {
   const c = handedOverCompiled(trace);
   if (c === undefined) return recordedCostCheck(trace, pricing);
-  let computedPico = 0;
-  for (let i = 0; i < c.calls; i++) {
-    const usage = recordedUsageOf(c, i);
-    if (usage === undefined) return undefined;
-    computedPico += callCostPico(pricing, usage);
+  const usages = Array.from({ length: c.calls }, (_, i) => recordedUsageOf(c, i));
+  if (usages.every((usage) => usage !== undefined)) {
+    const computedPico = usages.reduce((sum, usage) => sum + callCostPico(pricing, usage!), 0);
+    const callsPico = compiledCallsCostPico(c);
+    if (callsPico !== undefined) return { computedPico, recordedPico: callsPico };
+    if (trace.end.recordedCostUsd !== undefined) return { computedPico, recordedPico: usdToPico(trace.end.recordedCostUsd) };
   }
-  const callsPico = compiledCallsCostPico(c);
-  if (callsPico !== undefined) return { computedPico, recordedPico: callsPico };
-  if (trace.end.recordedCostUsd !== undefined) return { computedPico, recordedPico: usdToPico(trace.end.recordedCostUsd) };
-  return undefined;
+  // Only some calls recorded a cost: those alone (a refused call, compiled without, records none).
+  const calls = usages.map((usage, i) => ({ usage, recordedPico: c.recordedCostCallsBefore[i + 1]! > c.recordedCostCallsBefore[i]! ? c.recordedCostBefore[i + 1]! - c.recordedCostBefore[i]! : undefined }));
+  if (c.refusal.length > 0) calls.push({ usage: undefined, recordedPico: undefined });
+  return partialCheck(calls, pricing);
 }
 
 /** recordedUsage (src/pricing/recordedCost.ts) of call i, from its kernel record. */
@@ -85,5 +86,6 @@ function recordedUsageOf(c: CompiledTrace, i: number): CallUsage | undefined {
     cacheWrite1h: r[at + CallField.RecordedCacheWrite1h]!,
     output: r[at + CallField.Output]!,
     reasoning: r[at + CallField.Reasoning]!,
+    ...(r[at + CallField.WebSearches]! > 0 ? { webSearches: r[at + CallField.WebSearches]! } : {}),
   };
 }

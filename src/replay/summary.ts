@@ -1,6 +1,7 @@
 import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import type { RunResult } from './replay.js';
 import { sumStrategyFigures } from '../metrics/strategyFigures.js';
+import { meanPico } from '../money.js';
 
 /** Totals over runs. Money is BigInt picodollars: no float is ever accumulated. */
 export interface Summary {
@@ -76,5 +77,6 @@ export function summarise(results: Iterable<RunResult> & { readonly length: numb
 
 /** Cost per completed task: everything spent, failures included, over the tasks finished. */
 export function costPerCompletedPico(summary: Summary): bigint | undefined {
-  return summary.completed === 0 ? undefined : summary.totalCostPico / BigInt(summary.completed);
+  // Rounded as every mean of picodollars is (meanPico: half up), so replay's figure is sweep's.
+  return summary.completed === 0 ? undefined : meanPico(summary.totalCostPico, summary.completed);
 }

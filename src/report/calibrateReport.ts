@@ -3,7 +3,8 @@
  * catching stuck synthetic runs (ground truth), the steps wasted before the catch, and false stops in two
  * columns, each saying its definition: on synthetic runs by ground truth (stopped before the step their
  * task is done at with no brakes, among the runs whose task is done), on recorded runs by outcome (stopped,
- * among the runs that complete with no brakes); both shown `stopped/of rate`.
+ * among the runs that complete with no brakes); both shown `stopped/of rate`, each followed by how many of
+ * them a loop detector made. A table too wide for the view gives the false stops a table of their own.
  */
 import { LOOPCOST_VERSION } from '../version.js';
 import type { CalibrationFigures, FalseStopsByStop } from '../population/calibrate.js';
@@ -12,7 +13,7 @@ import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatCsv } from './csv.js';
 import { replayCommandLine, type ReportSettings } from './settings.js';
-import { formatTable, type Column } from './table.js';
+import { formatTable, widestLine, type Cell, type Column } from './table.js';
 import { printableCell, wrapLine } from './text.js';
 import type { ReportView } from './view.js';
 import { notesAroundSettings } from './sweepTable.js';
@@ -68,12 +69,19 @@ export function renderCalibrateCsv(report: CalibrateReport): string {
   return formatCsv(rows, [...columns, ...PRICE_SOURCE_COLUMNS], priceSourceColumns(report.prices));
 }
 
-const FIGURES: Column[] = [
+/** How well the detectors catch stuck runs. */
+const CATCH_FIGURES: Column[] = [
   { header: 'precision', align: 'right' },
   { header: 'recall', align: 'right' },
   { header: 'wasted steps', align: 'right' },
+];
+
+/** False stops, each beside how many of them a loop detector made (the rest, another brake): a count in a column of its own. */
+const FALSE_STOP_FIGURES: Column[] = [
   { header: 'false stops\n(synthetic)', align: 'right' },
+  { header: 'detector', align: 'right' },
   { header: 'false stops\n(recorded)', align: 'right' },
+  { header: 'detector', align: 'right' },
 ];
 
 /** The loop detectors a calibration judges: their stops are its catches, and the false stops it causes. */
@@ -84,9 +92,10 @@ export function detectorStops(byStop: FalseStopsByStop): number {
   return byStop.reduce((sum, entry) => sum + (DETECTOR_STOPS.includes(entry.stopReason) ? entry.runs : 0), 0);
 }
 
-/** A false-stop column: `stopped/of rate (k detector)`, `-` without runs to judge; the brakes that made them split when any did. */
-const falseStopCell = (runs: number, stopped: number, of: number, value: number | null, byStop: FalseStopsByStop): string =>
-  runs === 0 ? '-' : `${stopped}/${of} ${rate(value)}${stopped === 0 ? '' : ` (${detectorStops(byStop)} detector, ${stopped - detectorStops(byStop)} other)`}`;
+/** A false-stop column's cells: `stopped/of rate`, then how many of them a loop detector made; `-` without runs to judge. */
+function falseStopCells(runs: number, stopped: number, of: number, value: number | null, byStop: FalseStopsByStop): Cell[] {
+  return runs === 0 ? ['-', '-'] : [`${stopped}/${of} ${rate(value)}`, detectorStops(byStop)];
+}
 
 /** Whole percents, the low end down and the high end up (the interval shown holds the one computed). */
 const wholePercents = ([low, high]: [number, number]): string => `${Math.floor(low * 100 + 1e-9)}–${Math.ceil(high * 100 - 1e-9)}%`;
@@ -100,20 +109,30 @@ export function renderCalibrateTable(report: CalibrateReport, view: ReportView):
     const values = gridValuesOf(row.settings, report.grid);
     const s = row.synthetic;
     const r = row.recorded;
-    return [
-      ...(report.grid.length === 0 ? [row.settings] : report.grid.map((axis) => printableCell(values.get(axis.key) ?? ''))),
-      countCell(s.caughtStuck, s.caught, s.precisionInterval),
-      countCell(s.caughtStuck, s.stuck, s.recallInterval),
-      s.stepsWastedBeforeCatch === null ? '-' : `${s.stepsWastedBeforeCatch.mean.toFixed(1)} (max ${s.stepsWastedBeforeCatch.max})`,
-      falseStopCell(s.runs, s.falseStops, s.tasksDoneWithoutBrakes, s.falseStopRate, s.falseStopsByStop),
-      falseStopCell(r.runs, r.falseStops, r.completedWithoutBrakes, r.falseStopRate, r.falseStopsByStop),
-    ];
+    return {
+      keys: report.grid.length === 0 ? [row.settings] : report.grid.map((axis) => printableCell(values.get(axis.key) ?? '')),
+      caught: [
+        countCell(s.caughtStuck, s.caught, s.precisionInterval),
+        countCell(s.caughtStuck, s.stuck, s.recallInterval),
+        s.stepsWastedBeforeCatch === null ? '-' : `${s.stepsWastedBeforeCatch.mean.toFixed(1)} (max ${s.stepsWastedBeforeCatch.max})`,
+      ],
+      falseStops: [
+        ...falseStopCells(s.runs, s.falseStops, s.tasksDoneWithoutBrakes, s.falseStopRate, s.falseStopsByStop),
+        ...falseStopCells(r.runs, r.falseStops, r.completedWithoutBrakes, r.falseStopRate, r.falseStopsByStop),
+      ],
+    };
   });
   // --wide: nothing cut, as in sweep's table (a long grid key or configuration shown whole).
-  let text = formatTable([...keys, ...FIGURES], rows, { maxWidth: view.wide ? Infinity : view.width });
+  const width = view.wide ? Infinity : view.width;
+  const whole = formatTable([...keys, ...CATCH_FIGURES, ...FALSE_STOP_FIGURES], rows.map((row) => [...row.keys, ...row.caught, ...row.falseStops]), { maxWidth: width });
+  // Too wide for one table (grid keys, wide counts): the false stops in a table of their own under the catches, as sweep's stop counts.
+  let text =
+    widestLine(whole) <= width
+      ? whole
+      : `${formatTable([...keys, ...CATCH_FIGURES], rows.map((row) => [...row.keys, ...row.caught]), { maxWidth: width })}\nfalse stops, per configuration:\n${formatTable([...keys, ...FALSE_STOP_FIGURES], rows.map((row) => [...row.keys, ...row.falseStops]), { maxWidth: width })}`;
   text += wrapLine(
     '',
-    'stuck: a synthetic run whose agent gets stuck in a loop with no brakes (ground truth); caught: stopped by a loop detector (repeat, error_limit); precision: stuck among those caught (k/n, 95% Wilson interval); recall: caught among the stuck (k/n, 95% Wilson interval); wasted steps: steps a caught run took from the step it got stuck (mean, max); false stops (synthetic), by ground truth: runs a brake stopped before the step their task is done at with no brakes / runs whose task is done with no brakes; false stops (recorded), by outcome: runs a brake stopped / runs that complete with no brakes (as sweep and check count them); each split by the brake that stopped them: a loop detector (the brakes calibrated) or another (the step cap, the budget, …; by stop reason in the JSON, falseStopsByStop).',
+    'stuck: a synthetic run whose agent gets stuck in a loop with no brakes (ground truth); caught: stopped by a loop detector (repeat, error_limit); precision: stuck among those caught (k/n, 95% Wilson interval); recall: caught among the stuck (k/n, 95% Wilson interval); wasted steps: steps a caught run took from the step it got stuck (mean, max); false stops (synthetic), by ground truth: runs a brake stopped before the step their task is done at with no brakes / runs whose task is done with no brakes; false stops (recorded), by outcome: runs a brake stopped / runs that complete with no brakes (as sweep and check count them); detector, after each: how many of those a loop detector made (the brakes calibrated), the rest another brake (the step cap, the budget, …; by stop reason in the JSON, falseStopsByStop).',
     view.width,
   );
   return `${text}\n${notesAroundSettings(report, view.width)}`;

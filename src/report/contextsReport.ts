@@ -5,7 +5,7 @@
  */
 import { LOOPCOST_VERSION } from '../version.js';
 import type { ContextCell, ContextCellTotals } from '../replay/contexts.js';
-import { picoToUsd } from '../money.js';
+import { meanPico, picoToUsd } from '../money.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatCsv } from './csv.js';
@@ -54,7 +54,7 @@ export function buildContextsReport(args: { cells: readonly ContextCell[]; total
       cache: cell.cache,
       runs: t.runs,
       completed: t.completed,
-      costPerRunUsd: t.runs === 0 ? null : picoToUsd(t.costPico / BigInt(t.runs)),
+      costPerRunUsd: t.runs === 0 ? null : picoToUsd(meanPico(t.costPico, t.runs)),
       totalCostUsd: picoToUsd(t.costPico),
       vsFirstPercent: firstIndex === i || first === 0n ? null : (Number(t.costPico - first) / Number(first)) * 100,
       inputTokens: t.inputTokens,

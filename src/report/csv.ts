@@ -2,8 +2,9 @@
  * CSV as RFC 4180, written the way csv-stringify writes it (a test holds the two equal on random rows;
  * this one is 5–10× faster, which keeps a 2,000-row report within the time of the replay it reports):
  * a field is quoted when it holds a comma, a quote, CR or LF (csv-stringify leaves a lone CR bare; RFC
- * 4180 quotes it), quotes doubled; numbers as JavaScript
- * prints them, true as 1, false/null/absent as empty, objects as JSON.
+ * 4180 quotes it), quotes doubled; numbers as JavaScript prints them but never in exponent form (a
+ * one-token call's $0.00000005 is `0.00000005`, not `5e-8`: plainNumberText), true as 1, false/null/absent
+ * as empty, objects as JSON.
  *
  * Text cells are neutralised against formula injection as OWASP recommends: a cell that starts with `=`,
  * `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so a spreadsheet shows it as text instead
@@ -26,11 +27,30 @@ function field(text: string): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/**
+ * A number as JavaScript prints it (the shortest text that reads back as it), written out positionally
+ * where JavaScript would use an exponent (below 1e-6, from 1e21): `5e-8` → `0.00000005`, `1.5e21` →
+ * `1500000000000000000000`. The digits are JavaScript's own, so the text reads back as the same number.
+ */
+export function plainNumberText(value: number): string {
+  const text = String(value);
+  const e = text.indexOf('e');
+  if (e < 0) return text;
+  const sign = text.startsWith('-') ? '-' : '';
+  const [whole = '', fraction = ''] = text.slice(sign.length, e).split('.');
+  const digits = whole + fraction;
+  const point = whole.length + Number(text.slice(e + 1));
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
 function csvCell(value: unknown): string {
   switch (typeof value) {
     case 'string':
       return field(neutraliseCsvText(value));
     case 'number':
+      return plainNumberText(value);
     case 'bigint':
       return String(value);
     case 'boolean':

@@ -4,7 +4,7 @@
  */
 import { maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
-import { picoToUsd } from '../money.js';
+import { meanPico, picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
 import type { MeteredTotals, StepRow } from '../loop/types.js';
 import { meteredTotals } from '../loop/accounts.js';
@@ -144,7 +144,7 @@ export function summaryRecord(summary: Summary): SummaryRecord {
     completed: summary.completed,
     completionRate: summary.completionRate,
     totalCostUsd: picoToUsd(summary.totalCostPico),
-    meanCostPerRunUsd: summary.runs === 0 ? null : picoToUsd(summary.totalCostPico / BigInt(summary.runs)),
+    meanCostPerRunUsd: summary.runs === 0 ? null : picoToUsd(meanPico(summary.totalCostPico, summary.runs)),
     costPerCompletedTaskUsd: perCompleted === undefined ? null : picoToUsd(perCompleted),
     wastedUsd: picoToUsd(summary.wastedPico),
     totalOvershootUsd: picoToUsd(summary.totalOvershootPico),

@@ -92,7 +92,7 @@ function summaryFields(report: ReplayReport, width: number): string {
  * recorded limits) one a run overshot. Overshoot is spend past the budget: without one it is always $0.
  */
 function budgetBrakeOn(report: ReplayReport): boolean {
-  const { brakes, scenarios = [] } = report.settings;
+  const { brakeSettings: brakes, scenarios = [] } = report.settings;
   return brakes.maxCostUsd !== undefined || scenarios.some((scenario) => scenario.brakes.maxCostUsd !== undefined) || report.summary.totalOvershootUsd > 0;
 }
 

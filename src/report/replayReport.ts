@@ -25,19 +25,28 @@ export { LOOPCOST_VERSION };
 
 export interface ReplayReport {
   tool: { name: 'loopcost'; version: string };
-  /** `spec`: the same settings as one reproducible set of strings (`--try` / `--context` syntax). */
-  /** `scenarios`: what each scenario file's synthetic runs ran under (its own settings, flags given on top). */
-  settings: { brakes: Record<string, unknown>; context: Record<string, unknown>; model?: string; spec: ReportSettings; scenarios?: ScenarioSettingsRecord[] };
   /**
-   * `models`: every distinct resolution the runs were priced at, with how many runs each priced (PricedModels);
-   * `days`: which days dated prices were read at; `note`: the same in words, for the prices line.
+   * The settings as every command's JSON gives them (ReportSettings: `brakes`, `context`, `cache`, `latency`
+   * as their flags take them), then replay's own: `brakeSettings` and `contextSettings`, the same as objects
+   * (formerly `brakes` and `context`, now the common strings); `spec`, the strings again (kept for scripts that read
+   * it); `scenarios`, what each scenario file's synthetic runs ran under (its own settings, flags given on top).
    */
-  prices: { source: PriceSource; models: PricedModelRecord[]; days?: PriceDays; note?: string };
+  settings: ReplaySettings;
+  /**
+   * The price table as every command's JSON names it (PriceSource: `name`, `version`, `hash`, …), then
+   * replay's own: `source`, the same again (kept); `models`, every distinct resolution the runs were priced
+   * at, with how many runs each priced (PricedModels); `days`, which days dated prices were read at; `note`,
+   * the same in words, for the prices line.
+   */
+  prices: PriceSource & { source: PriceSource; models: PricedModelRecord[]; days?: PriceDays; note?: string };
   runs: RunRecord[];
   summary: SummaryRecord;
   /** What could make a figure mislead (price gap, open loop, …), one line each. */
   warnings: ReportWarning[];
 }
+
+/** Replay's settings: the common ones (ReportSettings), then its own. */
+export type ReplaySettings = ReportSettings & { brakeSettings: Record<string, unknown>; contextSettings: Record<string, unknown>; spec: ReportSettings; scenarios?: ScenarioSettingsRecord[] };
 
 export interface ReplayReportArgs {
   /** Walked once per use (an array, or runs kept as columns: src/replay/runColumns.ts). */
@@ -93,18 +102,19 @@ function recordedBrakesRecord(brakes: BrakeConfig): Record<string, unknown> {
 function replayReportWith(args: ReplayReportArgs, runs: RunRecord[]): ReplayReport {
   const scenarioCaches = (args.scenarios ?? []).map((scenario) => scenario.strategy.cache);
   const spec = reportSettings({ ...args, scenarioCaches });
-  const settings: ReplayReport['settings'] = {
-    brakes: args.perRunRecordedLimits ? recordedBrakesRecord(args.brakes) : brakeSettingsRecord(args.brakes),
+  const settings: ReplaySettings = {
+    ...spec,
+    brakeSettings: args.perRunRecordedLimits ? recordedBrakesRecord(args.brakes) : brakeSettingsRecord(args.brakes),
     // The cache no flag gave, as the settings line says it (what the runs took: runsCache).
-    context: contextSettingsRecord(args.strategy, spec.cache),
+    contextSettings: contextSettingsRecord(args.strategy, spec.cache),
     spec,
   };
-  if (args.model !== undefined) settings.model = args.model;
   if (args.scenarios !== undefined && args.scenarios.length > 0) settings.scenarios = scenarioSettingsRecords(args.scenarios);
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings,
     prices: {
+      ...args.priceSource,
       source: args.priceSource,
       models: [...args.pricedModels],
       ...(args.priceDays === undefined ? {} : { days: args.priceDays }),

@@ -11,6 +11,7 @@ import type { ContextTokenCurves } from '../population/contextTokens.js';
 import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import type { SweepMetrics } from '../population/sweep.js';
 import { paretoIndices, recommendedIndex, wilsonInterval } from '../population/recommend.js';
+import { howSureOf, type HowSure, type Resampled } from '../population/recommendSureness.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatUsdNumber } from './money.js';
 import { jsonPieces } from './jsonPieces.js';
@@ -62,6 +63,8 @@ export interface SweepRecommendation {
   halfStepCap: HalfStepCap | null;
   /** The recommendation in one plain sentence (what text reports print). */
   text: string;
+  /** How sure the choice is: the share of paired resamples of the runs that pick it, and the runners-up (a line under the recommendation). */
+  howSure?: HowSure;
 }
 
 /** What every shard of a sweep shares: the grid, settings, prices and inputs. */
@@ -97,6 +100,26 @@ export interface SweepShard {
   replayInputs?: string;
   /** Each input file and the SHA-256 of its contents (null: a pipe): merge refuses shards whose inputs differ (cli/actions/sweepInputHashes.ts). */
   inputs: ShardInputHash[];
+  /** With --target-completion: each paired resample's choice among this slice's configurations, [index, completed, costPico] (merge joins them: recommendSureness.ts). */
+  resampled?: ShardResampled;
+}
+
+/** A shard's resamples as its JSON holds them: each choice [grid index (-1: none reached the target), completed runs drawn, their cost in picodollars]; null: not worked out. */
+export interface ShardResampled {
+  seed: number;
+  resamples: number;
+  runs: number;
+  choices: [number, number, number][] | null;
+}
+
+/** A slice's resamples as a shard's JSON holds them. */
+export function shardResampled(resampled: Resampled): ShardResampled {
+  return { ...resampled, choices: resampled.choices === null ? null : resampled.choices.map((c) => [c.index, c.completed, c.costPico]) };
+}
+
+/** A shard's resamples read back. */
+export function resampledOfShard(shard: ShardResampled): Resampled {
+  return { ...shard, choices: shard.choices === null ? null : shard.choices.map(([index, completed, costPico]) => ({ index, completed, costPico })) };
 }
 
 export interface SweepReport extends SweepHeader {
@@ -143,15 +166,17 @@ function notesWithBaselineCost(notes: readonly string[], rows: readonly SweepRow
  * `replayArgs`: the inputs and their read and price flags, shell-quoted (cli/actions/sweepReproduce.ts), for
  * the recommendation's command; unknown (a merge of shards), it is said as a placeholder.
  */
-export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[], replayArgs?: string): SweepReport {
+export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[], replayArgs?: string, resampled?: Resampled): SweepReport {
   const report: SweepReport = { ...header, notes: notesWithBaselineCost(header.notes, rows), configurations: [...rows], pareto: paretoIndices(rows).map((i) => rows[i]!.settings) };
-  if (header.targetCompletion !== undefined) report.recommendation = recommendationOf(rows, header.targetCompletion, replayArgs);
+  if (header.targetCompletion !== undefined) report.recommendation = recommendationOf(rows, header.targetCompletion, { replayArgs, resampled });
   return report;
 }
 
 const usd = (value: number): string => formatUsdNumber(value);
 
-function recommendationOf(rows: readonly SweepRow[], target: number, replayArgs: string | undefined): SweepRecommendation | null {
+/** `resampled`: the whole grid's paired resamples of the runs, for how sure the choice is (absent: not said). */
+function recommendationOf(rows: readonly SweepRow[], target: number, over: { replayArgs: string | undefined; resampled: Resampled | undefined }): SweepRecommendation | null {
+  const { replayArgs, resampled } = over;
   const index = recommendedIndex(rows, target);
   if (index === undefined) return null;
   const row = rows[index]!;
@@ -164,7 +189,8 @@ function recommendationOf(rows: readonly SweepRow[], target: number, replayArgs:
   const interval = wilsonInterval(row.completed, row.runs);
   text += ` How far to trust it: on ${row.runs} runs, its completion rate is ${percentText(interval[0])}–${percentText(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`;
   text += ` To reproduce it: loopcost replay ${replayArgs ?? '<the same inputs and price flags>'}${row.flags === '' ? '' : ` ${row.flags}`}`;
-  return { settings: row.settings, flags: row.flags, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text };
+  const howSure = resampled === undefined ? {} : { howSure: howSureOf(resampled, { chosen: index, settings: rows.map((r) => r.settings) }) };
+  return { settings: row.settings, flags: row.flags, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text, ...howSure };
 }
 
 

@@ -79,7 +79,21 @@ function sliceIssues(report: SweepShardReport, file: string): InputIssue[] {
     const label = gridLabel(report.grid, from + i);
     if (issues.length < MAX_REPORTED_ISSUES && row.settings !== label) at(`configurations[${i}].settings`, `is '${row.settings}', but configuration ${from + i + 1} of the grid is '${label}'`);
   });
-  return issues;
+  return [...issues, ...resampledIssues(report, file)];
+}
+
+/** A shard's resamples: one choice per resample, each of its own configurations (or none), and only with a target. */
+function resampledIssues(report: SweepShardReport, file: string): InputIssue[] {
+  const resampled = report.shard.resampled;
+  if (resampled === undefined) return [];
+  const at = (field: string, message: string): InputIssue[] => [{ file, field: `shard.resampled${field}`, code: 'bad_shard', message, hint: SHARD_HINT }];
+  if (report.targetCompletion === undefined) return at('', 'is there without a targetCompletion: only a sweep with --target-completion resamples its choice');
+  const { choices } = resampled;
+  if (choices === null) return [];
+  if (choices.length !== resampled.resamples) return at('.choices', `holds ${choices.length} choices, but resamples is ${resampled.resamples}`);
+  const { from, to } = report.shard;
+  const bad = choices.findIndex(([index]) => index !== -1 && (index < from || index >= to));
+  return bad < 0 ? [] : at(`.choices[${bad}]`, `chooses configuration ${choices[bad]![0]}, outside the shard's [${from}, ${to})`);
 }
 
 function looksLikeShard(value: unknown): boolean {

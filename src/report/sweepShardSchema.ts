@@ -121,6 +121,7 @@ function headerShape() {
       dating: z.enum(['as-of', 'recorded', 'release']).optional(),
       releasedOn: text.optional(),
       overrides: z.strictObject({ name: text, hash: text }).optional(),
+      corrections: z.strictObject({ name: text, version: text, count: count(), hash: text }).optional(),
     }),
     grid: z.array(z.strictObject({ key: text, values: z.array(text).min(1) })),
     inputs: z.strictObject({
@@ -143,8 +144,14 @@ function headerShape() {
   };
 }
 
+/** A shard's resamples (SweepShard.resampled): each choice a grid index (-1: none), completed runs drawn and their cost (picodollars, finite, not negative). */
+function resampledSchema() {
+  const choice = z.tuple([z.number().int().min(-1).max(MAX_COUNT), count(), z.number().nonnegative().max(Number.MAX_VALUE)]);
+  return z.strictObject({ seed: count(), resamples: count().min(1), runs: count(), choices: z.array(choice).nullable() });
+}
+
 function shardSchema() {
-  return z.strictObject({ index: count().min(1), of: count().min(1), from: count(), to: count(), configurations: count(), replayInputs: z.string().optional(), inputs: z.array(z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable() })) });
+  return z.strictObject({ index: count().min(1), of: count().min(1), from: count(), to: count(), configurations: count(), replayInputs: z.string().optional(), inputs: z.array(z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable() })), resampled: resampledSchema().optional() });
 }
 
 function buildSchema() {

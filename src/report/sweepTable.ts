@@ -112,7 +112,8 @@ function predictiveSweepLine(report: SweepReport, width: number): string {
 export function recommendationLines(report: SweepReport, width: number): string {
   if (report.recommendation === undefined) return '';
   if (report.recommendation === null) return wrapLine('', `No configuration completes at least ${percentText(report.targetCompletion!)} of runs.`, width);
-  return wrapLine('→ ', report.recommendation.text, width);
+  const howSure = report.recommendation.howSure;
+  return wrapLine('→ ', report.recommendation.text, width) + (howSure === undefined ? '' : wrapLine('  ', howSure.text, width));
 }
 
 export function notesAndFooter(report: SweepReport, width: number): string {

@@ -20,6 +20,8 @@ export interface Column {
   shrink?: boolean;
   /** Narrowest a shrinking column may become (default: its header's width, at least 12). */
   minWidth?: number;
+  /** Where a long cell may break onto continuation lines (`', '`), for rows wrapped by wrapCells.ts before they are laid out. */
+  wrap?: string;
 }
 
 export type Cell = string | number;
@@ -207,7 +209,8 @@ export interface RowGroup {
   rows: readonly (readonly Cell[])[];
 }
 
-const GROUP_INDENT = '  ';
+/** How far a group's rows are indented under its heading (their first cell). */
+export const GROUP_INDENT = '  ';
 
 /**
  * One table whose rows come in groups, each under its heading on a line of its own, shown whole (wrapped

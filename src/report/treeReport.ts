@@ -105,9 +105,11 @@ export interface TreeRecord {
 
 export interface TreeReport {
   tool: { name: 'loopcost'; version: string };
-  settings: { spec: ReportSettings; subagent: string; tree: string };
+  /** The common settings (ReportSettings, as every command's JSON gives them), then the tree's own; `spec` the common ones again (kept). */
+  settings: ReportSettings & { spec: ReportSettings; subagent: string; tree: string };
   /** `models`: every distinct resolution the runs were priced at, with how many runs each priced (PricedModels). */
-  prices: { source: PriceSource; models: PricedModelRecord[]; note?: string };
+  /** The price table as every command's JSON names it (PriceSource), then `source` (the same, kept), `models` and `note`. */
+  prices: PriceSource & { source: PriceSource; models: PricedModelRecord[]; note?: string };
   trees: TreeRecord[];
   /** `totalOvershootUsd`, `maxOvershootUsd`: only under a budget brake, as each tree's `overshootUsd`. */
   summary: { trees: number; agents: number; calls: number; costUsd: number; stopReasons: Record<string, number>; stoppedAgents: number } & Partial<TreesOvershoot>;
@@ -190,8 +192,8 @@ export function buildTreeReport(args: {
   const budgeted = args.trees.some((_, i) => brakesOf(i).maxCostPico !== undefined);
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
-    settings: { spec: args.spec, tree: 'the brakes bind the totals of every agent of a session tree; per-call brakes (context window, repeat, same error, backtracks) each run', subagent: subagentSpec(args.subagent) },
-    prices: { source: args.priceSource, models: [...args.pricedModels], ...(args.pricesNote ? { note: args.pricesNote } : {}) },
+    settings: { ...args.spec, spec: args.spec, tree: 'the brakes bind the totals of every agent of a session tree; per-call brakes (context window, repeat, same error, backtracks) each run', subagent: subagentSpec(args.subagent) },
+    prices: { ...args.priceSource, source: args.priceSource, models: [...args.pricedModels], ...(args.pricesNote ? { note: args.pricesNote } : {}) },
     trees: args.trees.map((tree, i) => treeRecord(tree, brakesOf(i))),
     summary: {
       trees: args.trees.length,

@@ -63,11 +63,15 @@ export function priceGapWarnings(gaps: readonly PriceGap[], inputs: readonly str
   const cancelling = absolute > 2n * (net < 0n ? -net : net) ? `, though run by run they differ from their bills by ${formatUsd(absolute)} in all` : '';
   const models = someNames(gaps.map((gap) => gap.model));
   const shownInputs = inputs.length === 1 ? inputs[0] : 'TRACES...';
+  // Runs whose calls did not all record a cost are compared over those that did (pricing/recordedCost.ts).
+  const partialCalls = gaps.reduce((sum, gap) => sum + (gap.partialCalls ?? 0), 0);
+  const partialCompared = gaps.reduce((sum, gap) => sum + (gap.partialComparedCalls ?? 0), 0);
+  const partial = partialCalls === 0 ? '' : ` (where not every call recorded a cost, over those that did: ${partialCompared} of ${counted(partialCalls, 'call')} recorded a cost)`;
   return [
     {
       code: 'price_gap',
       message:
-        `${counted(runs, 'run')} (${models}) as recorded cost ${formatUsd(computed)} at these prices but ${runs === 1 ? 'was' : 'were'} billed ${formatUsd(recorded)} (${percent(relative)})${cancelling}; ` +
+        `${counted(runs, 'run')} (${models}) as recorded cost ${formatUsd(computed)} at these prices but ${runs === 1 ? 'was' : 'were'} billed ${formatUsd(recorded)} (${percent(relative)})${partial}${cancelling}; ` +
         `to price them as billed: loopcost prices derive ${shownInputs} --out prices.json, then --prices-override prices.json ` +
         `(for a model whose runs cannot tell its prices apart, derive says so: write its billed prices in a price file of your own)`,
     },

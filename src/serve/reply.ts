@@ -48,6 +48,15 @@ export function openAiUsage(usage: CallUsage): OpenAiUsage {
   };
 }
 
+/**
+ * A call's usage as served: the metered tokens, and the web searches the call ran (`webSearches`, absent
+ * when none), which its costPico bills per search (kernel/cost.ts requestFeesPico) and Chat Completions'
+ * standard usage has no field for: a client reads them from the `loopcost` extension (agent/openaiUsage.ts).
+ */
+export function servedUsage(usage: CallUsage, record: CallRecord): CallUsage {
+  return record.webSearchRequests ? { ...usage, webSearches: record.webSearchRequests } : usage;
+}
+
 /** What loopcost adds to each response beside the standard fields (clients ignore unknown fields). */
 export function loopcostExtension(reply: Reply): Record<string, unknown> {
   return { session: reply.session, call: reply.call, usage: reply.usage, costPico: reply.costPico, record: reply.record };

@@ -14,7 +14,7 @@ import type { CallRecord } from '../trace/types.js';
 import { playTools } from '../loop/run.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { refusalError, sessionSummary, type SessionSummary } from './sessionSummary.js';
-import { placeholderText, replyToolCalls, type Reply } from './reply.js';
+import { placeholderText, replyToolCalls, servedUsage, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
 import { cutAtCap } from '../synthetic/outputCap.js';
 import { outputCapOf } from './outputCap.js';
@@ -179,7 +179,7 @@ export abstract class ServeSession implements HeldSession {
       content: placeholderText(record, how.what),
       toolCalls: replyToolCalls(record, `${this.setup.id}_${call}`),
       record,
-      usage: metered.usage,
+      usage: servedUsage(metered.usage, record),
       costPico: metered.costPico,
       ...(record === answer && !how.cutBefore ? {} : { cut: true }),
     };

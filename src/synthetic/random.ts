@@ -31,6 +31,8 @@ export const STREAM = {
   projectBootstrap: 102,
   /** `check`: a bootstrap resample of a scenario's synthetic runs, for the noise of its figures (run = the resample). */
   checkBootstrap: 103,
+  /** `sweep --target-completion`: a paired bootstrap resample of the runs, for how sure its recommendation is (run = the resample). */
+  sweepBootstrap: 104,
 } as const;
 export type StreamPurpose = (typeof STREAM)[keyof typeof STREAM];
 

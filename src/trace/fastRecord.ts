@@ -100,6 +100,7 @@ export function isSurelyValidCall(raw: unknown): boolean {
       case 'cacheWriteTokens':
       case 'cacheWrite1hTokens':
       case 'reasoningTokens':
+      case 'webSearchRequests':
         if (!isTokenCount(value)) return false;
         break;
       case 'latencyMs':

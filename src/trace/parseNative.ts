@@ -2,48 +2,19 @@
  * Reads native JSONL traces. A file holds one or more runs, each `header`, `call`*, `end`. Every problem
  * is collected with its line and field, then reported together.
  */
-import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
-import { knownFieldsAt } from '../import/common/didYouMean.js';
-import { unknownFieldsHint } from '../import/common/nearestName.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
-import { AFTER_REFUSAL_HINT, afterFinalViolation, afterRefusalViolation, callRuleViolations, completedAfterRefusal, countTooLarge, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation, type WrittenNumbers } from './rules.js';
+import { AFTER_REFUSAL_HINT, afterFinalViolation, afterRefusalViolation, callRuleViolations, completedAfterRefusal, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation, type WrittenNumbers } from './rules.js';
 import { traceSchemas } from './schema.js';
 import { isSurelyValidRecord } from './fastRecord.js';
 import type { CallRecord, Trace, TraceEnd, TraceHeader, TraceRecord } from './types.js';
 import { unsignZeros } from './unsignZeros.js';
-import { zodIssueWords } from '../zodWords.js';
 import { invalidJsonIssue, numbersAsWritten } from './jsonLine.js';
+import { zodIssues } from './zodLineIssues.js';
 import { requireStrings } from '../options/textArguments.js';
 import { allMadeValid } from '../options/traceValues.js';
-import { CUT_OFF_RECORDING, LIVE_LINES, restatedPending } from './liveRecording.js';
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
-}
-
-/** A line's zod issues, its numbers quoted as the line wrote them (`text`: JSON.parse rounds past 2^53). */
-function zodIssues(error: z.ZodError, line: { file: string; line: number; raw: unknown; text: string }): InputIssue[] {
-  const hint = 'see docs/trace-format.md';
-  const { raw } = line;
-  const writtenAt = numbersAsWritten(line.text);
-  const subject = { schema: traceSchemas().recordSchema, value: raw, writtenAt };
-  return error.issues.map((issue) => {
-    const field = fieldPath(issue.path);
-    const at = { file: line.file, line: line.line, field: field || undefined };
-    if (issue.code === 'too_big' && (issue.origin === 'number' || issue.origin === 'int') && typeof issue.input === 'number') {
-      // Past what a count holds, the count's rule says it; past a limit of the field's own (failed.status), the field's words.
-      const words = countTooLarge(field, issue.input, { writtenAt }) ?? zodIssueWords(issue, subject);
-      return { ...at, code: 'too_large', message: words?.message ?? issue.message, hint };
-    }
-    if (issue.code === 'unrecognized_keys') {
-      const near = unknownFieldsHint(issue.keys, knownFieldsAt(traceSchemas().recordSchema, raw, issue.path));
-      return { ...at, code: issue.code, message: `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`, hint: near === undefined ? hint : `${near}; ${hint}` };
-    }
-    const words = zodIssueWords(issue, subject);
-    return { ...at, code: words?.code ?? issue.code, message: words?.message ?? issue.message, hint };
-  });
-}
+import { cutOffEnd, dropThrownSent, restatedLive } from './liveRecording.js';
+import { TornLastLine } from './tornLine.js';
 
 /** The rules of src/trace/rules.ts for one record (`written`: how its line wrote its numbers, for a line found bad). */
 function ruleViolations(record: TraceRecord, written?: WrittenNumbers): RuleViolation[] {
@@ -129,6 +100,7 @@ export class NativeTraceReader {
   private runs: number;
   private firstRun: Trace | undefined;
   private headers = 0;
+  private readonly torn = new TornLastLine(); // A live recording's line that is no JSON, until a line follows it or the file ends (tornLine.ts).
 
   /** `runsBefore`: runs of the file before the first line read (a byte range of it: its runs named on from there). `headerRead`: told each valid header read. */
   constructor(
@@ -163,8 +135,10 @@ export class NativeTraceReader {
   read(line: number, rawText: string): Trace[] {
     const text = rawText.trim();
     if (text === '') return [];
+    this.issues.push(...this.torn.followed());
     const { record, issues, header } = lineRecord(text, { file: this.file, line });
     if (record === undefined) {
+      if (this.torn.held(this.header, line, issues)) return [];
       this.issues.push(...issues);
       // A refused header's run is not read: its lines would each be told they have no header.
       if (header) this.refuseRun();
@@ -203,8 +177,8 @@ export class NativeTraceReader {
       this.refusedLine = 0;
     } else if (!this.header) {
       issues.push({ file, line, field: 'type', code: 'unexpected_record', message: `'${record.type}' record before any header`, hint: "start each run with a 'header' record" });
-    } else if (record.type === 'call' && this.header.liveLines === LIVE_LINES && restatedPending(this.calls, this.callLines, record, line)) {
-      this.callLine = line; // The call written again once its tools ran (liveRecording.ts), in place of its line written before.
+    } else if (record.type === 'call' && restatedLive(this.header, this.calls, this.callLines, record, line)) {
+      this.callLine = line; // The call written again once sent or once its tools ran (liveRecording.ts), in place of its line written before.
     } else if (record.type === 'call') {
       if (this.refusedLine !== 0) {
         const v = afterRefusalViolation(`line ${this.refusedLine}`);
@@ -220,6 +194,7 @@ export class NativeTraceReader {
     } else {
       const completed = this.refusedLine === 0 ? undefined : completedAfterRefusal(record, `line ${this.refusedLine}`);
       if (completed !== undefined) issues.push({ file, line, field: completed.field, code: completed.code, message: completed.message, hint: completed.hint ?? RULES_HINT });
+      dropThrownSent(this.header, this.calls, this.callLines);
       return this.endRun(record);
     }
     return [];
@@ -228,8 +203,9 @@ export class NativeTraceReader {
   /** At the end of the file: every problem found, thrown together; else the run held back. */
   finish(): Trace[] {
     const { file, issues } = this;
+    const tornLine = this.torn.last(this.header, issues);
     // A live recording cut off (the recorder's process was killed): its calls so far, ending in trace_end.
-    if (this.header?.live === true && issues.length === 0) return [...this.endRun(CUT_OFF_RECORDING), ...this.finish()];
+    if (this.header?.live === true && issues.length === 0) return [...this.endRun(cutOffEnd(this.header, this.calls, tornLine)), ...this.finish()];
     if (this.header && issues.length === 0) {
       issues.push({ file, line: this.headerLine, code: 'truncated', message: `run started on line ${this.headerLine} has no 'end' record`, hint: 'the file may be truncated; add an end record with the outcome' });
     }
@@ -245,6 +221,7 @@ export class NativeTraceReader {
    * together; else the first run, if held back, named as the first of several.
    */
   finishPart(): Trace[] {
+    this.issues.push(...this.torn.followed());
     if (this.issues.length > 0) throw new UserError(this.issues);
     const first = this.firstRun;
     this.firstRun = undefined;

@@ -92,6 +92,7 @@ export function callRuleViolations(call: CallRecord, numbers = AS_READ): RuleVio
   if (call.cacheWrite1hTokens !== undefined) pushDefined(out, countTooLarge('cacheWrite1hTokens', call.cacheWrite1hTokens, numbers));
   pushDefined(out, countTooLarge('outputTokens', call.outputTokens, numbers));
   if (call.reasoningTokens !== undefined) pushDefined(out, countTooLarge('reasoningTokens', call.reasoningTokens, numbers));
+  if (call.webSearchRequests !== undefined) pushDefined(out, countTooLarge('webSearchRequests', call.webSearchRequests, numbers));
   if (call.latencyMs !== undefined) pushDefined(out, latencyTooLarge('latencyMs', call.latencyMs, numbers));
   if (call.startMs !== undefined) pushDefined(out, latencyTooLarge('startMs', call.startMs, numbers));
   if (call.recordedCostUsd !== undefined) pushDefined(out, amountTooLarge('recordedCostUsd', call.recordedCostUsd, numbers));
@@ -152,7 +153,7 @@ export function cutShort(call: CallRecord): boolean {
 }
 
 /** The fields a refused call may not carry: the provider billed it nothing and answered nothing. */
-const NOT_ON_A_REFUSAL = ['inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'cacheWrite1hTokens', 'reasoningTokens', 'recordedCostUsd', 'toolCalls'] as const;
+const NOT_ON_A_REFUSAL = ['inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'cacheWrite1hTokens', 'reasoningTokens', 'webSearchRequests', 'recordedCostUsd', 'toolCalls'] as const;
 
 /** The marks of a response (docs/trace-format.md), none of which a refused call can bear: there was no response. */
 const NO_RESPONSE_TO_MARK = { final: 'gave no final answer', backtrack: 'abandoned no step', unparseable: 'gave no response that could not be used' } as const;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { CACHE_WRITES_SETTINGS, TRACE_SCHEMA } from './types.js';
-import { LIVE_LINES } from './liveRecording.js';
+import { LIVE_LINES_MARKS } from './liveRecording.js';
 
 /** What a failed call's status out of range is (the range is isFailureStatus's, src/trace/rules.ts). */
 const HTTP_STATUS_MESSAGE = 'is no HTTP status (a whole number from 100 to 599)';
@@ -96,9 +96,9 @@ function headerSchemaWith({ tokens, usd }: ReturnType<typeof scalarSchemas>, age
     agent: agentSchema.optional(),
     live: z.boolean().optional().describe('Written line by line while the run went (runAgentLoop recorder): a run cut off before its end record reads as ending in trace_end'),
     liveLines: z
-      .enum([LIVE_LINES])
+      .enum(LIVE_LINES_MARKS)
       .optional()
-      .describe("How a live recording writes a call whose tools ran: 'pending-then-complete', once as its response was paid (tools unreached), then complete; the complete line replaces the first. Left out: every call line is a call"),
+      .describe("How a live recording writes a call whose tools ran: 'pending-then-complete', once as its response was paid (tools unreached), then complete; the complete line replaces the first. 'sent-pending-complete': each model call also written first as sent (failed, estimated), the next call line replacing it. Left out: every call line is a call"),
   });
 }
 
@@ -147,6 +147,7 @@ function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSche
     cacheWrite1hTokens: tokens.optional(),
     outputTokens: tokens,
     reasoningTokens: tokens.optional(),
+    webSearchRequests: tokens.optional().describe('Web searches the provider ran inside the call, billed per search on top of the tokens at the price table\'s web search fee'),
     latencyMs: millis.optional(),
     startMs: millis.optional().describe("When the call was sent, in ms after the header's recordedAt: orders the calls of a session tree's runs"),
     toolCalls: z.array(toolCallSchema).optional(),
@@ -164,6 +165,7 @@ function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSche
           .optional()
           .describe("The error's HTTP status (4xx, 5xx): a whole number from 100 to 599, never a 2xx (src/trace/rules.ts isFailureStatus); left out when the call failed after a 2xx response or the log gives none"),
         message: z.string(),
+        estimated: z.literal(true).optional().describe("The call was sent and its response never read (a timeout, a lost connection, a body that is no JSON): its inputTokens are the loop's estimate of the prompt sent"),
         contextLengthExceeded: z
           .strictObject({
             promptTokens: tokens.optional().describe('The prompt as the provider counted it'),

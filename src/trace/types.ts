@@ -115,10 +115,11 @@ export interface TraceHeader {
   /**
    * How the live recording wrote a call whose tools ran (the runAgentLoop recorder): `pending-then-complete`,
    * twice — as its response was paid, then complete — the second line read in place of the first
-   * (trace/liveRecording.ts). Left out: every call line is a call. A reader that knows no such field refuses
+   * (trace/liveRecording.ts); `sent-pending-complete`, each model call also written as sent before it was made,
+   * the next line read in its place. Left out: every call line is a call. A reader that knows no such field refuses
    * the file instead of counting the first lines as calls.
    */
-  liveLines?: 'pending-then-complete';
+  liveLines?: 'pending-then-complete' | 'sent-pending-complete';
 }
 
 /** What really happened in a generated run, for judging brakes against (see GroundTruth). */
@@ -182,6 +183,12 @@ export interface CallRecord {
   outputTokens: number;
   /** Part of outputTokens spent on reasoning. */
   reasoningTokens?: number;
+  /**
+   * Web searches the provider ran inside the call (Anthropic's `usage.server_tool_use.web_search_requests`,
+   * OpenAI's `web_search_call` items): billed per search on top of the tokens, at the price table's web
+   * search fee (ModelPricing.webSearchPico), and part of the call's cost. Not tool calls of the loop.
+   */
+  webSearchRequests?: number;
   latencyMs?: number;
   /** When the call was sent, in ms after the header's `recordedAt`: orders the calls of a tree's runs. */
   startMs?: number;
@@ -204,6 +211,12 @@ export interface CallRecord {
 export interface FailedCall {
   status?: number;
   message: string;
+  /**
+   * The call was sent and its response never read (a timeout, a lost connection, a body that is no JSON, a
+   * cut at the run's timeout, a live recording cut off during it): its `inputTokens` are the loop's own
+   * estimate of the prompt it sent, billed as the provider may have billed it (the real loop's recorder).
+   */
+  estimated?: true;
   /**
    * The provider refused the call because its prompt + the max_tokens it asked for passed the model's
    * context window (OpenAI's 400 `context_length_exceeded`, Anthropic's 400 invalid_request_error

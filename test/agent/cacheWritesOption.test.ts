@@ -68,7 +68,7 @@ describe('the real loop’s cacheWrites: the write price its predictive budget b
   });
 
   it('a sub-agent asks for the root run’s: it inherits it, and its spec may not set it', () => {
-    const spec = { agentId: 'researcher', model: new ScriptedModel([]), context: { system: 's', goal: 'g' } };
+    const spec = { agentId: 'researcher', model: new ScriptedModel([], 'hourly'), context: { system: 's', goal: 'g' } };
     const parent = { ...options(new ScriptedModel([]), 1, 'none'), brakes: NO_BRAKES, retry: { maxRetries: 0, backoffMs: () => 0 }, countTokens: () => 1 } as ResolvedAgentOptions;
     expect(subagentOptions(spec, parent, () => ({}) as TreeMember).cacheWrites).toBe('none');
     const error = (() => {

@@ -15,7 +15,7 @@ const long = defineTool({ name: 'echo', description: '', parameters: {}, run: ()
 
 async function run(brakes: Partial<BrakeConfig>) {
   // The prompt estimate before call 2 is 1,250 tokens (test/agent/loop.test.ts); the model's window 1,349.
-  const model = new ScriptedModel([toolTurn('echo', {}), answer('done')]);
+  const model = new ScriptedModel([toolTurn('echo', {}), answer('done')], 'small');
   const result = await runAgentLoop({
     model,
     tools: [long],

@@ -88,15 +88,18 @@ describe('over HTTP, a 200 whose body is no chat completion is a failed call: bi
   it.each([
     ['no choices key, usage reported', json({ id: 'r', object: 'chat.completion', usage: USAGE }), cost(50, 5), 'the body has no choices list: {"id":"r"'],
     ['an error object', json({ error: { message: 'upstream overloaded', code: 'overloaded' } }), 0, 'the body is an error: upstream overloaded (code overloaded)'],
-    ['HTML sent as JSON', { body: '<html>bad gateway</html>' }, 0, 'the body is not JSON: <html>bad gateway</html>'],
-    ['HTML sent as HTML', { body: '<html>bad gateway</html>', contentType: 'text/html' }, 0, 'the body is not JSON: <html>bad gateway</html>'],
-    ['an empty body', { body: '' }, 0, 'the body is empty'],
+    // A body with nothing to read (no JSON, empty): the call was answered and may be billed, so it is billed at the loop's prompt estimate (the run's first prompt: 's' + 'g', 2 tokens), marked estimated.
+    ['HTML sent as JSON', { body: '<html>bad gateway</html>' }, 'estimated', 'the body is not JSON: <html>bad gateway</html>'],
+    ['HTML sent as HTML', { body: '<html>bad gateway</html>', contentType: 'text/html' }, 'estimated', 'the body is not JSON: <html>bad gateway</html>'],
+    ['an empty body', { body: '' }, 'estimated', 'the body is empty'],
   ])('%s', async (_, answer, failedPico, said) => {
     const ran = await live([answer]);
     expect([ran.run.stop.reason, ran.run.finalText, ran.run.steps, ran.run.calls, ran.run.failedCalls]).toEqual(['completed', 'done', 2, 2, 1]);
     expect(ran.recording.calls[0]!.failed!.message).toContain(`the response is no chat completion: ${said}`);
     expect(ran.recording.calls[0]!.failed!.status).toBeUndefined(); // A 200 is no failure's status (records.ts failedOf).
-    expect(ran.run.costPico).toBe(failedPico + cost(70, 7));
+    expect(ran.recording.calls[0]!.failed!.estimated).toBe(failedPico === 'estimated' ? true : undefined);
+    if (failedPico === 'estimated') expect(ran.recording.calls[0]!.inputTokens).toBe(2);
+    expect(ran.run.costPico).toBe((failedPico === 'estimated' ? cost(2, 0) : Number(failedPico)) + cost(70, 7));
     await expectParity(ran);
   });
 

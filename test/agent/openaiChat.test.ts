@@ -59,7 +59,7 @@ describe('openAIChatModel', () => {
     expect(sent[0].max_tokens).toBe(321);
     expect(sent[0].max_completion_tokens).toBeUndefined();
     expect(turn.marks).toEqual({ unparseable: true });
-    expect(turn.usage).toEqual({ outputTokens: 0 });
+    expect(turn.usage).toEqual({ outputTokens: 0, outputNotReported: true });
   });
 
   it('429 and 5xx are retryable failures, 400 is not; serve past the end of its trace ends the run as recorded', async () => {

@@ -82,7 +82,7 @@ describe('arguments that are no text (a Model of one’s own)', () => {
 
   it('the run takes them as an error observation and goes on: billed, recorded', async () => {
     const calls = { text: null, toolCalls: [{ id: 'c1', name: 'echo', arguments: null as never }], usage: { inputTokens: 100, outputTokens: 10 } };
-    const model = new ScriptedModel([calls, answer('done')]);
+    const model = new ScriptedModel([calls, answer('done')], pricings[0]!.model);
     const echo = { name: 'echo', description: 'e', parameters: { type: 'object' }, run: () => 'ran' };
     const recorder = memoryRecorder();
     const pricing = pricings[0]!;

@@ -43,7 +43,7 @@ function loopOptions(model: OpenAIChatOptions, brakes: Partial<BrakeConfig>, clo
     tools: [],
     brakes: { ...NO_BRAKES, ...brakes },
     context: { system: 's', goal: 'g', countTokens: () => 1 },
-    pricing: MINI,
+    pricing: { ...MINI, requested: model.model },
     clock,
     retry: { maxRetries: 3, backoffMs: (attempt) => 500 * 2 ** (attempt - 1) },
   };

@@ -132,7 +132,8 @@ describe('a tool named "" from the model', () => {
       recorder: fileRecorder(path),
     });
     expect(ran).toBe(0);
-    expect(JSON.parse(readFileSync(path, 'utf8').split('\n')[1]!)).toMatchObject({ type: 'call', unparseable: true });
+    // Line 2 is the call as sent (trace/liveRecording.ts sentCall), line 3 its response.
+    expect(JSON.parse(readFileSync(path, 'utf8').split('\n')[2]!)).toMatchObject({ type: 'call', unparseable: true });
     const [trace] = await loadTraceFile(path);
     const replayed = replayTrace(trace!, { brakes: NO_BRAKES, strategy: { kind: 'full' }, pricing: PRICING, prices: handTable(PRICING) });
     expect([replayed.stopReason, replayed.steps, replayed.costPico]).toEqual([real.stop.reason, real.steps, real.costPico]);

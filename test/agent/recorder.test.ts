@@ -23,9 +23,10 @@ describe('recorder', () => {
     const clock = new VirtualClock();
     const run = await runAgentLoop({ model, tools: [echo], brakes, context: { system: 's', goal: 'g', countTokens: () => 7 }, pricing: MINI, clock, recorder: fileRecorder(path) });
     const lines = readFileSync(path, 'utf8').trim().split('\n');
-    // Each call whose tools run is written as its response is paid (pending: its tool calls unreached) and again once they ran.
-    expect(lines.map((line) => JSON.parse(line).type)).toEqual(['header', 'call', 'call', 'call', 'call', 'call', 'end']);
-    expect(lines.map((line) => JSON.parse(line).toolCalls?.[0]?.unreached === true)).toEqual([false, true, false, true, false, false, false]);
+    // Each call is written as sent before it is made; one whose tools run, as its response is paid (pending: its tool calls unreached) and again once they ran.
+    expect(lines.map((line) => JSON.parse(line).type)).toEqual(['header', 'call', 'call', 'call', 'call', 'call', 'call', 'call', 'call', 'end']);
+    expect(lines.map((line) => JSON.parse(line).failed?.estimated === true)).toEqual([false, true, false, false, true, false, false, true, false, false]);
+    expect(lines.map((line) => JSON.parse(line).toolCalls?.[0]?.unreached === true)).toEqual([false, false, true, false, false, true, false, false, false, false]);
     const trace = await loadTraceFile(path);
     const replayed = replayTrace(trace[0]!, { brakes, strategy: { kind: 'full' }, prices: MINI_TABLE });
     expect([replayed.stopReason, replayed.steps, replayed.inputTokens, replayed.outputTokens, replayed.costPico]).toEqual([run.stop.reason, run.steps, run.inputTokens, run.outputTokens, run.costPico]);
@@ -49,7 +50,7 @@ describe('recorder', () => {
     `;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
     const lineCount = () => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0);
-    for (let waited = 0; lineCount() < 11 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    for (let waited = 0; lineCount() < 17 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     const [trace] = await loadTraceFile(path);
@@ -78,11 +79,11 @@ describe('recorder', () => {
     `;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
     const written = () => (existsSync(path) ? readFileSync(path, 'utf8') : '');
-    // header, call 1 pending, call 1, call 2 pending: call 2's tool is running.
-    for (let waited = 0; written().split('\n').length - 1 < 4 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    // header, call 1 sent, pending, complete, call 2 sent, pending: call 2's tool is running.
+    for (let waited = 0; written().split('\n').length - 1 < 6 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    expect(written().trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['header', 'call', 'call', 'call']);
+    expect(written().trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['header', 'call', 'call', 'call', 'call', 'call']);
     const [trace] = await loadTraceFile(path);
     expect(trace!.calls.map((call) => call.toolCalls)).toEqual([
       [{ name: 'read', arguments: {}, resultTokens: 3, latencyMs: expect.any(Number), id: 'c1' }],

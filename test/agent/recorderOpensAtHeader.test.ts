@@ -35,7 +35,7 @@ describe('fileRecorder opens its file at the header', () => {
     expect(existsSync(path)).toBe(false);
     const run = await runAgentLoop({ ...options(path, {}), recorder });
     expect(run.stop.reason).toBe('completed');
-    expect(readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['header', 'call', 'end']);
+    expect(readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['header', 'call', 'call', 'end']); // The call as sent, then answered (trace/liveRecording.ts).
     expect(() => recorder.call({ type: 'call', outputTokens: 1 })).toThrow(/has ended/);
   });
 });

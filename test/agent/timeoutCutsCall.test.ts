@@ -80,18 +80,18 @@ async function replaysAsRun(recording: Trace, real: { stop: { reason: string }; 
 }
 
 describe('the timeout cuts a call in flight', () => {
-  it('a model call that hangs is cut once the run passes its timeout: recorded failed (no usage, no cost), stopped timeout, replayed so', FAST, async () => {
+  it('a model call that hangs is cut once the run passes its timeout: recorded failed, billed at its prompt estimate (marked estimated), stopped timeout, replayed so', FAST, async () => {
     const clock = new VirtualClock();
     const model = hangingModel(clock, [{ id: 'c1', name: 'read', arguments: '{}' }], 5000);
     const { real, recording } = await recordRun({ model, tools: [readTool], brakes, pricing, clock });
-    expect([real.stop.reason, real.stop.detail]).toEqual(['timeout', '6.000 s elapsed, limit 3 s; the model call in flight was cut off at the deadline (no usage reported: billed $0)']);
+    expect([real.stop.reason, real.stop.detail]).toEqual(['timeout', '6.000 s elapsed, limit 3 s; the model call in flight was cut off at the deadline (no response read)']);
     expect([real.steps, real.calls, real.elapsedMs]).toEqual([2, 2, 6000]);
-    expect(recording.calls[1]).toMatchObject({ outputTokens: 0, latencyMs: 5000, failed: { message: CUT_MESSAGE } });
-    expect(recording.calls[1]!.inputTokens).toBeUndefined();
+    // Sent and never answered: billed at the prompt the loop estimated before sending it (its first prompt, 40, and the call's 30 output and its tool result), as the provider may have billed it.
+    expect(recording.calls[1]).toMatchObject({ outputTokens: 0, latencyMs: 5000, failed: { message: CUT_MESSAGE, estimated: true } });
+    expect(recording.calls[1]!.inputTokens).toBeGreaterThan(40);
     expect(recording.end).toMatchObject({ outcome: 'limit', status: `timeout: ${real.stop.detail}` });
-    // The cut call cost nothing: the run's cost is its first call's.
     const first = replayFigures({ ...recording, calls: [recording.calls[0]!] }, { brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'recorded' }, pricing });
-    expect(real.costPico).toBe(first.costPico);
+    expect(real.costPico).toBe(first.costPico + recording.calls[1]!.inputTokens! * pricing.base.input);
     await replaysAsRun(recording, real, real.stop.detail);
   });
 

@@ -38,10 +38,13 @@ describe('over HTTP, a provider that never answers', () => {
     const run = await runAgentLoop({ model, tools: [], brakes: { ...NO_BRAKES, timeoutMs: 300 }, pricing, recorder, context: { system: 's', goal: 'g', countTokens: (text) => text.length } });
     expect(run.stop.reason).toBe('timeout');
     expect(run.stop.detail).toMatch(/^0\.3\d\d s elapsed, limit 0\.3 s; the model call in flight was cut off/);
-    expect([run.steps, run.costPico]).toEqual([1, 0]);
+    // Sent, never answered: billed at the loop's prompt estimate (the provider may have answered it), marked estimated.
+    const [cut] = recorder.trace().calls;
+    expect([run.steps, run.costPico]).toEqual([1, cut!.inputTokens! * pricing.base.input]);
+    expect(cut!.inputTokens).toBeGreaterThan(0);
     expect(run.elapsedMs).toBeGreaterThan(300);
     expect(run.elapsedMs).toBeLessThan(2000);
-    expect(recorder.trace().calls).toMatchObject([{ outputTokens: 0, failed: { message: CUT_MESSAGE } }]);
+    expect(recorder.trace().calls).toMatchObject([{ outputTokens: 0, failed: { message: CUT_MESSAGE, estimated: true } }]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(closed).toBe(1);
   });

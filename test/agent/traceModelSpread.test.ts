@@ -13,16 +13,17 @@ import { MINI } from '../helpers.js';
 
 const [trace] = await loadTraceFile('scenarios/reverify-forever.jsonl');
 const brakes = { maxSteps: 30, maxRepeat: 3 };
+const pricing = { ...MINI, requested: trace!.header.model }; // The recorded model, priced as MINI on purpose.
 const figures = (run: Awaited<ReturnType<typeof runAgentLoop>>) => [run.stop.reason, run.steps, run.costPico, run.elapsedMs];
 
 describe("traceModel's result spread into runAgentLoop's options", () => {
   it('runs, as the options written out one by one run', async () => {
     const clock = new VirtualClock();
     const driven = traceModel(trace!, clock);
-    const spread = await runAgentLoop({ ...driven, brakes, pricing: MINI, clock });
+    const spread = await runAgentLoop({ ...driven, brakes, pricing, clock });
     const other = new VirtualClock();
     const d = traceModel(trace!, other);
-    const written = await runAgentLoop({ model: d.model, tools: d.tools, context: d.context, signal: d.signal, cacheWrites: d.cacheWrites, brakes, pricing: MINI, clock: other });
+    const written = await runAgentLoop({ model: d.model, tools: d.tools, context: d.context, signal: d.signal, cacheWrites: d.cacheWrites, brakes, pricing, clock: other });
     expect(figures(spread)).toEqual(figures(written));
     expect(spread.stop.reason).toBe('repeat');
     expect(driven.calls).toBe(spread.calls);

@@ -71,7 +71,7 @@ describe('a recording of a run on a VirtualClock is dated by the clock', () => {
     const recorder = memoryRecorder();
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-08-01T12:00:00.000Z'));
-    await runAgentLoop({ ...options(recorder, new VirtualClock(0, '2025-03-15T08:00:00Z')), model: new ScriptedModel([answer('done')], 'gpt-4o-mini') });
+    await runAgentLoop({ ...options(recorder, new VirtualClock(0, '2025-03-15T08:00:00Z')), model: new ScriptedModel([answer('done')], 'gpt-4o-mini'), pricing: { ...MINI, requested: 'gpt-4o-mini' } });
     vi.useRealTimers();
     const pricing = resolveTracePricing(recorder.trace(), { prices: loadPriceTable() });
     expect([pricing.source.dating, pricing.source.asOf]).toEqual(['recorded', '2025-03-15']);

@@ -24,7 +24,7 @@ import { tempDir } from '../cli/run.js';
 import { compiledRuns, entryHash, GOLDEN_FILES, GOLDEN_MANIFEST, goldenRuns, readBack, writeEntry, type GoldenManifest } from './golden.js';
 
 // prettier-ignore
-const GOLDEN = { format: 'loopcost.compiled-cache/17', entry: '8ea6ae449b5a0e7d01268b413d00316d34363dfe68ecfea97364acfedfbacfb9', read: 'e6f6955dcaa7014aad98696fec8ff2f9328dceb22c3c72e4d60b818fd9ee87ea', written: '8ea6ae449b5a0e7d01268b413d00316d34363dfe68ecfea97364acfedfbacfb9' };
+const GOLDEN = { format: 'loopcost.compiled-cache/18', entry: '50ac36ae1ed421b671827103b297a936f7b45770337edac689977991839a9b3d', read: 'e6f6955dcaa7014aad98696fec8ff2f9328dceb22c3c72e4d60b818fd9ee87ea', written: '50ac36ae1ed421b671827103b297a936f7b45770337edac689977991839a9b3d' };
 
 const WRITE = process.env.LOOPCOST_GOLDEN === 'write';
 const REGENERATE = 'LOOPCOST_GOLDEN=write npx vitest run test/cache/cacheGolden.test.ts (rewrites test/cache/golden/golden.* and prints the GOLDEN line to paste)';

@@ -47,7 +47,10 @@ describe('drift that is signal, not noise', () => {
     expect(r.code, r.stdout).toBe(0);
     // The p95 moved -14.1%, past the 5% tolerance: a DRIFT (exit 1) before the noise band.
     expect(r.stdout).toMatch(/costPerRunUsd\.p95 +\$0\.00887 +\$0\.00763 +within noise: ↓ -14\.1% \(±23\.1% at 95% together\)/);
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain(`noise: ${file}: at 95% for its figures together (each at 99.4%), resampling its synthetic runs (1000 resamples, seeded) and the baseline's explains completionRate ±6.8 points`);
+    const said = r.stdout.replace(/\s+/g, ' ');
+    expect(said).toContain(`noise: ${file}: at 95% for its figures together (each at 99.4%), resampling its synthetic runs and the baseline's explains completionRate ±6.8 points`);
+    // How each band was found: p50 and p95 off the exact bootstrap distribution (no resamples), the others from 1000 drawn.
+    expect(said).toMatch(/costPerCompletedUsd ±[\d.]+% \(costPerRunUsd\.p50 and costPerRunUsd\.p95 read off the exact bootstrap distribution, no resample drawn; the others from 1000 seeded resamples of the runs\);/);
     const json = await checkJson(file, baseline);
     expect(json.code).toBe(0);
     const p95 = json.rows.find((row) => row.figure === 'costPerRunUsd.p95')!;

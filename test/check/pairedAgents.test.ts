@@ -11,12 +11,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../cli/run.js';
 import { GATE_SUPPORT, withoutAgents } from './gateFixture.js';
+import { agentsHash } from '../../src/check/pairedAgents.js';
 
 interface Row {
   figure: string;
   status: string;
+  baseline?: number | null;
+  measured?: number | null;
   paired?: number | null;
-  relativeChangePaired?: number | null;
+  relativeChange?: number | null;
+  relativeChangeFrom?: string;
+  relativeChangeFromStored?: number | null;
 }
 
 /** The support agent at 300 runs, its perfectionist at weight 10, no expectations (the drift alone gates). */
@@ -58,9 +63,11 @@ describe('a regression made together with a re-seed', () => {
     expect(json.drift.paired).toEqual([file]);
     const mean = json.rows.find((row) => row.figure === 'costPerRunUsd.mean')!;
     expect(mean.status).toBe('drift');
-    expect(mean.relativeChangePaired).toBeGreaterThan(0.05);
+    expect(mean.relativeChange).toBeGreaterThan(0.05);
     const text = await cli('check', file, '--baseline', baseline, '--seed', '4');
-    expect(text.stdout).toMatch(/costPerRunUsd\.p95 +\$0\.0101 +\$0\.00883 +DRIFT ↑ \+12\.3% \(the baseline's agents here: \$0\.00786\)/);
+    expect(text.stdout).toMatch(/costPerRunUsd\.p95 +\$0\.0101 +\$0\.00883 +DRIFT ↑ \+12\.3% from \$0\.00786 \(the baseline's agents on these\s+draws\)/);
+    // A paired status is long: it continues under its cell rather than run past 120 columns.
+    expect(Math.max(...text.stdout.split('\n').map((line) => [...line].length))).toBeLessThanOrEqual(120);
     expect(text.stdout.replace(/\s+/g, ' ')).toContain(`paired: ${file}: its synthetic runs are another sample than the baseline's; the baseline's agents (stored in it) were run again on these runs' draws`);
     // Before (a baseline holding no agents, as every baseline did): each figure within the noise band of 300 runs, exit 0.
     withoutAgents(baseline);
@@ -70,6 +77,36 @@ describe('a regression made together with a re-seed', () => {
     const said = unpaired.stdout.replace(/\s+/g, ' ');
     expect(said).toContain(`unpaired: ${file}: another sample than the baseline's, judged against the noise band, not paired with the baseline's agents: the baseline holds no agents to run again (written before baselines stored them); to judge it paired, write the baseline again with --update-baseline ${baseline}`);
     expect(said.split('unpaired:').length).toBe(2);
+  });
+
+  it('what a user reads is the change that decided: the p95 fell from the stored figure, rose from the baseline agents on these draws, and every output says the rise', async () => {
+    const file = support(tempDir());
+    const baseline = await baselineOf(file);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('tool: kb_search\n    weight: 10', 'tool: kb_search\n    weight: 15'));
+    const junit = join(tempDir(), 'r.xml');
+    const json = await checkJson(file, baseline, '--seed', '4', '--junit', junit);
+    const p95 = json.rows.find((row) => row.figure === 'costPerRunUsd.p95')!;
+    // $0.0101 stored, $0.00883 measured, $0.00786 the baseline's agents here: a FAIL for a rise of 12.3%.
+    expect(p95.status).toBe('drift');
+    expect(p95.measured!).toBeLessThan(p95.baseline!);
+    expect(p95.relativeChangeFrom).toBe('paired');
+    expect(p95.relativeChange).toBeCloseTo((p95.measured! - p95.paired!) / p95.paired!, 12);
+    expect(p95.relativeChange).toBeGreaterThan(0.12);
+    // The stored figure's change kept under its own name: the other sign.
+    expect(p95.relativeChangeFromStored).toBeCloseTo((p95.measured! - p95.baseline!) / p95.baseline!, 12);
+    expect(p95.relativeChangeFromStored).toBeLessThan(-0.12);
+    expect(readFileSync(junit, 'utf8')).toContain("message=\"drift ↑ +12.3% from the baseline&apos;s agents on these draws: costPerRunUsd.p95: baseline $0.0101, measured $0.00883, the baseline&apos;s agents on these draws $0.00786");
+    const text = (await cli('check', file, '--baseline', baseline, '--seed', '4')).stdout;
+    expect(text).toMatch(/costPerRunUsd\.p95 .*DRIFT ↑ \+12\.3% from \$0\.00786/);
+    expect(text).not.toMatch(/-12\.\d%/);
+    expect(text.replace(/\s+/g, ' ')).toContain('a change shown is from theirs, not from the stored figure in the baseline column (which it may even move the other way from)');
+    // Unpaired (no agents): the change is from the stored figure, and says so.
+    withoutAgents(baseline);
+    const unpaired = await checkJson(file, baseline, '--seed', '4');
+    const row = unpaired.rows.find((r) => r.figure === 'costPerRunUsd.p95')!;
+    expect(row.relativeChangeFrom).toBe('baseline');
+    expect(row.relativeChange).toBeCloseTo(p95.relativeChangeFromStored!, 12);
+    expect(row.relativeChangeFromStored).toBeUndefined();
   });
 
   it('a re-seed alone passes: 30 seeds, 0 fail, every figure equal to the baseline agents on its draws', async () => {
@@ -82,7 +119,7 @@ describe('a regression made together with a re-seed', () => {
       expect(json.drift.paired).toEqual([file]);
       const paired = json.rows.filter((row) => row.paired !== undefined);
       expect(paired.map((row) => row.figure)).toHaveLength(9);
-      expect(paired.every((row) => row.relativeChangePaired === 0 && row.status === 'ok')).toBe(true);
+      expect(paired.every((row) => row.relativeChange === 0 && row.relativeChangeFrom === 'paired' && row.status === 'ok')).toBe(true);
     }
     expect(failed).toBe(0);
   }, 120_000);
@@ -100,7 +137,7 @@ describe('a regression made together with a re-seed', () => {
     expect(statusOf(json.rows, 'costPerRunUsd.max')).toBe('ok');
     const paired = json.rows.filter((row) => row.paired !== undefined);
     expect(paired).toHaveLength(9);
-    expect(paired.every((row) => row.relativeChangePaired === 0)).toBe(true);
+    expect(paired.every((row) => row.relativeChange === 0)).toBe(true);
   });
 });
 
@@ -109,7 +146,9 @@ describe('a baseline whose agents this loopcost cannot run', () => {
     const file = support(tempDir());
     const baseline = await baselineOf(file);
     const stored = JSON.parse(readFileSync(baseline, 'utf8'));
+    // As another loopcost would write them: its own setting, hashed with the rest.
     stored.scenarios[0].agents.settings.warpDrive = 'on';
+    stored.scenarios[0].agents.hash = agentsHash(stored.scenarios[0].agents);
     writeFileSync(baseline, JSON.stringify(stored, null, 2));
     const json = await checkJson(file, baseline, '--seed', '4');
     // Read, and judged as before: the largest run of another sample not held, no row paired.
@@ -118,6 +157,7 @@ describe('a baseline whose agents this loopcost cannot run', () => {
     expect(json.drift.unpaired).toEqual([{ scenario: file, reason: "the baseline's agents cannot be run again: its settings name warpDrive, which this loopcost does not run" }]);
     delete stored.scenarios[0].agents.settings.warpDrive;
     stored.scenarios[0].agents.scenario.moodSwings = 0.3;
+    stored.scenarios[0].agents.hash = agentsHash(stored.scenarios[0].agents);
     writeFileSync(baseline, JSON.stringify(stored, null, 2));
     const later = await checkJson(file, baseline, '--seed', '4');
     expect(later.code).not.toBe(2);
@@ -130,9 +170,31 @@ describe('a baseline whose agents this loopcost cannot run', () => {
     const file = support(tempDir());
     const baseline = await baselineOf(file);
     const stored = JSON.parse(readFileSync(baseline, 'utf8'));
+    // As another loopcost would write them (hashed as they are), drawn otherwise than here.
     stored.scenarios[0].agents.scenario.systemTokens = 1300;
+    stored.scenarios[0].agents.hash = agentsHash(stored.scenarios[0].agents);
     writeFileSync(baseline, JSON.stringify(stored, null, 2));
     const json = await checkJson(file, baseline, '--seed', '4');
     expect((json.drift.unpaired as { reason: string }[])[0]!.reason).toContain('do not give its figures');
+  });
+
+  it("agents edited where the baseline's draws never went (an entry none of its runs picked) pass the re-run at its seed, and are refused by their hash", async () => {
+    const file = support(tempDir());
+    // A rare entry (1 in 10,000 runs): none of the baseline's 300 draws picks it, so its figures do not depend on it.
+    writeFileSync(file, readFileSync(file, 'utf8') + '  - behaviour: healthy\n    name: rare\n    weight: 0.01\n    steps: 5\n    outputTokens: 150\n    toolResultTokens: 400\n');
+    const baseline = await baselineOf(file);
+    expect((await checkJson(file, baseline, '--seed', '4')).drift.paired).toEqual([file]);
+    const stored = JSON.parse(readFileSync(baseline, 'utf8'));
+    const rare = stored.scenarios[0].agents.scenario.population.find((entry: { name?: string }) => entry.name === 'rare');
+    rare.outputTokens = 20000;
+    writeFileSync(baseline, JSON.stringify(stored, null, 2));
+    // The edited agents still give the baseline's figures at its seed and run count: the figures alone would trust them.
+    const json = await checkJson(file, baseline, '--seed', '4');
+    expect(json.drift.paired).toBeUndefined();
+    expect(json.drift.unpaired).toEqual([{ scenario: file, reason: "the baseline's agents were edited since it was written (their hash does not match them)" }]);
+    // Without the hash (a baseline written before it), the re-run alone judges them, as before.
+    delete stored.scenarios[0].agents.hash;
+    writeFileSync(baseline, JSON.stringify(stored, null, 2));
+    expect((await checkJson(file, baseline, '--seed', '4')).drift.paired).toEqual([file]);
   });
 });

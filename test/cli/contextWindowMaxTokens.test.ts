@@ -43,7 +43,7 @@ describe('--context-window model counts max_tokens against the window', () => {
   it('replay of synthetic runs: each stops with the window and max_tokens named, and the settings state max_tokens', async () => {
     const out = await cli('replay', 'scenarios/recursive-verification.yaml', '--runs', '3', '--preset', 'none', '--context-window', 'model', '--format', 'json');
     const report = JSON.parse(out.stdout);
-    expect(report.settings.brakes).toMatchObject({ contextWindow: 'model', maxOutputTokens: 4096 });
+    expect(report.settings.brakeSettings).toMatchObject({ contextWindow: 'model', maxOutputTokens: 4096 });
     for (const run of report.runs) {
       expect(run.stopReason).toBe('context_overflow');
       expect(run.stopDetail).toMatch(/^next prompt holds (\d+) tokens \+ max_tokens 4096 > context window 128000$/);

@@ -1,6 +1,6 @@
 /**
  * derive → fit → project keeps the recorded runs' long tail: `prices derive` writes no context window its
- * own runs passed (the bundled table's 64,000 for DeepSeek, which the shared runs' prompts pass), and `fit`
+ * own runs passed (as the bundled table's 64,000 for DeepSeek was, before loopcost's correction to 128,000), and `fit`
  * warns when recorded prompts pass the window its profile's synthetic runs are held to.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -27,18 +27,17 @@ describe('prices derive writes no window its own runs passed', () => {
     expect(derivedWindow('m', undefined, { promptTokens: 85_156, callTokens: 85_224 }).writtenTokens).toBeNull();
   });
 
-  it("on the shared mini-swe-agent runs (prompts up to 85,156 tokens): not the table's 64,000, and said why", async () => {
+  it("on the shared mini-swe-agent runs (prompts up to 85,156 tokens): the table's window, 128,000 since DeepSeek V3.1 (loopcost's correction; the table says 64,000), holds them all", async () => {
     const dir = tempDir();
     const out = join(dir, 'prices.json');
     const result = await cli('prices', 'derive', MINI, '--out', out, '--format', 'json');
     expect(result.code, result.stderr).toBe(0);
     const file = JSON.parse(readFileSync(out, 'utf8'));
-    expect(file[CHAT].max_input_tokens).toBe(85_156 + 4096);
+    expect(file[CHAT].max_input_tokens).toBe(128_000);
     const report = JSON.parse(result.stdout);
-    expect(report.contextWindows.find((w: { model: string }) => w.model === CHAT)).toEqual({ model: CHAT, tableTokens: 64_000, largestPromptTokens: 85_156, largestCallTokens: 85_224, writtenTokens: 89_252 });
+    expect(report.contextWindows.find((w: { model: string }) => w.model === CHAT)).toEqual({ model: CHAT, tableTokens: 128_000, largestPromptTokens: 85_156, largestCallTokens: 85_224, writtenTokens: 128_000 });
     for (const w of report.contextWindows) expect(w.writtenTokens).toBeGreaterThanOrEqual(w.largestCallTokens);
-    const text = (await cli('prices', 'derive', MINI)).stdout;
-    expect(text).toMatch(/note: deepseek\/deepseek-chat — context window 89,252 tokens \(max_input_tokens\), not the bundled table's 64,000/);
+    expect((await cli('prices', 'derive', MINI)).stdout).not.toMatch(/context window .* not the bundled table's/);
   });
 });
 

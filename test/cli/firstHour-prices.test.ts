@@ -48,7 +48,7 @@ describe('loopcost prices: the prices line', () => {
   it('says the release day is the latest the table knows, not that a run has no recording date', async () => {
     const text = (await cli('prices', 'gpt-4o')).stdout.replace(/\n\s+/g, ' ');
     expect(text).not.toMatch(/the run has no recording date/);
-    expect(text).toMatch(/prices: @pydantic\/genai-prices \S+ \(sha256 [0-9a-f]{16}\), dated prices as of \d{4}-\d{2}-\d{2}, the table's release day \(the latest prices it knows; --prices-as-of YYYY-MM-DD for another day\)/);
+    expect(text.replace(/\n {8}/g, ' ')).toMatch(/prices: @pydantic\/genai-prices \S+ \(sha256 [0-9a-f]{16}\) \+ \d+ loopcost corrections \(v\d+, sha256 [0-9a-f]{16}\), dated prices as of \d{4}-\d{2}-\d{2}, the table's release day \(the latest prices it knows; --prices-as-of YYYY-MM-DD for another day\)/);
     const asOf = (await cli('prices', 'gpt-4o', '--prices-as-of', '2025-06-01')).stdout;
     expect(asOf).toMatch(/dated prices as of 2025-06-01\n$/);
   });

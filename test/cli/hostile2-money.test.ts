@@ -49,7 +49,7 @@ describe('a cost limit past $9,007.199254740991 is refused where it was given', 
     }
     const atLimit = await cli('replay', G, '--max-cost', '9007.199254740991', '--format', 'json');
     expect(atLimit.code, atLimit.stderr).toBe(0);
-    expect(JSON.parse(atLimit.stdout).settings.brakes).toMatchObject({ maxCostUsd: 9007.199254740991 });
+    expect(JSON.parse(atLimit.stdout).settings.brakeSettings).toMatchObject({ maxCostUsd: 9007.199254740991 });
   });
 
   it('--try, --grid, a scenario file and --subagent-max-cost name their own place', async () => {

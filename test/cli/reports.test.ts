@@ -13,6 +13,9 @@ import { cli, tempDir } from './run.js';
 
 const MINI = '../shared/traces/mini-swe-agent';
 const BILLED = 'test/fixtures/prices/deepseek-recorded.json';
+// DeepSeek's prices before its price cuts (the table's own row; loopcost's corrections price the runs as billed
+// since 2025-09-29): prices unlike those the runs were billed at, what the gap warnings are about.
+const BEFORE_CUTS = ['--prices-as-of', '2025-08-01'];
 
 describe('multi-run reports lead with the summary', () => {
   it('replay: summary first; per-run rows only when few or with --per-run; rare columns behind --wide', async () => {
@@ -40,10 +43,10 @@ describe('multi-run reports lead with the summary', () => {
   });
 
   it('compare: a per-model summary first; disagreeing runs named with --per-run; every column has a header', async () => {
-    const text = (await cli('compare', MINI)).stdout;
+    const text = (await cli('compare', MINI, ...BEFORE_CUTS)).stdout;
     expect(text).toMatch(/^38 runs, 33 disagree/);
     expect(text).toMatch(/^deepseek-chat\s+23\s+23\s+\$3\.4039\s+\$1\.5777\s+\+116%$/m);
-    const perRun = (await cli('compare', MINI, '--per-run')).stdout;
+    const perRun = (await cli('compare', MINI, '--per-run', ...BEFORE_CUTS)).stdout;
     expect(perRun).toMatch(/^run\s+calls\s+cost\s+recorded\s+gap\s+verdict$/m);
     expect(perRun).toMatch(/disagrees: cost off by/);
   });
@@ -87,16 +90,17 @@ describe('input text never reaches the terminal raw, nor a spreadsheet as a form
 describe('reports say what could mislead', () => {
   it('prices unlike those billed: one warning with the gap and what to do, in replay, whatif and compare', async () => {
     for (const argv of [['replay', MINI], ['whatif', MINI, '--try', 'max-steps=50'], ['compare', MINI]]) {
-      const text = (await cli(...argv)).stdout;
+      expect((await cli(...argv)).stdout, `${argv[0]} at the corrected prices`).not.toMatch(/price_gap|billed/);
+      const text = (await cli(...argv, ...BEFORE_CUTS)).stdout;
       expect(text, argv[0]).toMatch(/^warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\); to price them as billed: loopcost prices derive/m);
       expect(text).toMatch(/--prices-override prices\.json/);
       // The price gap, and the importer's notes on the runs (import_notes).
       expect(text.match(/^warning:/gm)).toHaveLength(2);
       expect(text).toMatch(/^warning: 38 runs carry notes from their importer/m);
     }
-    const json = JSON.parse((await cli('replay', MINI, '--format', 'json')).stdout);
+    const json = JSON.parse((await cli('replay', MINI, '--format', 'json', ...BEFORE_CUTS)).stdout);
     expect(json.warnings).toEqual([expect.objectContaining({ code: 'price_gap' }), expect.objectContaining({ code: 'import_notes' })]);
-    const csv = await cli('replay', MINI, '--format', 'csv');
+    const csv = await cli('replay', MINI, '--format', 'csv', ...BEFORE_CUTS);
     expect(csv.stderr).toMatch(/^warning: 38 runs/);
   });
 
@@ -104,22 +108,22 @@ describe('reports say what could mislead', () => {
     const gap = /^warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\)/m;
     const grid = ['--grid', 'max-steps=40,80'];
     for (const argv of [['sweep', MINI, ...grid], ['sweep', MINI, ...grid, '--workers', '2'], ['sweep', MINI, ...grid, '--tree'], ['calibrate', MINI, '--grid', 'max-repeat=2,3'], ['project', MINI], ['check', 'test/check/mini-swe-agent.yaml']]) {
-      const r = await cli(...argv);
+      const r = await cli(...argv, ...BEFORE_CUTS);
       expect(r.stdout, argv.join(' ')).toMatch(gap);
       expect((await cli(...argv, '--prices', BILLED)).stdout, `${argv.join(' ')} --prices`).not.toMatch(/price_gap|billed/);
     }
-    const sweepJson = JSON.parse((await cli('sweep', MINI, ...grid, '--format', 'json')).stdout);
+    const sweepJson = JSON.parse((await cli('sweep', MINI, ...grid, '--format', 'json', ...BEFORE_CUTS)).stdout);
     // Besides the importer's notes on the runs (import_notes), as replay says them.
     const notes = expect.objectContaining({ code: 'import_notes' });
     expect(sweepJson.warnings).toEqual([expect.objectContaining({ code: 'price_gap', message: expect.stringContaining(`loopcost prices derive ${MINI} --out prices.json`) }), notes]);
-    expect(JSON.parse((await cli('sweep', MINI, ...grid, '--model', 'gpt-4o-mini', '--format', 'json')).stdout).warnings).toEqual([notes]);
+    expect(JSON.parse((await cli('sweep', MINI, ...grid, '--model', 'gpt-4o-mini', '--format', 'json', ...BEFORE_CUTS)).stdout).warnings).toEqual([notes]);
     const dir = tempDir();
-    const fit = await cli('fit', MINI, '--out', join(dir, 'profile.yaml'), '--report');
+    const fit = await cli('fit', MINI, '--out', join(dir, 'profile.yaml'), '--report', ...BEFORE_CUTS);
     expect(fit.stdout).toMatch(gap);
     expect(readFileSync(join(dir, 'profile.yaml'), 'utf8')).toMatch(/^# Warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379/m);
-    expect((await cli('fit', MINI, '--out', join(dir, 'quiet.yaml'))).stderr).toMatch(gap);
+    expect((await cli('fit', MINI, '--out', join(dir, 'quiet.yaml'), ...BEFORE_CUTS)).stderr).toMatch(gap);
     // The profile names the prices it was fitted with, and how to price its replays the same way.
-    expect(readFileSync(join(dir, 'quiet.yaml'), 'utf8')).toMatch(/^# Fitted with prices @pydantic\/genai-prices \S+ \(sha256 [0-9a-f]+\).*replay it with the bundled table/m);
+    expect(readFileSync(join(dir, 'quiet.yaml'), 'utf8')).toMatch(/^# Fitted with prices @pydantic\/genai-prices \S+ \(sha256 [0-9a-f]+\) \+ \d+ loopcost corrections .*replay it with --prices-as-of 2025-08-01 /m);
     await cli('fit', MINI, '--out', join(dir, 'billed.yaml'), '--prices', BILLED);
     const billed = readFileSync(join(dir, 'billed.yaml'), 'utf8');
     expect(billed).toMatch(/^# Fitted with prices test\/fixtures\/prices\/deepseek-recorded\.json file .*replay it with --prices test\/fixtures\/prices\/deepseek-recorded\.json /m);

@@ -12,7 +12,8 @@ import { cli } from './run.js';
 
 // (main checks its own arguments with the small argument checks of src/options, which import only each other and errors.ts.)
 const ARGUMENT_CHECKS = ['src/options/textArguments.ts', 'src/options/arguments.ts', 'src/options/issues.ts'];
-const START_UP_FILES = ['src/cli/main.ts', 'src/cli/command.ts', 'src/cli/options.ts', 'src/version.ts', 'src/cli/overrideMisses.ts', 'src/errors.ts', ...ARGUMENT_CHECKS, ...readdirSync('src/cli/commands').map((name) => join('src/cli/commands', name))];
+// (whatif's command line names the brake flags it refuses from src/flags/brakeKeys.ts, a list with no imports.)
+const START_UP_FILES = ['src/flags/brakeKeys.ts', 'src/cli/main.ts', 'src/cli/command.ts', 'src/cli/options.ts', 'src/version.ts', 'src/cli/overrideMisses.ts', 'src/errors.ts', ...ARGUMENT_CHECKS, ...readdirSync('src/cli/commands').map((name) => join('src/cli/commands', name))];
 
 /** Static, non-type imports of a TypeScript file. */
 function runtimeImports(file: string): string[] {

@@ -37,10 +37,10 @@ describe('--context and --repeat-action specs', () => {
   });
 
   it('a summary trigger as a share of the window, and the skip guard, show in the report and its settings line', async () => {
-    const r = await cli('replay', TRACE, '--context', 'summary:trigger=20%,keep=2,tokens=800', '--cache', 'on', '--max-repeat', '1', '--repeat-action', 'skip,max-skips=5');
+    const r = await cli('replay', TRACE, '--context', 'summary:trigger=10%,keep=2,tokens=800', '--cache', 'on', '--max-repeat', '1', '--repeat-action', 'skip,max-skips=5');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/context summaries\s+1 call \(not steps\)/);
-    expect(r.stdout).toContain('context summary:trigger=20%,keep=2,tokens=800');
+    expect(r.stdout).toContain('context summary:trigger=10%,keep=2,tokens=800');
     expect(r.stdout).toContain('repeat-action=skip,max-skips=5');
     expect(r.stdout).toContain('warning: repeat-action skip on 1 recorded run:');
   });
@@ -88,7 +88,7 @@ describe('curve --compare-context', () => {
 
 describe('whatif and check show the strategy figures', () => {
   it('whatif: each setting’s cache hits lost and summary calls, as replay gives them under the same brakes', async () => {
-    const context = ['--context', 'summary:trigger=20%,keep=2,tokens=800', '--cache', 'on'];
+    const context = ['--context', 'summary:trigger=10%,keep=2,tokens=800', '--cache', 'on'];
     const whatif = await cli('whatif', TRACE, ...context, '--try', 'max-steps=50', '--format', 'json');
     expect(whatif.code).toBe(0);
     const total = JSON.parse(whatif.stdout).totals[0];

@@ -49,7 +49,7 @@ describe('--context numbers: the shared number syntax', () => {
     for (const [spec, shown] of [['summary:trigger=.5%,keep=2,tokens=200', 'summary:trigger=0.5%,keep=2,tokens=200'], ['mask:1e1', 'mask:10']] as const) {
       const r = await cli('replay', trace, '--context', spec, '--format', 'json');
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).settings.context.context).toBe(shown);
+      expect(JSON.parse(r.stdout).settings.contextSettings.context).toBe(shown);
     }
     const r = await cli('replay', trace, '--context', 'mask:1.5');
     expect(r.code).toBe(2);

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 
 const SHELL = [
   'src/cli', 'src/io', 'src/serve', 'src/import', 'src/cache', 'src/check', 'src/pricing', 'src/scenario',
-  'src/index.ts',
+  'src/index.ts', 'src/library',
   // The real loop's shell: run.ts (wall clock, tokenizer), recorder.ts (node:fs), openaiChat.ts (SDK, env).
   'src/agent/run.ts', 'src/agent/recorder.ts', 'src/agent/openaiChat.ts',
 ];

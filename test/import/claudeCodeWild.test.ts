@@ -111,9 +111,10 @@ describe('a null usage field (finding 8)', () => {
 });
 
 describe('what bills beyond the token prices, said in a note (findings 3, 4, 6)', () => {
-  it('web searches: priced from the bundled table ($10 per 1,000 for Opus 4.6), said with what they come to; fetches said as tokens only', async () => {
+  it('web searches: priced from the bundled table ($10 per 1,000 for Opus 4.6), in the cost and said with what they come to; fetches said as tokens only', async () => {
     const runs = await folderRuns([sessionFolder(editUsage((k) => k === 5, (usage) => (usage.server_tool_use = { web_search_requests: 5, web_fetch_requests: 2 })))]);
-    expect(notesOf(runs)).toContainEqual(expect.stringMatching(/^5 web searches on 1 call of claude-opus-4-6 \(\$10 per 1,000 searches in the bundled @pydantic\/genai-prices, anthropic\/claude-opus-4-6 web_searches_kcount: \$0\.05\).*not in them/));
+    expect(costUsd(runs)).toBe(BASELINE_USD + 0.05);
+    expect(notesOf(runs)).toContainEqual(expect.stringMatching(/^5 web searches on 1 call of claude-opus-4-6 \(\$10 per 1,000 searches in the bundled @pydantic\/genai-prices, anthropic\/claude-opus-4-6 web_searches_kcount: \$0\.05\).*that fee is in the cost/));
     expect(notesOf(runs)).toContainEqual(expect.stringMatching(/^2 web fetches .*billed as the tokens/));
   });
 

@@ -129,9 +129,9 @@ describe('Codex service tier and web searches: billed beyond the token prices, s
     expect(notes).toContain('2 calls ran at service_tier "priority"');
   });
 
-  it('a web_search_call: its fee from the bundled table, said as not in the figure', async () => {
+  it('a web_search_call: its fee from the bundled table, said as in the figure', async () => {
     expect((await mainNotes({ webSearch: true })).notes).toContain(
-      "1 web search of gpt-5 ($10 per 1,000 in the bundled @pydantic/genai-prices, openai/gpt-5 web_searches_kcount: $0.01) (web_search_call items) ran on the server inside their calls, not tool calls of the loop: OpenAI bills each on top of its tokens; loopcost's costs price tokens only, so that fee is not in them and the recorded cost is understated by it",
+      "1 web search of gpt-5 ($10 per 1,000 in the bundled @pydantic/genai-prices, openai/gpt-5 web_searches_kcount: $0.01) (web_search_call items) ran on the server inside their calls, not tool calls of the loop: OpenAI bills each on top of its tokens; that fee is in the cost at the price table's web search price (a price table without one, such as a LiteLLM file, adds nothing for them)",
     );
   });
 });

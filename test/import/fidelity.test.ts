@@ -101,12 +101,12 @@ describe('mini-swe-agent runs reproduce their recorded cost', () => {
   it('--preset recorded replays each run with its own limits and gives back the recorded total', async () => {
     const r = await cli('replay', MINI, '--preset', 'recorded', '--prices', RECORDED_PRICES, '--format', 'json');
     const report = JSON.parse(r.stdout);
-    expect(report.settings.brakes.preset).toMatch(/recorded/);
+    expect(report.settings.brakeSettings.preset).toMatch(/recorded/);
     expect(report.summary.totalCostUsd).toBe(report.summary.recordedCostUsd);
     expect(report.summary.stopReasons).toMatchObject({ completed: 28, trace_end: 10 });
     // A flag still overrides: 50 steps on top of the recorded 250.
     const capped = JSON.parse((await cli('replay', MINI, '--preset', 'recorded', '--max-steps', '50', '--prices', RECORDED_PRICES, '--format', 'json')).stdout);
-    expect(capped.settings.brakes.maxSteps).toBe(50);
+    expect(capped.settings.brakeSettings.maxSteps).toBe(50);
     expect(Math.max(...capped.runs.map((run: { steps: number }) => run.steps))).toBe(50);
   });
 

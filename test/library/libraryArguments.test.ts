@@ -17,6 +17,7 @@ import { fileRecorder } from '../../src/agent/recorder.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import { defineTool } from '../../src/agent/tools.js';
 import type { AgentLoopOptions } from '../../src/agent/types.js';
+import { loadTraceFile } from '../../src/import/index.js';
 import { LoopValueError } from '../../src/agent/valueCheck.js';
 import { picoToUsdString, usdToPico } from '../../src/money.js';
 import { Rng, STREAM, streamSeed } from '../../src/synthetic/random.js';
@@ -132,6 +133,10 @@ describe('fileRecorder when the run starts', () => {
     const run = await runAgentLoop(options(fileRecorder(path)));
     expect(run.stop.reason).toBe('completed');
     expect(existsSync(path)).toBe(true);
-    expect(readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['header', 'call', 'end']);
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    // The call written first as sent (billed at its estimate until answered), then as answered; read as one call.
+    expect(lines.map((line) => line.type)).toEqual(['header', 'call', 'call', 'end']);
+    expect(lines[1].failed).toMatchObject({ estimated: true });
+    await expect(loadTraceFile(path).then((runs) => runs[0]!.calls.length)).resolves.toBe(1);
   });
 });

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ConditionalPrice } from '@pydantic/genai-prices';
+import { priceCorrectionsSource } from '../../src/pricing/priceCorrections.js';
 import {
   BUNDLED_RELEASE,
   bundledPriceTable,
@@ -20,7 +21,7 @@ describe('bundled genai-prices table', () => {
     const root = new URL('../../node_modules/@pydantic/genai-prices/', import.meta.url);
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string };
     const hash = createHash('sha256').update(readFileSync(new URL('dist/index.js', root))).digest('hex').slice(0, 16);
-    expect(table.source).toEqual({ name: '@pydantic/genai-prices', version: pkg.version, hash, releasedOn: BUNDLED_RELEASE.day });
+    expect(table.source).toEqual({ name: '@pydantic/genai-prices', version: pkg.version, hash, releasedOn: BUNDLED_RELEASE.day, corrections: priceCorrectionsSource() });
     expect(loadPriceTable().source).toEqual(table.source);
   });
 
@@ -136,7 +137,8 @@ describe('pickModelPrice', () => {
   });
 
   it('prices deepseek-chat at its standard (16 h a day) rate', () => {
-    const pricing = table.resolve('deepseek-chat');
+    // (Before 2025-09-06: from then on loopcost's corrections give DeepSeek's later, flat prices.)
+    const pricing = table.resolve('deepseek-chat', undefined, '2025-08-01T00:00:00Z');
     expect(pricing.base).toEqual({ input: 270_000, cachedInput: 70_000, output: 1_100_000 });
   });
 });

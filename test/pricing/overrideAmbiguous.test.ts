@@ -20,7 +20,8 @@ function write(name: string, data: Record<string, Record<string, unknown>>): str
 }
 // (openai's entry gives a cached price too: the table's $1.25/M above its $1/M input would be refused.)
 const BOTH = write('amb.json', { 'openai/gpt-4o': { input_cost_per_token: 1e-6, cache_read_input_token_cost: 0.5e-6 }, 'azure/gpt-4o': { input_cost_per_token: 2e-6 } });
-const NEITHER = write('neither.json', { 'azure/gpt-4o': { input_cost_per_token: 1e-6 }, 'bedrock/gpt-4o': { input_cost_per_token: 2e-6 } });
+// (Each entry complete: the table prices no gpt-4o on Bedrock to take an output price from.)
+const NEITHER = write('neither.json', { 'azure/gpt-4o': { input_cost_per_token: 1e-6 }, 'bedrock/gpt-4o': { input_cost_per_token: 2e-6, output_cost_per_token: 8e-6 } });
 
 describe('--prices-override entries that share a bare name', () => {
   it("apply the entry of the provider the table prices the model as: $1/M from openai/gpt-4o, not the table's $2.50", async () => {

@@ -72,7 +72,7 @@ describe('a window-only --prices-override entry', () => {
   it("curve's text report marks the window and names the override file", async () => {
     const text = unwrapped((await cli(...CURVE, '--steps', '500', '--prices-override', MILLION)).stdout);
     expect(text).toContain('mark: step 476: the prompt (1,045,500 tokens) + max_tokens 4,096 exceed the 1,048,576-token context window of gemini-2.5-pro');
-    expect(text).toMatch(/prices: @pydantic\/genai-prices 0\.1\.8 \(sha256 [0-9a-f]{16}\), overridden by \S*window-1m\.json \(sha256 [0-9a-f]{16}\)/);
+    expect(text).toMatch(/prices: @pydantic\/genai-prices 0\.1\.8 \(sha256 [0-9a-f]{16}\) \+ \d+ loopcost corrections \(v\d+, sha256 [0-9a-f]{16}\), overridden by \S*window-1m\.json \(sha256 [0-9a-f]{16}\)/);
     const braked = unwrapped((await cli(...CURVE, '--steps', '100', '--context-window', 'model', '--prices-override', SMALL)).stdout);
     expect(braked).toContain('stopped: context_overflow — next prompt holds 128100 tokens + max_tokens 4096 > context window 131072');
     expect(braked).not.toContain('warning:');

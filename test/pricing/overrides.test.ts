@@ -29,7 +29,7 @@ describe('--prices-override', () => {
     // No price warning (the importer's notes on the runs are warned of: import_notes).
     expect(json.warnings.map((w: { code: string }) => w.code)).toEqual(['import_notes']);
     const text = (await cli('replay', MINI, 'scenarios/reference-sum-of-squares.jsonl', '--prices-override', BILLED)).stdout;
-    expect(text).toMatch(/^prices: @pydantic\/genai-prices 0\.1\.8 \(sha256 [0-9a-f]{16}\), overridden by\s+test\/fixtures\/prices\/deepseek-recorded\.json \(sha256 [0-9a-f]{16}\) for the models it names/m);
+    expect(text).toMatch(/^prices: @pydantic\/genai-prices 0\.1\.8 \(sha256 [0-9a-f]{16}\) \+ \d+ loopcost corrections \(v\d+, sha256 [0-9a-f]{16}\),\s+overridden by\s+test\/fixtures\/prices\/deepseek-recorded\.json \(sha256 [0-9a-f]{16}\) for the models it names/m);
     const csv = (await cli('replay', 'scenarios/reference-sum-of-squares.jsonl', '--prices-override', BILLED, '--format', 'csv')).stdout.split('\n');
     expect(csv[1]).toMatch(/,test\/fixtures\/prices\/deepseek-recorded\.json \(sha256 [0-9a-f]{16}\)$/);
   });

@@ -28,15 +28,16 @@ describe('price of runs as recorded', () => {
 
   it('sums per model and reports only gaps beyond the tolerance', async () => {
     const billed = loadPriceTable({ pricesFile: 'test/fixtures/prices/deepseek-recorded.json' });
-    const bundled = loadPriceTable({});
+    // The bundled table as of 2025-08-01: DeepSeek's price before V3.1 and V3.2 (loopcost's corrections apply from 2025-09-06).
+    const stale = loadPriceTable({ asOf: new Date('2025-08-01') });
     const atBilled = new PriceGapCheck();
-    const atBundled = new PriceGapCheck();
+    const atStale = new PriceGapCheck();
     for await (const trace of loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent']))) {
       atBilled.add(trace, resolveTracePricing(trace, { prices: billed }));
-      atBundled.add(trace, resolveTracePricing(trace, { prices: bundled }));
+      atStale.add(trace, resolveTracePricing(trace, { prices: stale }));
     }
     expect(atBilled.gaps(1e-6)).toEqual([]);
-    const gaps = atBundled.gaps(1e-6);
+    const gaps = atStale.gaps(1e-6);
     expect(gaps.map((gap) => [gap.model, gap.runs])).toEqual([['deepseek-chat', 23], ['deepseek-reasoner', 15]]);
     // Σ of the per-call extra.cost of the 38 runs
     expect(gaps.reduce((sum, gap) => sum + gap.recordedPico, 0n)).toBe(2_177_942_536_000n);

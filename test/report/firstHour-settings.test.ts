@@ -33,8 +33,8 @@ describe('the cache of scenario files runs', () => {
     expect(r.stdout).toMatch(/^synthetic: scenarios\/production-mix\.yaml \(200 runs, seed 1\) · context full · cache on ·/m);
     const json = JSON.parse((await cli('replay', 'scenarios', '--preset', 'reference', '--format', 'json')).stdout);
     expect(json.settings.spec.cache).toBe("as recorded (synthetic: each scenario file's own)");
-    // JSON settings.context says the cache as the settings line does (what the runs took), not a default rule of its own.
-    expect(json.settings.context.cache).toBe("as recorded (synthetic: each scenario file's own)");
+    // JSON settings.contextSettings says the cache as the settings line does (what the runs took), not a default rule of its own.
+    expect(json.settings.contextSettings.cache).toBe("as recorded (synthetic: each scenario file's own)");
   });
 
   it('whatif on production-mix (cache on): "on" (no recorded run); with --cache off, off everywhere', async () => {
@@ -78,7 +78,7 @@ describe('--preset recorded with a budget mode on top', () => {
     expect(settingsLine((await cli(...args)).stdout)).toMatch(/^settings: brakes preset=recorded,budget-mode=predict · /);
     const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);
     expect(json.settings.spec.brakes).toBe('preset=recorded,budget-mode=predict');
-    expect(json.settings.brakes).toEqual({ preset: 'recorded: each run with its own recorded limits', budgetMode: 'predict', maxOutputTokens: 4096 });
+    expect(json.settings.brakeSettings).toEqual({ preset: 'recorded: each run with its own recorded limits', budgetMode: 'predict', maxOutputTokens: 4096 });
   });
 });
 
@@ -87,7 +87,7 @@ describe('curve: what it used, not what a recording would have', () => {
     const text = (await cli(...CURVE)).stdout;
     expect(settingsLine(text)).toBe('settings: brakes none · context full · cache off · latency none');
     expect(text).not.toMatch(/as recorded|each run was recorded/);
-    expect(text).toMatch(/^prices: @pydantic\/genai-prices \S+ \(sha256 \w+\), dated prices as of (\d{4}-\d\d-\d\d), the table's release day/m);
+    expect(text.replace(/\n {8}/g, ' ')).toMatch(/^prices: @pydantic\/genai-prices \S+ \(sha256 \w+\) \+ \d+ loopcost corrections \(v\d+, sha256 \w+\), dated prices as of (\d{4}-\d\d-\d\d), the table's release day/m);
     const json = JSON.parse((await cli(...CURVE, '--format', 'json')).stdout);
     expect(json.settings.latency).toBe('none');
     expect(json.prices).toMatchObject({ dating: 'release', asOf: json.prices.releasedOn });
@@ -98,6 +98,6 @@ describe('curve: what it used, not what a recording would have', () => {
   it('with --latency-model and --prices-as-of: those', async () => {
     const text = (await cli(...CURVE, '--latency-model', 'call=100', '--prices-as-of', '2025-01-01')).stdout;
     expect(settingsLine(text)).toMatch(/ · latency call=100,input-token=0,output-token=0,tool=0$/);
-    expect(text).toMatch(/^prices: .*, dated prices as of 2025-01-01$/m);
+    expect(text.replace(/\n {8}/g, ' ')).toMatch(/^prices: .*, dated prices as of 2025-01-01$/m);
   });
 });

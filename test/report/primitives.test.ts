@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCsv, neutraliseCsvText } from '../../src/report/csv.js';
+import { formatCsv, neutraliseCsvText, plainNumberText } from '../../src/report/csv.js';
 import { formatUsd } from '../../src/report/money.js';
 import { formatFields, formatGroupedTable, formatTable, widestLine } from '../../src/report/table.js';
 import { displayWidth, printableCell, printableText, shortenPaths, truncateMiddle } from '../../src/report/text.js';
@@ -120,7 +120,7 @@ describe('CSV is written as csv-stringify writes it', () => {
     const columns = ['a', 'b', 'c', 'd'];
     fc.assert(
       fc.property(fc.array(fc.record({ a: value, b: value, c: value, d: value }), { maxLength: 5 }), (rows) => {
-        const expected = stringify(rows, { header: true, columns, cast: { string: (text: string) => neutraliseCsvText(text) } });
+        const expected = stringify(rows, { header: true, columns, cast: { string: (text: string) => neutraliseCsvText(text), number: (n: number) => plainNumberText(n) } });
         expect(formatCsv(rows, columns)).toBe(expected || 'a,b,c,d\n');
       }),
       { seed: 21, numRuns: 400 },

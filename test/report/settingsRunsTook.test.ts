@@ -2,7 +2,7 @@
  * A report's settings say what its runs took, and paste back: the latency of scenario runs without a
  * latency model (`none`, replay and whatif as sweep and project say it), the cache of a recording
  * `generate` wrote with the cache on (billed as recorded), per-agent limits under their flags' names,
- * every brake in JSON `settings.brakes`, and a sweep's CSV flags cell pasted whole after `loopcost`.
+ * every brake in JSON `settings.brakeSettings`, and a sweep's CSV flags cell pasted whole after `loopcost`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,13 +90,13 @@ describe('what a report writes pastes back', () => {
     expect(pasted.settings.subagent).toBe(limits);
   });
 
-  it('JSON settings.brakes names every brake settings.spec names (repeat action, skips, warning, max_tokens)', async () => {
+  it('JSON settings.brakeSettings names every brake settings.spec names (repeat action, skips, warning, max_tokens)', async () => {
     const json = JSON.parse((await cli('replay', PAIR, '--max-repeat', '3', '--repeat-action', 'skip,max-skips=2,warning=30', '--max-output-tokens', '2000', '--format', 'json')).stdout);
     expect(json.settings.spec.brakes).toBe('max-repeat=3,repeat-mode=total,repeat-action=skip,max-skips=2,warning=30,max-output-tokens=2000');
-    expect(json.settings.brakes).toEqual({ maxRepeat: 3, repeatMode: 'total', repeatAction: 'skip', maxSkips: 2, skipWarningTokens: 30, maxOutputTokens: 2000 });
+    expect(json.settings.brakeSettings).toEqual({ maxRepeat: 3, repeatMode: 'total', repeatAction: 'skip', maxSkips: 2, skipWarningTokens: 30, maxOutputTokens: 2000 });
     // under predict, the max_tokens sent (given or the default) as before
     const predict = JSON.parse((await cli('replay', PAIR, '--max-cost', '1', '--budget-mode', 'predict', '--format', 'json')).stdout);
-    expect(predict.settings.brakes).toEqual({ maxCostUsd: 1, budgetMode: 'predict', maxOutputTokens: 4096 });
+    expect(predict.settings.brakeSettings).toEqual({ maxCostUsd: 1, budgetMode: 'predict', maxOutputTokens: 4096 });
   });
 
   it("a sweep's CSV flags cell is the command and its flags: no leading ', pasted after loopcost it replays the row", async () => {

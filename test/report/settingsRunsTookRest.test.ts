@@ -1,6 +1,6 @@
 /**
  * The remaining settings labels say what the runs took (runsTook.ts): sweep (its line and each
- * configuration's cache column), project, calibrate and compare; replay's JSON settings.context; a CSV
+ * configuration's cache column), project, calibrate and compare; replay's JSON settings.contextSettings; a CSV
  * row of a trace file's run beside scenario files says its own cache and latency. `project --help` names
  * only the formats project writes; `--out FILE` says where the report went when stdout is a terminal.
  */
@@ -89,14 +89,14 @@ describe('compare and replay JSON say the cache the same way', () => {
     expect(settingsLine((await cli('compare', uncached)).stdout)).toMatch(/ · cache off · /);
   });
 
-  it('replay JSON settings.context.cache is the settings line\'s cache', async () => {
+  it('replay JSON settings.contextSettings.cache is the settings line\'s cache', async () => {
     for (const inputs of [[cached], [uncached], [cached, uncached], [cached, MIX]]) {
       const json = JSON.parse((await cli('replay', ...inputs, '--runs', '2', '--format', 'json')).stdout);
-      expect(json.settings.context.cache, inputs.join(' ')).toBe(json.settings.spec.cache);
-      expect(json.settings.context.cache).not.toMatch(/default/);
+      expect(json.settings.contextSettings.cache, inputs.join(' ')).toBe(json.settings.spec.cache);
+      expect(json.settings.contextSettings.cache).not.toMatch(/default/);
     }
     const given = JSON.parse((await cli('replay', cached, '--cache', 'off', '--format', 'json')).stdout);
-    expect(given.settings.context.cache).toBe('off');
+    expect(given.settings.contextSettings.cache).toBe('off');
   });
 });
 

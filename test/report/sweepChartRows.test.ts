@@ -40,7 +40,7 @@ describe('the sweep chart: every point on its nearest labelled row', () => {
     const flags = ['--grid', 'max-steps=5,8,12,20', '--grid', 'max-repeat=2,3'];
     const chart = (await cli('sweep', file, ...flags, '--format', 'chart')).stdout;
     const rows = JSON.parse((await cli('sweep', file, ...flags, '--format', 'json')).stdout).configurations as { settings: string; completionRate: number; costPerCompletedUsd: number | null }[];
-    const plots = chart.split(/\n(?=completion rate|cost per completed run)/).slice(1);
+    const plots = chart.split(/\n(?=completion rate \(%\) against|cost per completed run \(USD)/).slice(1);
     expect(plots).toHaveLength(4);
     let checked = 0;
     for (const [p, text] of plots.entries()) {

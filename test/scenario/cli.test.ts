@@ -47,8 +47,8 @@ describe('replay SCENARIO', () => {
   it('the weekly-report agent: the file\'s window:3 makes more steps than --context full, on the same agents', async () => {
     const window = await json('replay', 'scenarios/weekly-report.yaml', '--preset', 'none');
     const full = await json('replay', 'scenarios/weekly-report.yaml', '--preset', 'none', '--context', 'full');
-    expect(window.settings.context).toMatchObject({ context: 'window:3' });
-    expect(full.settings.context).toMatchObject({ context: 'full' });
+    expect(window.settings.contextSettings).toMatchObject({ context: 'window:3' });
+    expect(full.settings.contextSettings).toMatchObject({ context: 'full' });
     window.runs.forEach((run, i) => expect(run.steps).toBeGreaterThan(full.runs[i]!.steps));
   });
 
@@ -56,7 +56,7 @@ describe('replay SCENARIO', () => {
     const report = await json('replay', 'scenarios/reference-sum-of-squares.yaml', '--runs', '4', '--seed', '9', '--max-steps', '2');
     expect(report.runs).toHaveLength(4);
     expect(report.runs.every((r) => r.stopReason === 'max_steps')).toBe(true);
-    expect(report.settings.brakes).toMatchObject({ maxSteps: 2, maxRepeat: 3, timeoutSeconds: 120 });
+    expect(report.settings.brakeSettings).toMatchObject({ maxSteps: 2, maxRepeat: 3, timeoutSeconds: 120 });
     expect(report.settings.scenarios).toEqual([expect.objectContaining({ source: 'scenarios/reference-sum-of-squares.yaml', runs: 4, seed: 9 })]);
   });
 

@@ -34,8 +34,9 @@ function rewrite(path: string, lines: readonly Record<string, unknown>[]): void 
 describe("a live recording's header marks its calls written twice", () => {
   it('the recorder writes the mark, and the marked file reads each call once', async () => {
     const { path, lines } = await recording();
-    expect(lines.filter((line) => line.type === 'call')).toHaveLength(5);
-    expect(lines[0]).toMatchObject({ live: true, liveLines: 'pending-then-complete' });
+    // Each call also written as sent before it is made (3 more lines): the mark since (trace/liveRecording.ts LIVE_LINES_SENT).
+    expect(lines.filter((line) => line.type === 'call')).toHaveLength(8);
+    expect(lines[0]).toMatchObject({ live: true, liveLines: 'sent-pending-complete' });
     const [trace] = await loadTraceFile(path);
     expect(trace!.calls).toHaveLength(3);
     expect(trace!.calls.some((call) => call.toolCalls?.some((tool) => tool.unreached === true))).toBe(false);
@@ -46,7 +47,7 @@ describe("a live recording's header marks its calls written twice", () => {
     const { liveLines: _mark, ...unmarked } = lines[0]!;
     rewrite(path, [unmarked, ...lines.slice(1)]);
     const [trace] = await loadTraceFile(path);
-    expect(trace!.calls).toHaveLength(5);
+    expect(trace!.calls).toHaveLength(8);
     expect(trace!.calls.filter((call) => call.toolCalls?.[0]?.unreached === true)).toHaveLength(2);
   });
 

@@ -54,3 +54,14 @@ export function repeatedInputsWarning(repeated: readonly string[]): ReportWarnin
   if (repeated.length === 0) return undefined;
   return { code: 'repeated_inputs', message: `${counted(repeated.length, 'input')} given more than once, each file read once: ${someNames(repeated)}`, files: [...repeated] };
 }
+
+/**
+ * `trees_left_out`: a session tree --skip-bad left out whole (treesLeftOut.ts) for its run `place` in a bad
+ * file (or past $9,007), with its runs in the good files `others` (`files`); and its line for standard error.
+ */
+export function treeLeftOutWarning(tree: { sessionId: string; place: string; agentId: string | undefined; passed: boolean; others: readonly string[] }): { warning: ReportWarning; text: string } {
+  const agent = tree.agentId === undefined ? '' : ` (agent ${tree.agentId})`;
+  const why = tree.passed ? 'passed $9,007' : 'is in a bad file';
+  const message = `left out session ${tree.sessionId} whole: its run ${tree.place}${agent} ${why}, so its runs in other files (${counted(tree.others.length, 'file')}: ${someNames(tree.others)}) are left out too: the tree without that run would under-count its spend (--skip-bad)`;
+  return { warning: { code: 'trees_left_out', message, files: [...tree.others] }, text: `loopcost: warning: ${message}\n` };
+}

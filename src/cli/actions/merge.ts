@@ -8,7 +8,8 @@ import { UserError, type InputIssue } from '../../errors.js';
 import { readSmallTextFileSync } from '../../io/readInput.js';
 import { readSweepShard } from '../../report/sweepShard.js';
 import type { SweepShardReport } from '../../report/sweepShardSchema.js';
-import { finishSweepReport, sweepReportPieces, type SweepHeader, type SweepReport } from '../../report/sweepReport.js';
+import { finishSweepReport, resampledOfShard, sweepReportPieces, type SweepHeader, type SweepReport } from '../../report/sweepReport.js';
+import { joinResampled, type Resampled } from '../../population/recommendSureness.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, reportView, type ViewFlags } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
@@ -65,7 +66,20 @@ export function mergeShards(files: readonly string[]): SweepReport {
   if (missing.length > 0) issues.push({ file: '<arguments>', code: 'missing_shard', message: `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${of} missing`, hint: 'pass every shard of the sweep' });
   if (issues.length > 0) throw new UserError(issues);
   const ordered = [...shards].sort((a, b) => a.report.shard.index - b.report.shard.index);
-  return finishSweepReport(headerOf(first.report), ordered.flatMap(({ report }) => report.configurations), first.report.shard.replayInputs);
+  return finishSweepReport(headerOf(first.report), ordered.flatMap(({ report }) => report.configurations), first.report.shard.replayInputs, resampledOfShards(shards));
+}
+
+/**
+ * The shards' resamples joined (how sure the recommendation is), as one sweep's: absent when none has them;
+ * shards that resampled otherwise (seed, resamples, or one without them) are refused.
+ */
+function resampledOfShards(shards: readonly { file: string; report: SweepShardReport }[]): Resampled | undefined {
+  const parts = shards.map(({ report }) => report.shard.resampled);
+  const first = parts[0];
+  if (parts.every((part) => part === undefined)) return undefined;
+  const other = shards.find(({ report }) => report.shard.resampled?.seed !== first?.seed || report.shard.resampled?.resamples !== first?.resamples);
+  if (other !== undefined) throw new UserError(shardIssue(other.file, `resampled its choice otherwise than ${shards[0]!.file} (seed or resamples differ, or one has none)`, 'make every shard with the same loopcost sweep command and --seed, then merge them'));
+  return joinResampled(parts.map((part) => resampledOfShard(part!)));
 }
 
 export function mergeAction(files: string[], opts: MergeFlags, io: CliIO): number {

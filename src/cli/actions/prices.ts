@@ -4,7 +4,7 @@ import { placePricingIssues } from '../../pricing/issuePlace.js';
 import type { ModelPricing, PriceSource } from '../../pricing/types.js';
 import { describePriceSource, loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { CliIO } from '../io.js';
-import { renderPricesTable } from '../../report/pricesReport.js';
+import { renderPricesTable, withCallFees } from '../../report/pricesReport.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import { printableCell, wrapLine } from '../../report/text.js';
 import { priceOptionsFromFlags, type PriceFlags } from '../parseFlags.js';
@@ -32,7 +32,8 @@ export function runPrices(model: string | undefined, options: { priceOptions: Lo
     else io.stdout(`${names.map(printableCell).join('\n')}\n${names.length} models from ${printableCell(source)}\n`);
     return 0;
   }
-  const described = describePricing(resolveNamed(prices, model));
+  const pricing = resolveNamed(prices, model);
+  const described = withCallFees(describePricing(pricing), pricing);
   if (options.json) {
     io.stdout(JSON.stringify({ tool: TOOL, ...described }, null, 2) + '\n');
     return 0;

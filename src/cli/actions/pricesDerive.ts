@@ -26,7 +26,7 @@ export interface DeriveFlags extends ReadFlags {
 }
 
 /** The bundled table's context window for a model, when it knows the model (so --context-window model still works). */
-function knownContextWindow(model: Pick<DerivedModel, 'model' | 'provider'>): number | undefined {
+export function knownContextWindow(model: Pick<DerivedModel, 'model' | 'provider'>): number | undefined {
   try {
     return bundledPriceTable().resolve(model.model, model.provider).contextWindow;
   } catch (error) {
@@ -41,7 +41,7 @@ export interface LargestCall {
   callTokens: number;
 }
 
-function largestCallOf(trace: Trace): LargestCall {
+export function largestCallOf(trace: Trace): LargestCall {
   const most = { promptTokens: 0, callTokens: 0 };
   for (const call of trace.calls) {
     if (call.inputTokens === undefined) continue;
@@ -51,7 +51,7 @@ function largestCallOf(trace: Trace): LargestCall {
   return most;
 }
 
-function larger(a: LargestCall, b: LargestCall | undefined): LargestCall {
+export function larger(a: LargestCall, b: LargestCall | undefined): LargestCall {
   return b === undefined ? a : { promptTokens: Math.max(a.promptTokens, b.promptTokens), callTokens: Math.max(a.callTokens, b.callTokens) };
 }
 

@@ -17,6 +17,7 @@ import { stopCodeOf } from '../../kernel/stopCodes.js';
 import { taskDoneCostsPico } from '../../population/taskDoneCost.js';
 import { sweepPairs } from '../../population/sweep.js';
 import { upperShareBound } from '../../population/projectConfidence.js';
+import { tooManySimulatedDays } from '../../population/projectDays.js';
 import type { ModelPricing } from '../../pricing/types.js';
 import type { RunResult } from '../../replay/replay.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
@@ -153,13 +154,10 @@ function settingsDiffer(file: string, parts: { theirs: string; first: string; ou
   };
 }
 
-/** Most simulated days a projection keeps (--days × --trials): 10,000,000 took ~680 MB. */
-export const MAX_SIMULATED_DAYS = 2_000_000;
-
 /** Each trial keeps its days' spend for the quantiles: days × trials numbers in memory, bounded. */
 function checkSimulatedDays(days: number, trials: number): void {
-  if (days * trials <= MAX_SIMULATED_DAYS) return;
-  throw new UserError({ file: '<command line>', field: '--days', code: 'too_large', message: `${days} days × ${trials} trials is ${(days * trials).toLocaleString('en-US')} simulated days, more than ${MAX_SIMULATED_DAYS.toLocaleString('en-US')} (each is kept for the quantiles)`, hint: 'give fewer --days or fewer --trials' });
+  const tooMany = tooManySimulatedDays(days, trials);
+  if (tooMany !== undefined) throw new UserError({ file: '<command line>', field: '--days', code: 'too_large', message: tooMany, hint: 'give fewer --days or fewer --trials' });
 }
 
 /** Without --runs-per-day: the scenario files' runsPerDay summed (whole runs), else 100. */

@@ -34,6 +34,11 @@ import { tallyDropping } from './sweepDrop.js';
 import { scenarioNotes, sweepTookOwn } from './sweepTook.js';
 import { runHeaderFactsOf } from './sweepHeaderFacts.js';
 import { shardInputHashes } from './sweepInputHashes.js';
+import { nonNegativeInt } from '../../flags/numberFlags.js';
+import { takeRunOutcomes } from '../../population/recommendRuns.js';
+import { resampledSlice, type Resampled } from '../../population/recommendSureness.js';
+import { shardResampled } from '../../report/sweepReport.js';
+import { sweepCompletionNotes } from './sweepCompletion.js';
 
 export type { SweepFlags } from './sweepWork.js';
 
@@ -115,6 +120,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
     ...(opts.tree !== true ? [] : [treeNote(opts, prepared.axes)]),
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
     ...scenarioNotes(prepared, 'sweep'),
+    ...sweepCompletionNotes(prepared),
   ];
   const took = sweepTookOwn({ ...prepared, recordedCaches: read.recordedCaches });
   const warnings = [...inputWarningsOf(args.io), ...gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), headerFacts: read.headerFacts })];
@@ -197,9 +203,25 @@ async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: 
   });
 }
 
+/**
+ * With a target: the paired resamples of the runs over configurations `range` (how sure the recommendation
+ * is), the runs taken off the rows (they are never written); seeded by --seed (else 1), which then seeds them
+ * as well as any scenario file's runs. Session trees and stdin keep no runs: nothing is said of them.
+ */
+function resampledRows(args: { rows: SweepRow[]; setup: SweepSetup; opts: SweepFlags; range: { from: number; to: number }; seed: number }): Resampled | undefined {
+  const { rows, setup, opts, range, seed } = args;
+  const outcomes = takeRunOutcomes(rows);
+  const target = setup.targetCompletion;
+  if (target === undefined || !splitsRuns(setup, opts) || (outcomes === undefined && rows.length > 0)) return undefined;
+  return resampledSlice(outcomes ?? [], { from: range.from, configurations: setup.configurations.length, target, seed });
+}
+
 export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO, given: GivenFlag, cores: number): Promise<number> {
   // Before any worker thread starts (they share the flags, and their code cache was taken under these).
   letYoungGenerationGrow();
+  // With a target, --seed also seeds the resamples of the recommendation (resampledRows): not a flag that does nothing without scenario files.
+  if (opts.targetCompletion !== undefined && opts.seed !== undefined) opts = { ...opts, seedSeedsProjection: true };
+  const seed = opts.targetCompletion === undefined ? 1 : nonNegativeInt('--seed', opts.seed ?? '1');
   const shard = shardOf(opts.shard);
   // A shard is only ever read by merge: JSON unless --format or an --out name asks for another format (refused below).
   const format = shard !== undefined && opts.format === undefined && (opts.out === undefined || opts.out === '-') ? 'json' : chooseFormat(opts, io);
@@ -231,8 +253,11 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   }
   const { setup, range, rows, header } = done;
   const replayInputs = replayInputArgs(inputs, opts);
+  const resampled = resampledRows({ rows, setup, opts, range, seed });
   const report: SweepReport =
-    shard === undefined ? finishSweepReport(header, rows, replayInputs) : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length, replayInputs, inputs: shardInputHashes(setup, opts) }, configurations: rows };
+    shard === undefined
+      ? finishSweepReport(header, rows, replayInputs, resampled)
+      : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length, replayInputs, inputs: shardInputHashes(setup, opts), ...(resampled === undefined ? {} : { resampled: shardResampled(resampled) }) }, configurations: rows };
   if (opts.reportDir !== undefined) {
     const view = reportView(opts, io);
     const fileView = { ...view, width: 120 };

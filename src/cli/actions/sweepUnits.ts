@@ -60,6 +60,8 @@ export function sweepUnits(files: readonly string[], sizes: readonly number[], s
       return { files: [], scenarioRuns: none.map((zero, j) => (j === k ? { firstRun, runs: next - firstRun } : zero)), order: files.length };
     }),
   );
+  // Each chunk its own place after the files (scenario by scenario, run by run): a sweep's runs in that order whoever took them (recommendRuns.ts).
+  byScenario.forEach((unit, j) => (unit.order = files.length + j / byScenario.length));
   const units = [...byFile, ...byScenario];
   return units.length > 0 ? units : [{ files: [], scenarioRuns: none, order: 0 }];
 }
@@ -103,7 +105,8 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const read = new UnitsRead(args.setup);
   // One set of grids and result columns for every unit this thread sweeps (the same configurations).
   const results: SweepResults = new Map();
-  const tallier = new SweepTallier(configs, args.setup.prices, results);
+  // With a target: each run's completion kept, unit by unit, for how sure the recommendation is (recommendBootstrap.ts).
+  const tallier = new SweepTallier(configs, args.setup.prices, results, { keepRuns: args.setup.targetCompletion !== undefined });
   // What this thread counted of each split file's start (its newlines and header lines), for its next range.
   const counted = new Map<string, CountedStart>();
   const countedOf = (file: string) => counted.get(file) ?? counted.set(file, { at: 0, lines: 0, headers: 0 }).get(file)!;
@@ -112,6 +115,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     if (took > 0) args.onUnitDone?.(Math.min(Atomics.load(counter, 0), args.units.length));
     const unit = args.units[i]!;
     took += 1;
+    tallier.unit(unit.order);
     // A file's runs streamed through the sweep, unless a target needs them kept for a second pass.
     if (unit.files.length > 0 && args.setup.targetCompletion === undefined) {
       // Into this thread's tallier: one set of cost arrays per configuration for all its files.

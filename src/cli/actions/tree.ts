@@ -28,6 +28,7 @@ import type { CliIO } from '../io.js';
 import { emitReport } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { treesDropping } from './treeDrop.js';
+import { inputWarningsOf } from './inputWarnings.js';
 import { recordedTreeSettings, type RecordedTreeSettings } from './treeRecorded.js';
 export { treeTraceInputs } from './treeHeaders.js';
 import { modelWindowMaxTokens } from '../../population/modelWindow.js';
@@ -101,7 +102,8 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
     });
   const { result: replayed, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, replayAll);
   const results = replayed.map(({ result }) => result);
-  const warnings = [...notes.warnings(command.inputs), ...treeOpenLoopWarning(results), ...treeUnrecordedWarnings(results)];
+  // What reading the inputs said on stderr first (inputWarnings.ts: files and trees --skip-bad left out), as every report's warnings.
+  const warnings = [...inputWarningsOf(io), ...notes.warnings(command.inputs), ...treeOpenLoopWarning(results), ...treeUnrecordedWarnings(results)];
   const report = buildTreeReport({
     trees: results,
     spec: reportSettings({ brakes: command.brakes, ...(command.recorded === undefined ? {} : { perRunRecordedLimits: true }), strategy: command.strategy, ...(command.latency === undefined ? {} : { latency: command.latency }), ...(command.model === undefined ? {} : { model: command.model }), took }),

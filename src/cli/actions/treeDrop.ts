@@ -12,6 +12,7 @@ import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { dropOverflowing } from './sweepDrop.js';
 import { finishRead, runsOf } from './sweepRead.js';
+import { sayInputWarning } from './inputWarnings.js';
 import { TreesLeftOut } from './treesLeftOut.js';
 
 /**
@@ -34,7 +35,8 @@ export async function treesDropping<T>(read: { inputs: TraceInputs; check: (trac
     return work(trees);
   });
   finishRead(runs, io);
-  io.stderr(leftOut.message());
+  // Said on stderr now, and in the report's warnings (inputWarningsOf) as every input warning is.
+  for (const { warning, text } of leftOut.said()) sayInputWarning(io, warning, text);
   // The runs of the trees `work` finished on: those it was last given.
   return { result, kept: leftOut.traces() };
 }

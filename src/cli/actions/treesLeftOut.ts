@@ -16,6 +16,8 @@ import { someNames } from '../../someNames.js';
 import { runsOfTree, sessionTrees } from '../../tree/group.js';
 import type { Trace } from '../../trace/types.js';
 import { tracesOf, type AllRuns } from './sweepRead.js';
+import { treeLeftOutWarning } from './inputWarnings.js';
+import type { ReportWarning } from '../../report/warnings.js';
 
 /**
  * A tree left out: its session, its run in a bad file named in the note (`file#k`, or its file; the run
@@ -91,14 +93,14 @@ export class TreesLeftOut {
    * (said after the list of bad files; a tree whose runs are all in bad files is told by that list alone).
    */
   message(): string {
-    let text = '';
-    for (const tree of this.left) {
+    return this.said().map(({ text }) => text).join('');
+  }
+
+  /** Each tree left out beyond its bad files: its line for standard error and its report warning (`trees_left_out`: inputWarnings.ts). */
+  said(): { warning: ReportWarning; text: string }[] {
+    return this.left.flatMap((tree) => {
       const others = tree.files.filter((file) => !this.read.set.isBad(file));
-      if (others.length === 0) continue;
-      const agent = tree.agentId === undefined ? '' : ` (agent ${tree.agentId})`;
-      const why = tree.passed ? 'passed $9,007' : 'is in a bad file';
-      text += `loopcost: warning: left out session ${tree.sessionId} whole: its run ${tree.place}${agent} ${why}, so its runs in other files (${counted(others.length, 'file')}: ${someNames(others)}) are left out too: the tree without that run would under-count its spend (--skip-bad)\n`;
-    }
-    return text;
+      return others.length === 0 ? [] : [treeLeftOutWarning({ ...tree, others })];
+    });
   }
 }

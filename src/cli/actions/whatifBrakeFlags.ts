@@ -5,10 +5,7 @@
  * --try that tries it, rather than left unknown to commander (`unknown option '--max-steps'`).
  */
 import { UserError, type InputIssue } from '../../errors.js';
-import { BRAKE_KEYS } from '../../flags/brakeKeys.js';
-
-/** Brake flags whatif refuses (every --try key but `preset`: whatifPreset.ts), as `[flag name, option attribute]`. */
-export const WHATIF_REFUSED_BRAKE_FLAGS: readonly (readonly [string, string])[] = Object.entries(BRAKE_KEYS).filter(([name]) => name !== 'preset');
+import { WHATIF_REFUSED_BRAKE_FLAGS } from '../../flags/brakeKeys.js';
 
 /** The refusal of the brake flags given (`opts`: the command's flags; commander gives `true` for a flag without a value), or undefined. */
 export function brakeFlagsRefusal(flags: object): UserError | undefined {

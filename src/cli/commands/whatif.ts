@@ -1,6 +1,6 @@
 import type { CommandModule } from '../command.js';
 import type { WhatIfFlags } from '../actions/whatif.js';
-import { WHATIF_REFUSED_BRAKE_FLAGS } from '../actions/whatifBrakeFlags.js';
+import { WHATIF_REFUSED_BRAKE_FLAGS } from '../../flags/brakeKeys.js';
 import { addTreeOptions, addContextOptions, addInputOptions, addPriceOptions, addScenarioOptions, addViewOptions, formatOption, givenOptions, latencyModelOption, option, outOption } from '../options.js';
 
 const whatif: CommandModule = {

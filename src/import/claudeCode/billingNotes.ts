@@ -1,9 +1,11 @@
 /**
  * What bills a Claude Code session's calls beyond the token prices loopcost charges, said as import notes
  * so that no command's figures leave it unsaid (every command shows import notes: runs[].importNotes):
- * - web searches (`usage.server_tool_use.web_search_requests`): a fee per search on top of the tokens, the
- *   bundled table's `web_searches_kcount` (src/pricing/webSearchPrice.ts), named with what it comes to; not
- *   in loopcost's costs, which price tokens only. Web fetches bill only the tokens they bring, in the usage.
+ * - web searches (`usage.server_tool_use.web_search_requests`, read into the call's `webSearchRequests`): a
+ *   fee per search on top of the tokens, the bundled table's `web_searches_kcount`
+ *   (src/pricing/webSearchPrice.ts), named with what it comes to; it is in loopcost's costs (kernel/cost.ts
+ *   requestFeesPico) — under a LiteLLM file (`--prices`), which prices no searches, it is not, and the note
+ *   says what it would come to. Web fetches bill only the tokens they bring, in the usage.
  * - fast mode (`usage.speed: "fast"`) and US-only inference (`usage.inference_geo: "us"`): the bundled
  *   table has no prices for either (no speed or data-residency tier), so such calls are priced at the
  *   model's standard prices, and their recorded cost may be understated.
@@ -37,10 +39,10 @@ function webSearchNote(calls: readonly BilledCall[]): string | undefined {
   const parts = [...byModel].map(([model, { searches, calls: made }]) => {
     const price = webSearchUsdPerThousand(model, 'anthropic');
     const what = `${counted(searches, 'web search', 'web searches')} on ${counted(made, 'call')} of ${model}`;
-    if (price === undefined) return `${what} (${TABLE} has no web search price for it: their fee is not known here)`;
+    if (price === undefined) return `${what} (${TABLE} has no web search price for it: their fee is not known here, and not in the cost)`;
     return `${what} (${usd(price.usdPerThousand)} per 1,000 searches in ${TABLE}, ${price.provider}/${price.model} ${'web_searches_kcount'}: ${usd((searches * price.usdPerThousand) / 1000)})`;
   });
-  return `${parts.join('; ')} (usage.server_tool_use.web_search_requests): Anthropic bills each search on top of its tokens; loopcost's costs price tokens only, so that fee is not in them and the recorded cost is understated by it`;
+  return `${parts.join('; ')} (usage.server_tool_use.web_search_requests): Anthropic bills each search on top of its tokens; that fee is in the cost at the price table's web search price (a price table without one, such as a LiteLLM file, adds nothing for them)`;
 }
 
 function webFetchNote(calls: readonly BilledCall[]): string | undefined {

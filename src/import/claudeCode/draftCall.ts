@@ -69,6 +69,8 @@ export function callRecord(draft: DraftCall): CallRecord {
   if (usage.cacheWrite5m > 0) record.cacheWriteTokens = usage.cacheWrite5m;
   if (usage.cacheWrite1h > 0) record.cacheWrite1hTokens = usage.cacheWrite1h;
   if (usage.thinking !== undefined && usage.thinking > 0) record.reasoningTokens = usage.thinking;
+  // Billed per search on top of the tokens (usage.ts webSearches): part of the call's cost.
+  if (usage.webSearches !== undefined) record.webSearchRequests = usage.webSearches;
   if (draft.startedAtMs !== undefined && draft.endedAtMs !== undefined) record.latencyMs = Math.max(0, draft.endedAtMs - draft.startedAtMs);
   if (draft.toolCalls.length > 0) record.toolCalls = draft.toolCalls;
   if (draft.failed) record.failed = { ...draft.failed, message: shortText(draft.failed.message) };

@@ -3,8 +3,8 @@
  * command's figures leave it unsaid (as src/import/claudeCode/billingNotes.ts does for Claude Code):
  * - web searches (`web_search_call` items: the hosted tool, run on the server inside a response): OpenAI
  *   bills each call on top of the tokens it brings (which the usage holds); the bundled table's
- *   `web_searches_kcount` (src/pricing/webSearchPrice.ts) names the fee, which is not in loopcost's costs
- *   (they price tokens only).
+ *   `web_searches_kcount` (src/pricing/webSearchPrice.ts) names the fee, which is in loopcost's costs (the
+ *   call's webSearchRequests, kernel/cost.ts requestFeesPico) when the price table prices it.
  * - the service tier a call ran at: `service_tier` of `turn_context` and of `thread_settings_applied`
  *   events (`thread_settings.service_tier`, a full snapshot: absent is the standard tier), the latest
  *   before the call. Codex's fast mode requests "priority" (its config spells it "fast"), billed about
@@ -42,9 +42,9 @@ export class CodexBilling {
     }
   }
 
-  /** A web_search_call item of a response of `model`. */
-  webSearch(model: string): void {
-    this.searchesByModel.set(model, (this.searchesByModel.get(model) ?? 0) + 1);
+  /** `searches` web_search_call items of a metered response of `model`. */
+  webSearch(model: string, searches = 1): void {
+    this.searchesByModel.set(model, (this.searchesByModel.get(model) ?? 0) + searches);
   }
 
   /** A call metered at the tier in effect. */
@@ -63,10 +63,10 @@ export class CodexBilling {
     const parts = [...this.searchesByModel].map(([model, searches]) => {
       const what = `${counted(searches, 'web search', 'web searches')} of ${model}`;
       const price = webSearchUsdPerThousand(model, 'openai');
-      if (price === undefined) return `${what} (${TABLE} has no web search price for it: its fee is not known here)`;
+      if (price === undefined) return `${what} (${TABLE} has no web search price for it: its fee is not known here, and not in the cost)`;
       return `${what} (${usd(price.usdPerThousand)} per 1,000 in ${TABLE}, ${price.provider}/${price.model} web_searches_kcount: ${usd((searches * price.usdPerThousand) / 1000)})`;
     });
-    return `${parts.join('; ')} (web_search_call items) ran on the server inside their calls, not tool calls of the loop: OpenAI bills each on top of its tokens; loopcost's costs price tokens only, so that fee is not in them and the recorded cost is understated by it`;
+    return `${parts.join('; ')} (web_search_call items) ran on the server inside their calls, not tool calls of the loop: OpenAI bills each on top of its tokens; that fee is in the cost at the price table's web search price (a price table without one, such as a LiteLLM file, adds nothing for them)`;
   }
 }
 

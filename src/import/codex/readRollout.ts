@@ -27,8 +27,8 @@
  * status (AgentCall.endStatus), whatever the call was.
  * A forked rollout (`codex fork`, a sub-agent spawned with its parent's context) opens with a copy of its
  * parent's lines: they set the model, the running total and the prompt, but their calls are the parent's
- * and are not metered (codex/forkCopy.ts). The service tier and web searches, billed beyond the token
- * prices, are said in notes (codex/billingNotes.ts).
+ * and are not metered (codex/forkCopy.ts). A response's `web_search_call` items are its call's web searches
+ * (CallRecord.webSearchRequests); they and the service tier are said in notes (codex/billingNotes.ts).
  */
 import type { SourceLine } from '../../io/readLines.js';
 import type { ToolCallRecord } from '../../trace/types.js';
@@ -56,6 +56,8 @@ interface OpenCall {
   startedAtMs?: number;
   goalTokens?: number;
   toolCalls: ToolCallRecord[];
+  /** web_search_call items of the response: billed per search (CallRecord.webSearchRequests). */
+  webSearches?: number;
 }
 
 /** How a turn's token_counts pair with its response items (see the module comment). */
@@ -153,7 +155,7 @@ class RolloutReader {
     if (isModelOutput(payload)) {
       this.justClosed = undefined;
       const open = this.answering?.open ?? this.openCall(at);
-      if (payload.type === 'web_search_call') this.billing.webSearch(this.model ?? 'gpt-5');
+      if (payload.type === 'web_search_call') open.webSearches = (open.webSearches ?? 0) + 1;
       const tool = this.issues.readLine(line, (fields) => readToolCall(fields, payload));
       if (!tool) return;
       const record: ToolCallRecord = { name: tool.name, arguments: tool.arguments, resultTokens: 0, error: null, id: tool.callId };
@@ -235,6 +237,10 @@ class RolloutReader {
     if (reasoning > 0) call.record.reasoningTokens = reasoning;
     if (open.startedAtMs !== undefined && at !== undefined) call.record.latencyMs = Math.max(0, at - open.startedAtMs);
     if (open.toolCalls.length > 0) call.record.toolCalls = open.toolCalls;
+    if (open.webSearches !== undefined) {
+      call.record.webSearchRequests = open.webSearches;
+      this.billing.webSearch(this.model, open.webSearches);
+    }
     if (open.startedAtMs !== undefined) call.startedAtMs = open.startedAtMs;
     if (open.goalTokens !== undefined) call.goalTokens = open.goalTokens;
     this.calls.push(call);

@@ -50,7 +50,7 @@ export function refusalInText(text: string): ContextLengthExceeded | undefined {
 
 /** `call`, failed, as a refusal for length: the refusal's numbers, and none of the usage a provider bills no refused call for. */
 export function refusedCall(call: CallRecord, refusal: ContextLengthExceeded): CallRecord {
-  const { inputTokens: _i, cachedInputTokens: _c, cacheWriteTokens: _w, cacheWrite1hTokens: _h, reasoningTokens: _r, recordedCostUsd: _u, toolCalls: _t, ...rest } = call;
+  const { inputTokens: _i, cachedInputTokens: _c, cacheWriteTokens: _w, cacheWrite1hTokens: _h, reasoningTokens: _r, webSearchRequests: _s, recordedCostUsd: _u, toolCalls: _t, ...rest } = call;
   return { ...rest, outputTokens: 0, failed: { ...call.failed!, contextLengthExceeded: refusal } };
 }
 

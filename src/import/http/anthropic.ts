@@ -7,6 +7,7 @@
  *   cacheWrite1hTokens = cache_creation.ephemeral_1h_input_tokens (when present)
  *   cacheWriteTokens   = cache_creation_input_tokens − the 1-hour part (the 5-minute writes)
  *   outputTokens       = output_tokens (thinking included)
+ *   webSearchRequests  = server_tool_use.web_search_requests (billed per search on top of the tokens)
  *
  * `tool_use` blocks are the loop's tool calls; `server_tool_use` blocks (web search, tool search, code
  * execution) run at Anthropic inside the same call and are only counted in the notes.
@@ -58,6 +59,8 @@ export function parseAnthropicResponse(body: unknown, r: Reader): ParsedResponse
   const creation = r.optObject(usage.cache_creation, 'usage.cache_creation');
   const write1h = r.optCount(creation?.ephemeral_1h_input_tokens, 'usage.cache_creation.ephemeral_1h_input_tokens');
   const write5m = r.optCount(creation?.ephemeral_5m_input_tokens, 'usage.cache_creation.ephemeral_5m_input_tokens');
+  const server = r.optObject(usage.server_tool_use, 'usage.server_tool_use');
+  const webSearchRequests = r.optCount(server?.web_search_requests, 'usage.server_tool_use.web_search_requests');
   const totalWrite = cacheCreation ?? (write1h !== undefined || write5m !== undefined ? (write1h ?? 0) + (write5m ?? 0) : undefined);
 
   const toolCalls: ParsedToolCall[] = [];
@@ -77,6 +80,7 @@ export function parseAnthropicResponse(body: unknown, r: Reader): ParsedResponse
       cacheWriteTokens: totalWrite !== undefined ? Math.max(0, totalWrite - (write1h ?? 0)) : undefined,
       cacheWrite1hTokens: write1h,
       outputTokens,
+      ...(webSearchRequests !== undefined && webSearchRequests > 0 ? { webSearchRequests } : {}),
     },
     toolCalls,
     hasText,

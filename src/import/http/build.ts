@@ -202,6 +202,7 @@ function callRecord(run: ParsedExchange[], k: number, model: string, notes: stri
     ...(u.cacheWrite1hTokens !== undefined ? { cacheWrite1hTokens: u.cacheWrite1hTokens } : {}),
     outputTokens: u.outputTokens,
     ...(u.reasoningTokens !== undefined ? { reasoningTokens: u.reasoningTokens } : {}),
+    ...(u.webSearchRequests !== undefined && u.webSearchRequests > 0 ? { webSearchRequests: u.webSearchRequests } : {}),
     ...(latencyMs !== undefined ? { latencyMs } : {}),
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
     ...(toolCalls.length === 0 && !res.hasText && !p.ex.compact ? { unparseable: true } : {}),

@@ -3,7 +3,8 @@
  *
  * Usage mapping: input_tokens (input_tokens_details.cached_tokens included) → inputTokens; cached_tokens →
  * cachedInputTokens; input_tokens_details.cache_write_tokens (when present) → cacheWriteTokens;
- * output_tokens → outputTokens; output_tokens_details.reasoning_tokens → reasoningTokens.
+ * output_tokens → outputTokens; output_tokens_details.reasoning_tokens → reasoningTokens; the output's
+ * `web_search_call` items → webSearchRequests (OpenAI bills each on top of the tokens: part of the cost).
  *
  * Client-executed tool calls: output items `function_call`, `custom_tool_call`, `computer_call`,
  * `local_shell_call` (their results come back as `*_output` items with the same `call_id`). Server-side
@@ -107,6 +108,7 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
   const producedItemIds: string[] = [];
   const notes: string[] = [];
   let hasText = false;
+  let webSearchRequests = 0;
   eachObject(r, output, 'output', (item, path) => {
     const type = r.optString(item.type, `${path}.type`) ?? 'unknown';
     const id = r.optString(item.id, `${path}.id`);
@@ -116,7 +118,7 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
       toolCalls.push(outputToolCall(r, item, path, type));
     } else if (type === 'compaction') {
       if (id !== undefined) producedItemIds.push(id);
-    }
+    } else if (type === 'web_search_call') webSearchRequests += 1;
   });
   if (res.object === 'response.compaction') {
     const compacted = output.filter((it) => isJsonObject(it) && it.type === 'compaction').length;
@@ -126,7 +128,7 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
     );
   }
   return parsedResponse({
-    usage: { inputTokens, outputTokens, cachedInputTokens, cacheWriteTokens, reasoningTokens },
+    usage: { inputTokens, outputTokens, cachedInputTokens, cacheWriteTokens, reasoningTokens, ...(webSearchRequests > 0 ? { webSearchRequests } : {}) },
     toolCalls,
     hasText,
     ...responseNames(res, r),

@@ -54,6 +54,8 @@ export interface ParsedUsage {
   cacheWrite1hTokens?: number;
   outputTokens: number;
   reasoningTokens?: number;
+  /** Web searches the provider ran inside the call (Anthropic's usage.server_tool_use.web_search_requests, OpenAI Responses' web_search_call items): billed per search. */
+  webSearchRequests?: number;
   recordedCostUsd?: number;
 }
 

@@ -1,0 +1,54 @@
+/**
+ * calibrate as the library gives it: `loopcost calibrate` on loaded runs. Each configuration of the loop
+ * detectors judged on the runs, as the command's sweep runs them (population/calibrate.ts calibrationsOf):
+ * on runs with ground truth (traces `loopcost generate` or generateTraces wrote) precision and recall of
+ * catching stuck runs and false stops by it, on recorded runs false stops by outcome. Arguments checked
+ * first, refusals naming `<calibrate options>`, never a flag.
+ */
+import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { UserError } from '../errors.js';
+import { optionPlace } from '../options/given.js';
+import { brakeIssues, validateOptions } from '../options/rules.js';
+import { calibrationsOf, type CalibrationFigures } from '../population/calibrate.js';
+import { freezePopulationInputs } from '../population/populationArguments.js';
+import type { PopulationConfig } from '../population/run.js';
+import { SweepPopulation } from '../population/sweep.js';
+import type { Trace } from '../trace/types.js';
+import { brakeListIssue, inOwnWords, pricedTraces, RUN_SHAPE_KEYS, runShapeIssues, type RunShapeOptions } from './entry.js';
+
+const ENTRY = 'calibrate';
+
+export interface CalibrateOptions extends RunShapeOptions {
+  /**
+   * The settings to judge, each a whole set of brakes (as a `--grid` configuration: the flags' brakes with the
+   * grid's values on top), e.g. `[{ maxRepeat: 2 }, { maxRepeat: 3 }, { maxRepeat: 3, repeatMode: 'consecutive' }]`.
+   */
+  configurations: readonly BrakeSettings[];
+}
+
+const KEYS = [...RUN_SHAPE_KEYS, 'configurations'] as const;
+
+/**
+ * Each of `options.configurations` judged on `traces`: one CalibrationFigures per configuration, in their
+ * order, equal to the `configurations` of `loopcost calibrate --format json` for the same runs and grid.
+ */
+export function calibrate(traces: readonly Trace[], options: CalibrateOptions): CalibrationFigures[] {
+  validateOptions(ENTRY, options, KEYS, (issue, o) => {
+    runShapeIssues(issue, o);
+    if (brakeListIssue(issue, 'configurations', o.configurations)) o.configurations.forEach((brakes, i) => (brakes === undefined ? issue(`configurations[${i}]`, 'missing_field', 'is missing', 'brake settings, e.g. { maxRepeat: 3 }') : brakeIssues(issue, brakes, `configurations[${i}]`)));
+  });
+  pricedTraces(ENTRY, traces, options);
+  if (traces.length === 0) throw new UserError({ file: `<${ENTRY} arguments>`, field: 'traces', code: 'no_runs', message: 'is empty: no run to calibrate on', hint: 'generateTraces(scenario) makes runs with ground truth; readTraces(paths) reads recorded ones' });
+  const configs = options.configurations.map((brakes, i): PopulationConfig => ({
+    brakes: brakeConfig(brakes),
+    strategy: options.strategy ?? { kind: 'full' },
+    strategyPlace: optionPlace(ENTRY, 'strategy'),
+    modelPlace: optionPlace(ENTRY, 'model'),
+    maxOutputTokensPlace: optionPlace(ENTRY, `configurations[${i}].maxOutputTokens`),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.latency === undefined ? {} : { latency: options.latency }),
+  }));
+  const runs = [...traces];
+  freezePopulationInputs({ traces: runs });
+  return inOwnWords(ENTRY, () => calibrationsOf(new SweepPopulation(runs, []), configs, options.prices));
+}

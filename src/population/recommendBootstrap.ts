@@ -1,0 +1,158 @@
+/**
+ * How sure a sweep's recommendation is: a paired bootstrap over the runs. Each resample draws the runs
+ * again (as many, with replacement, seeded) and redoes the choice of recommend.ts (completion ≥ the
+ * target, the lowest cost per completed run, then the lowest cost, then grid order) on every
+ * configuration's figures over those runs. The runs are shared by every configuration, so one draw serves
+ * them all (paired: two settings are compared on the same runs, as the sweep compared them), and the share
+ * of resamples that choose the recommended row says how sure it is; the rows other resamples choose are the
+ * ones these runs cannot tell from it.
+ *
+ * A resample's choice over a slice of the grid (a shard, a thread's configurations, a chunk) is kept as the
+ * slice's best (`sliceChoices`), and slices join (`joinChoices`) to the whole grid's choice: a merge of
+ * shards gives what one sweep gives, with no run's figures in a shard. Pure: seeded, no clock.
+ */
+import { Rng, STREAM } from '../synthetic/random.js';
+
+/** Resamples drawn (a share of them is said in whole percent: 200 give 0.5% steps). */
+export const RECOMMENDATION_RESAMPLES = 200;
+
+/** A configuration's runs as the bootstrap reads them: run k is the same run in every configuration (one order for all). */
+export interface RunOutcomes {
+  costPico: Float64Array;
+  /** 1 where run k completed. */
+  completed: Uint8Array;
+}
+
+/** What one resample chose: the configuration's index in the grid (-1: none reached the target), its completed runs and cost there. */
+export interface ResampleChoice {
+  index: number;
+  completed: number;
+  costPico: number;
+}
+
+const NONE: ResampleChoice = { index: -1, completed: 0, costPico: 0 };
+
+/**
+ * Each resample's draw counts of `runs` runs (run k drawn counts[b][k] times, `runs` draws in all):
+ * the same draws for every configuration (paired).
+ */
+export function resampleCounts(runs: number, options: { seed: number; resamples: number }): Uint16Array[] {
+  const all: Uint16Array[] = [];
+  for (let b = 0; b < options.resamples; b++) {
+    const rng = Rng.stream(options.seed, b, STREAM.sweepBootstrap);
+    const counts = new Uint16Array(runs);
+    for (let k = 0; k < runs; k++) {
+      const at = rng.below(runs);
+      // A run drawn 65,535 times of n is past any real chance (n ≥ 65,535 draws of one index): kept at the most.
+      if (counts[at]! < 0xffff) counts[at]! += 1;
+    }
+    all.push(counts);
+  }
+  return all;
+}
+
+/** Whether `a` is chosen over `b` (b chosen already, earlier in the grid): recommend.ts's rule, cost per completed run then cost. */
+function beats(a: ResampleChoice, b: ResampleChoice): boolean {
+  if (b.index < 0) return a.index >= 0;
+  const perA = a.costPico / a.completed;
+  const perB = b.costPico / b.completed;
+  if (perA !== perB) return perA < perB;
+  if (a.costPico !== b.costPico) return a.costPico < b.costPico;
+  return a.index < b.index;
+}
+
+/** A resample's draws as the runs drawn (each once, in run order) and how many times each. */
+interface Drawn {
+  runs: Int32Array;
+  times: Uint16Array;
+}
+
+function drawnOf(counts: Uint16Array): Drawn {
+  let distinct = 0;
+  for (let k = 0; k < counts.length; k++) if (counts[k]! > 0) distinct++;
+  const runs = new Int32Array(distinct);
+  const times = new Uint16Array(distinct);
+  for (let k = 0, at = 0; k < counts.length; k++) {
+    if (counts[k]! === 0) continue;
+    runs[at] = k;
+    times[at++] = counts[k]!;
+  }
+  return { runs, times };
+}
+
+/** Whether two configurations' runs are the same run for run (the later is then never chosen over the earlier). */
+function sameRuns(a: RunOutcomes, b: RunOutcomes): boolean {
+  for (let k = 0; k < a.completed.length; k++) if (a.completed[k] !== b.completed[k] || a.costPico[k] !== b.costPico[k]) return false;
+  return true;
+}
+
+/**
+ * Each resample's choice among configurations `rows` (grid indices `from` + i): of those whose completed
+ * share of the drawn runs reaches `target` (and that complete any), the best by recommend.ts's rule. A row
+ * that completes no run, or whose runs are those of the row before it, is never chosen and is not resampled
+ * (exact: a slice gives the choices it would give resampling every row).
+ */
+export function sliceChoices(rows: readonly RunOutcomes[], options: { from: number; counts: readonly Uint16Array[]; target: number }): ResampleChoice[] {
+  const { counts, target } = options;
+  const choices = counts.map(() => NONE);
+  const draws = counts.map(drawnOf);
+  rows.forEach((row, i) => {
+    if (!row.completed.includes(1) || (i > 0 && sameRuns(row, rows[i - 1]!))) return;
+    for (let b = 0; b < draws.length; b++) {
+      // The completed runs first: a resample where the row misses the target needs no cost (most rows miss in most resamples).
+      const completed = drawnCompleted(draws[b]!, row.completed);
+      if (completed === 0 || completed / counts[b]!.length < target) continue;
+      const here = { index: options.from + i, completed, costPico: drawnCost(draws[b]!, row.costPico) };
+      if (beats(here, choices[b]!)) choices[b] = here;
+    }
+  });
+  return choices;
+}
+
+/** A row's completed runs over one resample's draws (a hot loop: plain typed arrays). */
+function drawnCompleted(drawn: Drawn, done: Uint8Array): number {
+  const { runs, times } = drawn;
+  let completed = 0;
+  for (let j = 0; j < runs.length; j++) completed += times[j]! * done[runs[j]!]!;
+  return completed;
+}
+
+/** A row's cost over one resample's draws. */
+function drawnCost(drawn: Drawn, cost: Float64Array): number {
+  const { runs, times } = drawn;
+  let costPico = 0;
+  for (let j = 0; j < runs.length; j++) costPico += times[j]! * cost[runs[j]!]!;
+  return costPico;
+}
+
+/** The choices of slices of one grid joined: each resample's best over every slice. */
+export function joinChoices(parts: readonly (readonly ResampleChoice[])[]): ResampleChoice[] {
+  if (parts.length === 0) return [];
+  return parts[0]!.map((_, b) => parts.reduce<ResampleChoice>((best, part) => (beats(part[b]!, best) ? part[b]! : best), NONE));
+}
+
+/** Rows chosen in at least this share of the resamples are named as ones the runs cannot tell from the recommendation. */
+export const RIVAL_SHARE = 0.05;
+/** Most rivals named (the most chosen first). */
+const MOST_RIVALS = 3;
+
+/** How sure a choice is: the share of resamples choosing `chosen`, and the other rows chosen in at least RIVAL_SHARE of them, most chosen first (then grid order). */
+export interface ChoiceSureness {
+  resamples: number;
+  sameChoice: number;
+  /** Resamples where no configuration reached the target. */
+  noneReached: number;
+  rivals: { index: number; share: number }[];
+}
+
+export function choiceSureness(choices: readonly ResampleChoice[], chosen: number): ChoiceSureness {
+  const times = new Map<number, number>();
+  for (const choice of choices) times.set(choice.index, (times.get(choice.index) ?? 0) + 1);
+  const n = choices.length;
+  const rivals = [...times]
+    .filter(([index, count]) => index >= 0 && index !== chosen && count / n >= RIVAL_SHARE)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, MOST_RIVALS)
+    .map(([index, count]) => ({ index, share: count / n }));
+  return { resamples: n, sameChoice: n === 0 ? 0 : (times.get(chosen) ?? 0) / n, noneReached: times.get(-1) ?? 0, rivals };
+}

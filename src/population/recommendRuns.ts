@@ -1,0 +1,97 @@
+/**
+ * The runs a sweep keeps for how sure its recommendation is (recommendBootstrap.ts): each configuration's
+ * per-run completion flags beside the costs its tally keeps, and where each unit of the work queue starts
+ * among them (its `order`: where its file comes among the inputs, sweepUnits.ts). Tallies merged across
+ * threads (mergeSweepTallies) give every configuration's runs in the order of the files, whichever thread
+ * read which, so that run k is the same run in every configuration and on every thread count. Pure.
+ */
+import type { RunOutcomes } from './recommendBootstrap.js';
+
+/** A unit's runs among a tally's, in the order they were added: `runs` of them, from the unit at `order`. */
+export interface KeptUnit {
+  order: number;
+  runs: number;
+}
+
+/** What a tally keeps of its runs: each run's completion (1: completed), in the order added, and the units they came in. */
+export interface KeptRuns {
+  completed: Uint8Array;
+  units: KeptUnit[];
+}
+
+/** Completion flags written run by run, grown as needed; marked and rolled back with the tally. */
+export class FlagsBuilder {
+  private flags = new Uint8Array(16);
+  length = 0;
+
+  push(completed: boolean): void {
+    if (this.length === this.flags.length) {
+      const grown = new Uint8Array(this.flags.length * 2);
+      grown.set(this.flags);
+      this.flags = grown;
+    }
+    this.flags[this.length++] = completed ? 1 : 0;
+  }
+
+  finish(): Uint8Array {
+    const done = this.flags.slice(0, this.length);
+    this.flags = new Uint8Array(16);
+    this.length = 0;
+    return done;
+  }
+}
+
+/** The units' starts among the runs added (`from`: the run count when each began): their runs once `total` are added. */
+export function keptUnits(starts: readonly { order: number; from: number }[], total: number): KeptUnit[] {
+  const units = starts.map((start, k) => ({ order: start.order, runs: (starts[k + 1]?.from ?? total) - start.from }));
+  // Runs added before any unit began (a tally of one population): one unit at order 0.
+  const before = starts.length === 0 ? total : starts[0]!.from;
+  return [...(before > 0 ? [{ order: 0, runs: before }] : []), ...units.filter((unit) => unit.runs > 0)];
+}
+
+/** Every part's costs (in the order added, arrays joined) and kept runs, as one configuration's runs in the order of the units: a copy, whatever is done to the parts' costs after. */
+export function runsInOrder(parts: readonly { costs: readonly Float64Array[]; kept: KeptRuns }[]): RunOutcomes {
+  const pieces: { order: number; at: number; costs: Float64Array; completed: Uint8Array }[] = [];
+  for (const part of parts) {
+    const costs = joined(part.costs);
+    let at = 0;
+    for (const unit of part.kept.units) {
+      pieces.push({ order: unit.order, at: pieces.length, costs: costs.subarray(at, at + unit.runs), completed: part.kept.completed.subarray(at, at + unit.runs) });
+      at += unit.runs;
+    }
+  }
+  pieces.sort((a, b) => a.order - b.order || a.at - b.at);
+  const total = pieces.reduce((n, piece) => n + piece.costs.length, 0);
+  const out: RunOutcomes = { costPico: new Float64Array(total), completed: new Uint8Array(total) };
+  let at = 0;
+  for (const piece of pieces) {
+    out.costPico.set(piece.costs, at);
+    out.completed.set(piece.completed, at);
+    at += piece.costs.length;
+  }
+  return out;
+}
+
+function joined(arrays: readonly Float64Array[]): Float64Array {
+  if (arrays.length === 1) return arrays[0]!;
+  const all = new Float64Array(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) {
+    all.set(a, at);
+    at += a.length;
+  }
+  return all;
+}
+
+/** A report row that carries its configuration's runs (sweepTallyMetrics puts them there) until the command takes them. */
+type RowWithRuns = { runOutcomes?: RunOutcomes };
+
+/**
+ * Each row's runs, taken off the rows (they never reach a report): undefined unless every row has them
+ * (a sweep without a target keeps none; session trees and stdin do not keep them).
+ */
+export function takeRunOutcomes(rows: readonly object[]): RunOutcomes[] | undefined {
+  const outcomes = rows.map((row) => (row as RowWithRuns).runOutcomes);
+  for (const row of rows) delete (row as RowWithRuns).runOutcomes;
+  return outcomes.length > 0 && outcomes.every((o) => o !== undefined) ? (outcomes as RunOutcomes[]) : undefined;
+}
