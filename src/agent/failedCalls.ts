@@ -49,11 +49,7 @@ export function failedCall(run: CallsRun, error: unknown, view: PromptView, { re
   const aborted = run.aborted();
   const cutOff = cutByDeadline(cut, error, aborted);
   const record = cutOff ? cutCallRecord(run.lap()) : failedRecordOf(error, run.lap(), aborted);
-  // Sent, never read: the adapter says so, or the call was cut (its deadline, the caller's abort) before it answered at all.
-  if (record.inputTokens === undefined && (error instanceof ModelCallError ? error.options.unread === true : cutOff || aborted)) {
-    record.inputTokens = promptEstimateOf(run, view);
-    record.failed!.estimated = true;
-  }
+  atEstimateIfUnread(record, error, cutOff || aborted, () => promptEstimateOf(run, view));
   const { status, message } = record.failed!;
   const retryable = error instanceof ModelCallError && error.options.retryable;
   const wait = aborted || cutOff ? null : pendingRetryWait(error, run.options.retry, retries);
@@ -65,6 +61,18 @@ export function failedCall(run: CallsRun, error: unknown, view: PromptView, { re
   if (aborted) return { stop: session.aborted(), retryable: false, message, cutOff };
   const waitMs = wait && 'waitMs' in wait ? { waitMs: wait.waitMs } : {};
   return { ...(after ? { stop: after } : {}), retryable, message: status === undefined ? message : `${status} ${message}`, ...waitMs, cutOff };
+}
+
+/**
+ * A failed call's `record` (of a model or summary call that threw `error`), billed at `promptTokens()` — the loop's
+ * estimate of its prompt, the one its brakes priced — marked estimated, when it was sent and never read: with no
+ * usage, the adapter says so (ModelCallError `unread`), or it was cut (`cutOrAborted`: its deadline, the caller's
+ * abort) before it answered at all.
+ */
+export function atEstimateIfUnread(record: CallRecord, error: unknown, cutOrAborted: boolean, promptTokens: () => number): void {
+  if (record.inputTokens !== undefined || !(error instanceof ModelCallError ? error.options.unread === true : cutOrAborted)) return;
+  record.inputTokens = promptTokens();
+  record.failed!.estimated = true;
 }
 
 /** The provider refused the call (a prompt past the model's window; `summary`: the summary call; both recorded as a compaction call when one, which the stop's detail names the summary call): recorded as failed, paid nothing, no step; the run ends (session.providerRefused). */

@@ -8,9 +8,11 @@ import type { SummaryDue } from '../loop/summary.js';
 import type { CallRecord } from '../trace/types.js';
 import { summaryInstruction, type Conversation } from './conversation.js';
 import { CUT_SUMMARY_CALL, cutCallRecord, cutByDeadline, type CallDeadline } from './deadline.js';
-import { refusedCall, type CallsRun } from './failedCalls.js';
-import { billed, billedFields, failedRecordOf } from './records.js';
-import { checkedUsage, checkFailure } from './turnCheck.js';
+import { atEstimateIfUnread, refusedCall, type CallsRun } from './failedCalls.js';
+import { billed, billedFields, failedRecordOf, usageFields } from './records.js';
+import { checkedTurn, checkFailure } from './turnCheck.js';
+import { usageAsCounted, type UsageCounting } from './unreportedUsage.js';
+import { sentCall } from '../trace/liveRecording.js';
 import { ModelCallError, ModelExhausted, type ModelTurn } from './types.js';
 
 /** What the summary path needs of the run it is part of. */
@@ -22,23 +24,29 @@ export interface SummaryRun extends CallsRun {
   cut(what: string): void;
   /** What the run notes for its caller (AgentRunResult `notes`): a summary that answered no text. */
   readonly notes: string[];
+  /** What a response's usage not reported is counted with (unreportedUsage.ts), as for every call of the run. */
+  readonly counting: UsageCounting;
 }
 
 /**
  * The summary call the session found due (its brakes passed on its estimate), made through the model:
- * the prompt it replaces plus a request to summarise, capped at S tokens. Billed (not a step) as the
- * model reported its usage, by the one meter every call goes through — by the estimate, as replay bills
- * it, when the response reports no prompt size — and its text stands for the older steps from now on. One
+ * the prompt it replaces plus a request to summarise, capped at S tokens. Written as sent before it is made
+ * (a sent line at its estimate, marked compaction: a run killed during it keeps the call the provider may
+ * bill, failedCalls.ts sendCall). Billed (not a step) as the model reported its usage — an output not
+ * reported counted, a prompt no call of the run can have dropped, as for every call (unreportedUsage.ts) —
+ * by the one meter every call goes through — by the estimate, as replay bills it, when the response
+ * reports no prompt size — and its text stands for the older steps from now on. One
  * that answers no text (none, or only blanks) replaces nothing: it is billed and recorded as a compaction
  * call marked `unparseable`, the older steps are kept (as a replay of the recording keeps them, loop/summary.ts),
  * the run notes it (`notes`), and no summary is made again before the next call (no call of summaries alone).
  * Its time (the loop's lap) is its own, recorded and counted at it, as a replay counts a recorded
  * compaction call's. Not retried: a failed summary call is paid as any failed call (what its error
- * reported, else nothing) and ends the run as a model that gave up; one its provider refused for its
- * length ends it provider_refused, paid nothing. Given the deadline a model call is given (deadline.ts),
- * one cut there is recorded as it ran until cut, paid nothing, and the brakes before the next call stop
- * the run `timeout`. Under `--context-window model` the brake stops the run before a summary call past
- * the summary model's window (session.beforeSummary).
+ * reported; one sent and never read — the adapter says so, or cut at its deadline or by the caller's abort —
+ * at its estimate, marked estimated; else nothing) and ends the run as a model that gave up; one its provider
+ * refused for its length ends it provider_refused, paid nothing. Given the deadline a model call is given
+ * (deadline.ts), one cut there is recorded as it ran until cut, paid at its estimate, and the brakes before
+ * the next call stop the run `timeout`. Under `--context-window model` the brake stops the run before a
+ * summary call past the summary model's window (session.beforeSummary).
  */
 export async function summarizeLive(run: SummaryRun, due: SummaryDue): Promise<Stop | null> {
   const { session, options } = run;
@@ -46,6 +54,7 @@ export async function summarizeLive(run: SummaryRun, due: SummaryDue): Promise<S
   if (braked) return braked;
   const spec = options.context.strategy!.summary!;
   const deadline = run.deadline();
+  run.recorder.sent?.({ ...sentCall(due.size.promptEstimate), compaction: true }); // On disk before it is made, as every model call.
   let turn: ModelTurn;
   try {
     turn = await options.model.call({
@@ -61,12 +70,13 @@ export async function summarizeLive(run: SummaryRun, due: SummaryDue): Promise<S
   } finally {
     deadline.end();
   }
-  const text = turn.text ?? '';
-  const empty = text.trim() === '';
+  const { text, usage } = usageAsCounted(checkedTurn(turn, options.model, 'summary'), run.counting);
+  const summary = text ?? '';
+  const empty = summary.trim() === '';
   const steps = session.state.steps;
-  billSummary(run, due, { type: 'call', ...checkedUsage(turn, options.model, 'summary'), latencyMs: run.lap(), ...(empty ? { unparseable: true } : {}) });
+  billSummary(run, due, { type: 'call', ...usageFields(usage), outputTokens: usage.outputTokens, latencyMs: run.lap(), ...(empty ? { unparseable: true } : {}) });
   if (empty) run.notes.push(emptySummaryNote(steps));
-  else run.conversation.summarize(text);
+  else run.conversation.summarize(summary);
   return null;
 }
 
@@ -84,13 +94,14 @@ function failedSummary(run: SummaryRun, due: SummaryDue, error: unknown, cut: bo
   if (error instanceof ModelExhausted && !run.aborted()) return session.exhausted(error.reason, error.detail);
   if (error instanceof ModelCallError) checkFailure(error, options.model, 'summary');
   if (error instanceof ModelCallError && error.options.refusal && !run.aborted()) return refusedCall(run, error, error.options.refusal, due.view, true);
-  if (cutByDeadline(cut, error, run.aborted())) {
-    billSummary(run, due, cutCallRecord(run.lap()));
+  const cutOff = cutByDeadline(cut, error, run.aborted());
+  const failed = cutOff ? cutCallRecord(run.lap()) : failedRecordOf(error, run.lap(), run.aborted());
+  atEstimateIfUnread(failed, error, cutOff || run.aborted(), () => due.size.promptEstimate); // Sent, never read: at the estimate its brakes priced.
+  billSummary(run, due, failed);
+  if (cutOff) {
     run.cut(CUT_SUMMARY_CALL);
     return null;
   }
-  const failed = failedRecordOf(error, run.lap(), run.aborted());
-  billSummary(run, due, failed);
   return run.aborted() ? session.aborted() : session.modelGaveUp(`summary call failed: ${failed.failed!.message}; not retried`);
 }
 

@@ -9,7 +9,8 @@
  *   budget (the tree's own brakes bind the totals: they are the root's);
  * - every call's `startMs`, on one timeline for the whole tree (every agent's `recordedAt` is the root's):
  *   the tree's running time when the call was let through, at least 1 ms after the tree's previous call,
- *   so the calls replay in the order they were made (a sub-agent's inside its parent's tool call).
+ *   so the calls replay in the order they were made (a sub-agent's inside its parent's tool call); its
+ *   sent line (written before it is made) and its pending line state the start its complete record does.
  * The tree's session id is `live-<the root's recordedAt>-<n>` (`live-<n>` when its recorder does not
  * date it), n what the root's recorder numbers its tree (`treeNumber`: fileRecorder's, from its file's
  * path, so two trees started in the same millisecond into two files are two sessions), else a number read
@@ -115,13 +116,20 @@ export function treeRecording(inner: DatingRecorder, member: RecordedMember, bra
     const recordedSettings = recordedSettingsOf(subagentRecordedBrakes(brakes, member.subagentLimits));
     return { ...h, ...(timeline.recordedAt === undefined ? {} : { recordedAt: timeline.recordedAt }), recordedSettings, agent: agentRef(member) };
   };
-  let pendingStartMs: number | undefined; // The start of the call written pending (its complete record states it again).
+  // The start of the call written sent or pending (each later line of it states it again): taken at its first line.
+  let callStartMs: number | undefined;
   const call = (record: CallRecord): CallRecord => {
     const tools = record.toolCalls?.map((tool, i) => withStartedAgents(tool, timeline.takeStarts(member.agentId, i)));
-    const startMs = pendingStartMs ?? member.takeStartMs();
-    pendingStartMs = undefined;
+    const startMs = callStartMs ?? member.takeStartMs();
+    callStartMs = undefined;
     return { ...record, startMs, ...(tools === undefined ? {} : { toolCalls: tools }) };
   };
-  const pending = (record: CallRecord): CallRecord => ({ ...record, startMs: (pendingStartMs = member.takeStartMs()) });
-  return { header: (h, clockDate) => inner.header(header(h, clockDate), clockDate), pending: (record) => inner.pending?.(pending(record)), call: (record) => inner.call(call(record)), end: (end) => inner.end(end) };
+  const written = (record: CallRecord): CallRecord => ({ ...record, startMs: (callStartMs ??= member.takeStartMs()) });
+  return {
+    header: (h, clockDate) => inner.header(header(h, clockDate), clockDate),
+    sent: (record) => inner.sent?.(written(record)),
+    pending: (record) => inner.pending?.(written(record)),
+    call: (record) => inner.call(call(record)),
+    end: (end) => inner.end(end),
+  };
 }

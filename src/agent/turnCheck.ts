@@ -69,12 +69,6 @@ export function checkedTurn(turn: ModelTurn, model: Model, purpose?: 'summary'):
   );
 }
 
-/** A summary call's turn, checked, as the usage fields of its record. */
-export function checkedUsage(turn: ModelTurn, model: Model, purpose?: 'summary'): Pick<CallRecord, 'inputTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'outputTokens' | 'reasoningTokens'> {
-  const { usage } = checkedTurn(turn, model, purpose);
-  return { ...usageFields(usage), outputTokens: usage.outputTokens };
-}
-
 /**
  * What is wrong with a failed call's error, as the loop would record it: the usage it says the provider
  * billed (checked as a turn's), and a refusal's numbers — each a token count or NaN (not known), and, all

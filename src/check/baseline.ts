@@ -19,6 +19,7 @@ import { scenarioChanges, type ScenarioChanges } from './settingChanges.js';
 import { brakesRemoved, type BrakeRemoved } from './brakesRemoved.js';
 import { figureRows, sameAgents } from './driftFigures.js';
 import { worstCaseJudged, type WorstCaseMove } from './worstCaseDrift.js';
+import { correctionsChange, correctionsLabel, type CorrectionsChange } from './correctionsChange.js';
 
 export { BASELINE_SCHEMA, parseBaseline, parseTolerance, renderBaseline, type BaselineFile, type BaselineFigures } from './baselineFile.js';
 
@@ -76,6 +77,8 @@ export interface Drift {
   tableChange?: { baseline: string; now: string; models: number };
   /** A format 1 baseline (no model prices) under a different table: money that moved may be price or drift; it is drift. */
   pricesUnknown?: { baseline: string; now: string };
+  /** loopcost's corrections over the table differ from the baseline's (null: none; a baseline written before baselines named them holds none): said in the price note. */
+  corrections?: CorrectionsChange;
   /** A format 1 baseline keys scenarios by their path as given where it was written. */
   formatOne?: true;
   /** How scenario keys were read when the baseline is not a file in a directory (`--baseline /dev/stdin`). */
@@ -106,7 +109,7 @@ export interface WorstCaseDrift {
 }
 
 function priceLabel(p: PriceIdentity): string {
-  const parts = [`${p.name} ${p.version} (sha256 ${p.hash})`];
+  const parts = [`${p.name} ${p.version} (sha256 ${p.hash})${p.corrections === undefined ? '' : ` + ${correctionsLabel(p.corrections)}`}`];
   if (p.overridesHash !== undefined) parts.push(`overridden (sha256 ${p.overridesHash})`);
   if (p.asOf !== undefined) parts.push(`as of ${p.asOf}`);
   return parts.join(', ');
@@ -202,8 +205,10 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
   // (Format 1 keyed scenarios as given, from the directory the check ran in: it says how to renew it.)
   if (!formatOne) refuseMovedBaseline({ file: args.file, matched: baseline.scenarios.length - gone.length, gone: gone.map((entry) => args.keys.pathOf(entry.source)), checked: checks.map((check) => check.source) });
   for (const entry of gone) rows.push({ scenario: formatOne ? entry.source : args.keys.pathOf(entry.source), figure: 'scenario', baseline: null, measured: null, status: 'gone' });
-  const tables = { baseline: priceLabel(baseline.prices), now: priceLabel(priceIdentity(args.prices)) };
+  const now = priceIdentity(args.prices);
+  const tables = { baseline: priceLabel(baseline.prices), now: priceLabel(now) };
   const tableChanged = tables.baseline !== tables.now;
+  const corrections = correctionsChange(baseline.prices, now);
   return {
     file: args.file,
     tolerance: args.tolerance,
@@ -211,6 +216,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(args.priceChange === undefined ? {} : { priceChange: { ...tables, models: args.priceChange.models } }),
     ...(args.priceChange === undefined && tableChanged && !formatOne ? { tableChange: { ...tables, models: args.modelsPriced ?? 0 } } : {}),
     ...(tableChanged && formatOne ? { pricesUnknown: tables } : {}),
+    ...(corrections === undefined ? {} : { corrections }),
     ...(formatOne ? { formatOne: true as const } : {}),
     ...(args.keysNote === undefined ? {} : { keysNote: args.keysNote }),
     ...(args.version === undefined || args.version === baseline.loopcost ? {} : { loopcost: { baseline: baseline.loopcost, now: args.version } }),

@@ -1,7 +1,7 @@
 /**
  * A check baseline file (`--update-baseline FILE`): the measured figures of every scenario, the price
- * table (source, version, hash), the prices of every model the runs were priced at, and loopcost's
- * version. Format 3 holds every `…Usd` value in USD, a run's cost range (`expectations.runs.costUsd`)
+ * table (source, version, hash, loopcost's corrections over it), the prices of every model the runs were
+ * priced at, and loopcost's version. Format 3 holds every `…Usd` value in USD, a run's cost range (`expectations.runs.costUsd`)
  * too; format 2 (read, no longer written) held that range in picodollars under the same name, and is read
  * converted. Formats 2 and 3 key each scenario by its path relative to the baseline file's directory, so
  * the same files match from any working directory; format 1 (read, no longer written) keyed it by the path
@@ -28,6 +28,7 @@ import { scenarioNoise, scenarioSample, type FigureNoise } from './noise.js';
 import { agentsSchema, scenarioAgents, type StoredAgents } from './pairedAgents.js';
 import type { ScenarioCheck } from './run.js';
 import { requireStrings } from '../options/textArguments.js';
+import { storedCorrections, type StoredCorrections } from './correctionsChange.js';
 
 import { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
 export { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
@@ -71,11 +72,15 @@ const noiseSchema = z.strictObject({
   costPerCompletedUsd: z.number().nonnegative().nullable(),
 });
 
+/** loopcost's corrections overlay a table carried (pricing/priceCorrections.ts): its version and data hash. */
+const correctionsSchema = z.strictObject({ version: z.string(), hash: z.string() });
+
 /** The fields every format has; `costs`: the unit a run's cost range is held in (expectations, baselineExpectations.ts). */
 function commonFields(costs: 'usd' | 'pico') {
   return {
     loopcost: z.string(),
-    prices: z.strictObject({ name: z.string(), version: z.string(), hash: z.string(), overridesHash: z.string().optional(), asOf: z.string().optional() }),
+    // `corrections`: loopcost's overlay on the bundled table (version, hash); absent in files written before it was named: the table without them.
+    prices: z.strictObject({ name: z.string(), version: z.string(), hash: z.string(), corrections: correctionsSchema.optional(), overridesHash: z.string().optional(), asOf: z.string().optional() }),
     scenarios: z.array(
       z
         .strictObject({
@@ -128,15 +133,20 @@ export function figuresOf(m: PopulationMetrics): BaselineFigures {
   };
 }
 
-/** What makes two price tables the same: the data's hash, an override file's, the day dated prices were read at. */
+/** What makes two price tables the same: the data's hash, loopcost's corrections over it, an override file's, the day dated prices were read at. */
 export function priceIdentity(source: PriceSource): PriceIdentity {
   return {
     name: source.name,
     version: source.version,
     hash: source.hash,
+    ...withCorrections(storedCorrections(source)),
     ...(source.overrides === undefined ? {} : { overridesHash: source.overrides.hash }),
     ...(source.asOf === undefined ? {} : { asOf: source.asOf }),
   };
+}
+
+function withCorrections(corrections: StoredCorrections | undefined): { corrections?: StoredCorrections } {
+  return corrections === undefined ? {} : { corrections };
 }
 
 /** The settings a scenario was checked under as its baseline stores them: the report's, and under --tree the per-agent limits (`subagent`). */

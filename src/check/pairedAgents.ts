@@ -145,7 +145,9 @@ export function pairedFigures(args: PairingArgs): Pairing {
   const { before, now } = args;
   if (now.recordedRuns > 0 || (before.recordedRuns ?? 0) > 0) return { unpaired: 'it has recorded runs beside its synthetic ones (the baseline does not hold them to run again)' };
   if (before.agents === undefined || before.seed === undefined || before.syntheticRuns === undefined) return { unpaired: 'the baseline holds no agents to run again (written before baselines stored them)' };
-  if (before.agents.hash !== undefined && before.agents.hash !== agentsHash(before.agents)) return { unpaired: "the baseline's agents were edited since it was written (their hash does not match them)" };
+  // Without a hash (a baseline written before them) an edit could not be told: not trusted, as an edited one is not.
+  if (before.agents.hash === undefined) return { unpaired: "the baseline's agents carry no hash (written before baselines stored one): write it again with --update-baseline to pair" };
+  if (before.agents.hash !== agentsHash(before.agents)) return { unpaired: "the baseline's agents were edited since it was written (their hash does not match them)" };
   const agents = readied(before.agents, args.label);
   if ('problem' in agents) return { unpaired: `the baseline's agents cannot be run again: ${agents.problem}` };
   const own = agentFigures(agents, { runs: before.syntheticRuns, seed: before.seed }, args.prices);

@@ -15,6 +15,7 @@ import { printableText } from '../report/text.js';
 import { strategyFieldsText } from '../report/strategyFields.js';
 import type { Drift, DriftRow } from './baseline.js';
 import { priceChangeText } from './priceChangeText.js';
+import { correctionsChangeText } from './correctionsChange.js';
 import { changesText } from './settingChanges.js';
 import type { ScenarioCheck } from './run.js';
 import { counted } from '../plural.js';
@@ -143,19 +144,24 @@ function pairedText(row: DriftRow): string {
 
 function priceNotes(drift: Drift): string[] {
   const notes: string[] = [];
+  // loopcost's corrections over the table differ from the baseline's: said in whichever price note there is.
+  const corrections = drift.corrections === undefined ? undefined : correctionsChangeText(drift.corrections);
+  const withCorrections = (note: string) => (corrections === undefined ? note : `${note}. ${corrections}`);
   if (drift.priceChange) {
     const models = drift.priceChange.models.map(priceChangeText).join('; ');
     notes.push(
-      `price change: ${models}. Every figure is measured again under the baseline's prices and judged there (what moved there is drift, not the price change); a figure only the new prices moved is labelled price change, not a brake regression`,
+      `price change: ${withCorrections(models)}. Every figure is measured again under the baseline's prices and judged there (what moved there is drift, not the price change); a figure only the new prices moved is labelled price change, not a brake regression`,
     );
   }
   if (drift.tableChange) {
     const models = drift.tableChange.models === 1 ? 'the model these scenarios run is' : `the ${drift.tableChange.models} models these scenarios run are`;
-    notes.push(`price table: the baseline was priced with ${drift.tableChange.baseline}, this check with ${drift.tableChange.now}; ${models} priced the same in both, so every figure is compared as measured`);
+    notes.push(withCorrections(`price table: the baseline was priced with ${drift.tableChange.baseline}, this check with ${drift.tableChange.now}; ${models} priced the same in both, so every figure is compared as measured`));
   }
   if (drift.pricesUnknown) {
     notes.push(
-      `price table: the baseline was priced with ${drift.pricesUnknown.baseline}, this check with ${drift.pricesUnknown.now}; the baseline (format 1) does not hold the prices of its models, so money that moved counts as drift: write the baseline again with --update-baseline to store them`,
+      withCorrections(
+        `price table: the baseline was priced with ${drift.pricesUnknown.baseline}, this check with ${drift.pricesUnknown.now}; the baseline (format 1) does not hold the prices of its models, so money that moved counts as drift: write the baseline again with --update-baseline to store them`,
+      ),
     );
   }
   return notes;

@@ -80,7 +80,7 @@ export function firstFiringCall(plan: RunPlan, s: Stretch, x: number, y: number,
   while (lo < hi) {
     const spentBeforePico = spentPico + s.costPico(j);
     // Full history only (a window declines under predict): the estimate is the view (no overhead).
-    const boundPico = predict ? predictiveBoundPico(prices.rows, prices.tiers, s.view(j), maxOutputTokens, boundWrites(plan.t.cacheWrites, plan.settings[RunSetting.CacheMode]!)) : 0;
+    const boundPico = predict ? predictiveBoundPico(prices, s.view(j), maxOutputTokens, boundWrites(plan.t.cacheWrites, plan.settings[RunSetting.CacheMode]!)) : 0;
     // A brake that may fire, or a sum leaving exact whole numbers: the per-step loop takes call j.
     const fires =
       (!timeByCall && timedOut(elapsedMs + s.latencyMs(j), timeoutMs)) ||

@@ -87,7 +87,7 @@ export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
     // What a live loop knows before the call: the prompt estimate (compared with the context window)
     // and the predictive budget's bound on it.
     const estimateTokens = promptEstimate(viewTokens, st[Run.OverheadTokens]!);
-    const boundPico = loop.predict ? predictiveBoundPico(prices.rows, prices.tiers, estimateTokens, maxOutputTokens, loop.cacheWrites) : 0;
+    const boundPico = loop.predict ? predictiveBoundPico(prices, estimateTokens, maxOutputTokens, loop.cacheWrites) : 0;
     ranOut = i >= n;
     if (!ranOut) {
       if (table !== null) recordBeforeCall(plan, st, i, estimateTokens);

@@ -188,7 +188,7 @@ class StepwiseRun {
     // What a live loop knows before the call: the prompt estimate (compared with the context window)
     // and, in predict mode, its bound (the session's checkBeforeCall).
     const estimate = promptEstimate(view, this.overhead);
-    const bound = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!, this.cacheWrites) : 0;
+    const bound = predicts(limits) ? predictiveBoundPico(this.prices, estimate, limits[Limit.MaxOutputTokens]!, this.cacheWrites) : 0;
     const i = this.i;
     let code = beforeCallStop(limits, this.steps(), this.elapsed, this.spent, bound, this.tokens, estimate);
     if (code === StopCode.None && i >= t.calls) code = this.ranOut();

@@ -75,11 +75,11 @@ export function firstStepCap(t: CompiledTrace, end: number, maxSteps: number): n
 /** max over j ≤ k of spent[j] + bound[j] at this maxOutputTokens, the trace's cache writes as the table's cache leaves them (a table is one trace's, under one setting). */
 function crossMaxFor(table: RunTable, maxOutput: number, t: CompiledTrace): Float64Array {
   if (table.crossFor !== maxOutput) {
-    const { rows, tiers } = table.prices;
+    const prices = table.prices;
     const cacheWrites = tableWrites(table, t);
     let max = -Infinity;
     for (let k = 0; k <= table.end; k++) {
-      const v = table.spent[k]! + predictiveBoundPico(rows, tiers, estimateAt(table, k), maxOutput, cacheWrites);
+      const v = table.spent[k]! + predictiveBoundPico(prices, estimateAt(table, k), maxOutput, cacheWrites);
       if (v > max) max = v;
       table.crossMax[k] = max;
     }
@@ -136,7 +136,7 @@ export function stopInTable(table: RunTable, t: CompiledTrace, limits: BrakeLimi
   const cacheWrites = tableWrites(table, t);
   for (; c <= table.end; c++) {
     const estimate = estimateAt(table, c);
-    const bound = predicts(limits) ? predictiveBoundPico(table.prices.rows, table.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!, cacheWrites) : 0;
+    const bound = predicts(limits) ? predictiveBoundPico(table.prices, estimate, limits[Limit.MaxOutputTokens]!, cacheWrites) : 0;
     // The brakes, then the recording's end (before them where it asked for no other call: kernel/gaveUp.ts).
     let code = endsBeforeNextCall(c, t.calls, t.endsAfterLastCall) ? StopCode.None : beforeCallStop(limits, c - t.nonStepsBefore[c]!, table.elapsed[c]!, table.spent[c]!, bound, table.tokens[c]!, estimate);
     if (code === StopCode.None && c === t.calls) {

@@ -84,14 +84,20 @@ export function costOfSums(
 
 /**
  * The fees a call is billed per request on top of its tokens: the table's fee per request
- * (`prices.requestPico`, Perplexity's `requests_kcount`; 0 when it prices none), on every call billed, and
+ * (`prices.requestPico`, Perplexity's `requests_kcount`; 0 when it prices none), on every call billed (a
+ * failed call with no usage was not: meter.ts billedRequest), and
  * `webSearches` web searches at `prices.webSearchPico` each (the table's web search fee; 0 when it prices
  * none), known when the call returns (its usage says them). The one rule every engine adds to a call's
  * token cost (meter.ts meterCall and meterSummaryCall, pricing/cost.ts callCostPico): a summary call the
  * loop makes pays the request fee and searches nothing.
  */
 export function requestFeesPico(prices: FlatPrices, webSearches: number): number {
-  return prices.requestPico + (webSearches > 0 ? webSearches * prices.webSearchPico : 0);
+  return prices.requestPico + webSearchFeesPico(prices, webSearches);
+}
+
+/** The web search part of requestFeesPico: `webSearches` at `prices.webSearchPico` each, billed as recorded (a call failed without usage pays no fee per request: meter.ts billedRequest). */
+export function webSearchFeesPico(prices: FlatPrices, webSearches: number): number {
+  return webSearches > 0 ? webSearches * prices.webSearchPico : 0;
 }
 
 /** The prompt tokens billed at the input price: neither read from nor written to a cache (clamped at 0). */
@@ -124,7 +130,7 @@ export interface SummaryCallSize {
 
 /** What a live loop can bound a summary call by before making it, under `limits` in predict mode (0 otherwise). */
 export function summaryBoundPico(limits: BrakeLimits, call: SummaryCallSize): number {
-  return predicts(limits) ? predictiveBoundPico(call.prices.rows, call.prices.tiers, call.promptEstimate, call.summaryTokens, call.cacheWrites) : 0;
+  return predicts(limits) ? predictiveBoundPico(call.prices, call.promptEstimate, call.summaryTokens, call.cacheWrites) : 0;
 }
 
 /**
@@ -136,15 +142,21 @@ export function summaryBoundPico(limits: BrakeLimits, call: SummaryCallSize): nu
  * a live loop knows, but which replay learns of a recording only from the call's own billed usage
  * (meter.ts), and a failed call is billed as recorded even with the cache off, so for a recording the
  * bound takes the dearest; a run that writes only through the meter writes nothing with the cache off
- * (meter.ts boundWrites: `cacheWrites` None). No call of the estimated prompt, with no more output than `maxOutputTokens`,
- * is billed above it.
+ * (meter.ts boundWrites: `cacheWrites` None). Plus the fee per request (`prices.requestPico`, Perplexity's;
+ * 0 when the table prices none), which a live loop knows before the call and the meter bills every call
+ * that is billed (web searches are known only once the call returns: not bounded). No call of the
+ * estimated prompt, with no more output than `maxOutputTokens` and no web search, is billed above it.
  */
-export function predictiveBoundPico(rows: Float64Array, tiers: number, promptEstimate: number, maxOutputTokens: number, cacheWrites: CacheWrites): number {
-  const row = tierRow(rows, tiers, promptEstimate);
+export function predictiveBoundPico(prices: BoundPrices, promptEstimate: number, maxOutputTokens: number, cacheWrites: CacheWrites): number {
+  const { rows } = prices;
+  const row = tierRow(rows, prices.tiers, promptEstimate);
   const output = rows[row + PriceField.Output]!;
   const reasoning = rows[row + PriceField.Reasoning]!;
-  return promptEstimate * promptPriceCeiling(rows, row, cacheWrites) + maxOutputTokens * (reasoning > output ? reasoning : output);
+  return promptEstimate * promptPriceCeiling(rows, row, cacheWrites) + maxOutputTokens * (reasoning > output ? reasoning : output) + prices.requestPico;
 }
+
+/** What the predictive bound reads of a model's prices: its tiers' rows and its fee per request. */
+export type BoundPrices = Pick<FlatPrices, 'rows' | 'tiers' | 'requestPico'>;
 
 /**
  * The highest of the prices a prompt token can be billed at in the tier at `row`: input, cached, cache write

@@ -15,8 +15,8 @@ export const CUT_MESSAGE = "timed out: cut off at the run's timeout";
 /** What a cut model call is named in the stop's detail: sent, its response never read (the real loop bills it at its prompt estimate: agent/failedCalls.ts). */
 export const CUT_MODEL_CALL = 'model call in flight was cut off at the deadline (no response read)';
 
-/** What a cut summary call (agent/liveSummary.ts) is named in the stop's detail, as a cut model call is. */
-export const CUT_SUMMARY_CALL = 'summary call in flight was cut off at the deadline (no usage reported: billed $0)';
+/** What a cut summary call (agent/liveSummary.ts) is named in the stop's detail, as a cut model call is (billed at its prompt estimate too). */
+export const CUT_SUMMARY_CALL = 'summary call in flight was cut off at the deadline (no response read)';
 
 /** The stop's detail once a call was cut (`what`: CUT_MODEL_CALL, CUT_SUMMARY_CALL, or the tool call's words): the brake's own, and what was cut. */
 export function cutDetail(detail: string, what: string): string {

@@ -5,7 +5,7 @@
  * schemas, message framing) stays in. Writes its figures at the named offsets of `out`.
  */
 import { CallField, CallFlag } from './callRecord.js';
-import { callCostPico, requestFeesPico } from './cost.js';
+import { callCostPico, requestFeesPico, webSearchFeesPico } from './cost.js';
 import { CacheWrites } from './cacheWrites.js';
 import { tierRow, type FlatPrices } from './prices.js';
 
@@ -58,7 +58,7 @@ export const enum Prompt {
 
 /**
  * Meters the call recorded at `call[at…]` (CallField layout) sent with the prompt `prompt` (Prompt
- * layout): its cost is its tokens' and its request fees (web searches, as recorded whatever the strategy). `identity`: the strategy leaves recorded prompts as they were sent (full history, no cap).
+ * layout): its cost is its tokens', its web searches (as recorded whatever the strategy) and, when it was billed (billedRequest), the fee per request. `identity`: the strategy leaves recorded prompts as they were sent (full history, no cap).
  * (Numbers travel in typed arrays, so a call that is not inlined boxes none.)
  */
 export function meterCall(out: Float64Array, prices: FlatPrices, identity: boolean, cacheMode: CacheModeCode, call: Float64Array, at: number, prompt: Float64Array): void {
@@ -72,7 +72,20 @@ export function meterCall(out: Float64Array, prices: FlatPrices, identity: boole
   out[Metered.Output] = output;
   out[Metered.Reasoning] = reasoning;
   const rows = prices.rows;
-  out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, input), input, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, output, reasoning) + requestFeesPico(prices, call[at + CallField.WebSearches]!);
+  const tokensPico = callCostPico(rows, tierRow(rows, prices.tiers, input), input, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, output, reasoning);
+  const searches = call[at + CallField.WebSearches]!;
+  out[Metered.CostPico] = tokensPico + (billedRequest(flags) ? requestFeesPico(prices, searches) : webSearchFeesPico(prices, searches));
+}
+
+/**
+ * The call was billed as a request, so pays the fee per request (cost.ts requestFeesPico): it did not fail,
+ * or it failed with a recorded prompt — the usage its provider reported, or the loop's estimate of an
+ * attempt sent and never read (`failed.estimated`, which always records one: agent/failedCalls.ts). A
+ * failure with no usage (a 429, a 5xx) was not billed: no fee per request, as it pays no tokens (web
+ * searches it recorded are billed as recorded).
+ */
+function billedRequest(flags: number): boolean {
+  return (flags & CallFlag.Failed) === 0 || (flags & CallFlag.RecordedInput) !== 0;
 }
 
 function noCache(out: Float64Array): void {

@@ -183,7 +183,7 @@ export class LoopSession {
    */
   boundPico(view: PromptView): { boundPico: number; promptEstimate: number } {
     const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
-    return { boundPico: predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, this.limits[Limit.MaxOutputTokens]!, this.cacheWrites), promptEstimate: estimate };
+    return { boundPico: predictiveBoundPico(this.prices, estimate, this.limits[Limit.MaxOutputTokens]!, this.cacheWrites), promptEstimate: estimate };
   }
 
   /**
@@ -204,7 +204,7 @@ export class LoopSession {
   private ownCheckBeforeCall(view: PromptView): Stop | null {
     const { state, limits } = this;
     const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
-    const boundPico = predicts(limits) ? predictiveBoundPico(this.prices.rows, this.prices.tiers, estimate, limits[Limit.MaxOutputTokens]!, this.cacheWrites) : 0;
+    const boundPico = predicts(limits) ? predictiveBoundPico(this.prices, estimate, limits[Limit.MaxOutputTokens]!, this.cacheWrites) : 0;
     const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, boundPico, state.tokensUsed, estimate);
     if (code === StopCode.None) return null;
     const facts = this.stops.facts;

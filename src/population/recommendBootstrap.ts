@@ -12,6 +12,7 @@
  * shards gives what one sweep gives, with no run's figures in a shard. Pure: seeded, no clock.
  */
 import { Rng, STREAM } from '../synthetic/random.js';
+import { resampleSums } from './recommendSums.js';
 
 /** Resamples drawn (a share of them is said in whole percent: 200 give 0.5% steps). */
 export const RECOMMENDATION_RESAMPLES = 200;
@@ -61,25 +62,6 @@ function beats(a: ResampleChoice, b: ResampleChoice): boolean {
   return a.index < b.index;
 }
 
-/** A resample's draws as the runs drawn (each once, in run order) and how many times each. */
-interface Drawn {
-  runs: Int32Array;
-  times: Uint16Array;
-}
-
-function drawnOf(counts: Uint16Array): Drawn {
-  let distinct = 0;
-  for (let k = 0; k < counts.length; k++) if (counts[k]! > 0) distinct++;
-  const runs = new Int32Array(distinct);
-  const times = new Uint16Array(distinct);
-  for (let k = 0, at = 0; k < counts.length; k++) {
-    if (counts[k]! === 0) continue;
-    runs[at] = k;
-    times[at++] = counts[k]!;
-  }
-  return { runs, times };
-}
-
 /** Whether two configurations' runs are the same run for run (the later is then never chosen over the earlier). */
 function sameRuns(a: RunOutcomes, b: RunOutcomes): boolean {
   for (let k = 0; k < a.completed.length; k++) if (a.completed[k] !== b.completed[k] || a.costPico[k] !== b.costPico[k]) return false;
@@ -95,34 +77,18 @@ function sameRuns(a: RunOutcomes, b: RunOutcomes): boolean {
 export function sliceChoices(rows: readonly RunOutcomes[], options: { from: number; counts: readonly Uint16Array[]; target: number }): ResampleChoice[] {
   const { counts, target } = options;
   const choices = counts.map(() => NONE);
-  const draws = counts.map(drawnOf);
+  const sums = resampleSums(rows, counts);
   rows.forEach((row, i) => {
     if (!row.completed.includes(1) || (i > 0 && sameRuns(row, rows[i - 1]!))) return;
-    for (let b = 0; b < draws.length; b++) {
-      // The completed runs first: a resample where the row misses the target needs no cost (most rows miss in most resamples).
-      const completed = drawnCompleted(draws[b]!, row.completed);
-      if (completed === 0 || completed / counts[b]!.length < target) continue;
-      const here = { index: options.from + i, completed, costPico: drawnCost(draws[b]!, row.costPico) };
+    const { completed, costPico } = sums[i]!;
+    for (let b = 0; b < counts.length; b++) {
+      const done = completed[b]!;
+      if (done === 0 || done / counts[b]!.length < target) continue;
+      const here = { index: options.from + i, completed: done, costPico: costPico[b]! };
       if (beats(here, choices[b]!)) choices[b] = here;
     }
   });
   return choices;
-}
-
-/** A row's completed runs over one resample's draws (a hot loop: plain typed arrays). */
-function drawnCompleted(drawn: Drawn, done: Uint8Array): number {
-  const { runs, times } = drawn;
-  let completed = 0;
-  for (let j = 0; j < runs.length; j++) completed += times[j]! * done[runs[j]!]!;
-  return completed;
-}
-
-/** A row's cost over one resample's draws. */
-function drawnCost(drawn: Drawn, cost: Float64Array): number {
-  const { runs, times } = drawn;
-  let costPico = 0;
-  for (let j = 0; j < runs.length; j++) costPico += times[j]! * cost[runs[j]!]!;
-  return costPico;
 }
 
 /** The choices of slices of one grid joined: each resample's best over every slice. */

@@ -104,15 +104,14 @@ function largestPromptTokens(pricing: ModelPricing, maxOutputTokens: number): nu
  * The most one call can cost: the predictive bound (kernel/cost.ts) of the largest prompt a provider
  * answers (the context window less max_tokens) with max_tokens out — every prompt token at the dearest price
  * one can be billed at in that tier (input, cache read, cache write), the output at the output or reasoning
- * price; 0 when the window leaves no room for a prompt (every call is refused, unbilled); undefined without
- * a known window.
+ * price, plus the fee per request (Perplexity's) when the table prices one; 0 when the window leaves no room
+ * for a prompt (every call is refused, unbilled); undefined without a known window.
  */
 export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS): number | undefined {
   if (pricing.contextWindow === undefined) return undefined;
   const promptTokens = largestPromptTokens(pricing, maxOutputTokens);
   if (promptTokens === undefined) return 0;
-  const { rows, tiers } = flattenPrices(pricing);
-  return predictiveBoundPico(rows, tiers, promptTokens, maxOutputTokens, CacheWrites.MayLastAnHour);
+  return predictiveBoundPico(flattenPrices(pricing), promptTokens, maxOutputTokens, CacheWrites.MayLastAnHour);
 }
 
 /** The dearest rate any token can be billed at, in the tier of the largest prompt a provider answers beside `maxOutputTokens` (the base tier without one). */

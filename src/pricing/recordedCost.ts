@@ -6,6 +6,7 @@
  * includes them); only the usage is read straight from the trace.
  */
 import { usdToPico } from '../money.js';
+import { refusedCallIndex } from '../trace/callOrder.js';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { callCostPico } from './cost.js';
 import type { CallUsage, ModelPricing } from './types.js';
@@ -37,38 +38,61 @@ export interface RecordedCostCheck {
   calls?: number;
 }
 
-/**
- * A run's recorded calls priced by the table, beside its recorded cost: every call's, when each recorded
- * its cost; else the run's total; else the calls that recorded a cost (and their usage). Undefined when
- * no cost is known.
- */
-export function recordedCostCheck(trace: Trace, pricing: ModelPricing): RecordedCostCheck | undefined {
-  const usages = trace.calls.map(recordedUsage);
-  if (usages.every((usage) => usage !== undefined)) {
-    const computedPico = usages.reduce((sum, usage) => sum + callCostPico(pricing, usage!), 0);
-    if (trace.calls.length > 0 && trace.calls.every((call) => call.recordedCostUsd !== undefined)) {
-      return { computedPico, recordedPico: trace.calls.reduce((sum, call) => sum + usdToPico(call.recordedCostUsd!), 0) };
-    }
-    if (trace.end.recordedCostUsd !== undefined) return { computedPico, recordedPico: usdToPico(trace.end.recordedCostUsd) };
-  }
-  return partialCheck(
-    trace.calls.map((call, i) => ({ usage: usages[i], recordedPico: call.recordedCostUsd === undefined ? undefined : usdToPico(call.recordedCostUsd) })),
-    pricing,
-  );
+/** One recorded call as the check reads it: the usage it was billed for (recordedUsage; undefined when its prompt size was not recorded) and its recorded cost (undefined: none). */
+export interface RecordedCallCost {
+  usage: CallUsage | undefined;
+  recordedPico: number | undefined;
 }
 
-/** The calls that recorded both their usage and their cost, compared alone (RecordedCostCheck.comparedCalls); undefined when none did. */
-export function partialCheck(calls: ReadonlyArray<{ usage: CallUsage | undefined; recordedPico: number | undefined }>, pricing: ModelPricing): RecordedCostCheck | undefined {
+/** What the check reads of a run, whichever path took it (the calls here, or a compiled trace: src/replay/runFacts.ts). */
+export interface RecordedRunCosts {
+  /** The run's calls up to the one its provider refused, if one was. */
+  calls: readonly RecordedCallCost[];
+  /** The run ends in its provider's refusal of a call past the window: a call more, billed nothing, that records no cost (trace/rules.ts). */
+  refused: boolean;
+  /** The run's recorded total (end.recordedCostUsd); undefined when none. */
+  totalPico: number | undefined;
+}
+
+/** A run's recorded calls priced by the table, beside its recorded cost (recordedCostCheck): the rule, on what either path read. */
+export function checkRecordedCosts(run: RecordedRunCosts, pricing: ModelPricing): RecordedCostCheck | undefined {
+  const { calls } = run;
+  if (calls.every((call) => call.usage !== undefined)) {
+    const computedPico = calls.reduce((sum, call) => sum + callCostPico(pricing, call.usage!), 0);
+    // (A refused call records no cost: a run that ends in one is never priced call by call.)
+    if (calls.length > 0 && !run.refused && calls.every((call) => call.recordedPico !== undefined)) {
+      return { computedPico, recordedPico: calls.reduce((sum, call) => sum + call.recordedPico!, 0) };
+    }
+    if (run.totalPico !== undefined) return { computedPico, recordedPico: run.totalPico };
+  }
+  return partialCheck(calls, { calls: calls.length + (run.refused ? 1 : 0), pricing });
+}
+
+/**
+ * A run's recorded calls priced by the table, beside its recorded cost: every call's, when each recorded
+ * its cost; else the run's total; else the calls that recorded a cost (and their usage). A call its
+ * provider refused is counted and priced nothing, as a replay pays it. Undefined when no cost is known.
+ */
+export function recordedCostCheck(trace: Trace, pricing: ModelPricing): RecordedCostCheck | undefined {
+  const refused = refusedCallIndex(trace.calls);
+  const made = refused < 0 ? trace.calls : trace.calls.slice(0, refused);
+  const calls = made.map((call) => ({ usage: recordedUsage(call), recordedPico: call.recordedCostUsd === undefined ? undefined : usdToPico(call.recordedCostUsd) }));
+  const totalPico = trace.end.recordedCostUsd === undefined ? undefined : usdToPico(trace.end.recordedCostUsd);
+  return checkRecordedCosts({ calls, refused: refused >= 0, totalPico }, pricing);
+}
+
+/** The calls that recorded both their usage and their cost, compared alone (RecordedCostCheck.comparedCalls) among the run's `calls`; undefined when none did. */
+function partialCheck(calls: readonly RecordedCallCost[], run: { calls: number; pricing: ModelPricing }): RecordedCostCheck | undefined {
   let computedPico = 0;
   let recordedPico = 0;
   let comparedCalls = 0;
   for (const call of calls) {
     if (call.usage === undefined || call.recordedPico === undefined) continue;
-    computedPico += callCostPico(pricing, call.usage);
+    computedPico += callCostPico(run.pricing, call.usage);
     recordedPico += call.recordedPico;
     comparedCalls++;
   }
-  return comparedCalls === 0 ? undefined : { computedPico, recordedPico, comparedCalls, calls: calls.length };
+  return comparedCalls === 0 ? undefined : { computedPico, recordedPico, comparedCalls, calls: run.calls };
 }
 
 export interface PriceGap {

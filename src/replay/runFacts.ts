@@ -7,8 +7,7 @@
 import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { CompiledField, type CompiledTrace } from '../fast/layout.js';
 import { usdToPico } from '../money.js';
-import { callCostPico } from '../pricing/cost.js';
-import { partialCheck, recordedCostCheck, type RecordedCostCheck } from '../pricing/recordedCost.js';
+import { checkRecordedCosts, recordedCostCheck, type RecordedCallCost, type RecordedCostCheck } from '../pricing/recordedCost.js';
 import type { CallUsage, ModelPricing } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import { handedOverCompiled } from './compiledRuns.js';
@@ -60,17 +59,18 @@ function compiledCallsCostPico(c: CompiledTrace): number | undefined {
 export function recordedCostCheckOf(trace: Trace, pricing: ModelPricing): RecordedCostCheck | undefined {
   const c = handedOverCompiled(trace);
   if (c === undefined) return recordedCostCheck(trace, pricing);
-  const usages = Array.from({ length: c.calls }, (_, i) => recordedUsageOf(c, i));
-  if (usages.every((usage) => usage !== undefined)) {
-    const computedPico = usages.reduce((sum, usage) => sum + callCostPico(pricing, usage!), 0);
-    const callsPico = compiledCallsCostPico(c);
-    if (callsPico !== undefined) return { computedPico, recordedPico: callsPico };
-    if (trace.end.recordedCostUsd !== undefined) return { computedPico, recordedPico: usdToPico(trace.end.recordedCostUsd) };
-  }
-  // Only some calls recorded a cost: those alone (a refused call, compiled without, records none).
-  const calls = usages.map((usage, i) => ({ usage, recordedPico: c.recordedCostCallsBefore[i + 1]! > c.recordedCostCallsBefore[i]! ? c.recordedCostBefore[i + 1]! - c.recordedCostBefore[i]! : undefined }));
-  if (c.refusal.length > 0) calls.push({ usage: undefined, recordedPico: undefined });
-  return partialCheck(calls, pricing);
+  const totalPico = trace.end.recordedCostUsd === undefined ? undefined : usdToPico(trace.end.recordedCostUsd);
+  return checkRecordedCosts({ calls: compiledCallCosts(c), refused: c.refusal.length > 0, totalPico }, pricing);
+}
+
+/** The compiled calls' usage as recorded and recorded cost (a refused call, compiled without, is the check's `refused`). */
+function compiledCallCosts(c: CompiledTrace): RecordedCallCost[] {
+  const counted = c.recordedCostCallsBefore;
+  const summed = c.recordedCostBefore;
+  return Array.from({ length: c.calls }, (_, i) => ({
+    usage: recordedUsageOf(c, i),
+    recordedPico: counted[i + 1]! > counted[i]! ? summed[i + 1]! - summed[i]! : undefined,
+  }));
 }
 
 /** recordedUsage (src/pricing/recordedCost.ts) of call i, from its kernel record. */

@@ -13,7 +13,7 @@ import { stopVerdict, Verdict, type BaselineTruth } from '../metrics/groundTruth
 import { stopCodeOf } from '../kernel/stopCodes.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { recordedBudgetPico, SETTINGS_AS_IS } from '../trace/recordedSettings.js';
-import type { ModelPricing, PriceTable } from '../pricing/types.js';
+import type { PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { replayCompiled } from '../fast/replayFast.js';
@@ -21,7 +21,8 @@ import { outcomeOf, stopByBoundOf } from '../fast/runState.js';
 import { runSettings, type RunSettings } from '../fast/settings.js';
 import { brakeLimits } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
-import { checkSummaryTrigger, defaultCacheMode, replayTrace, resolveTracePricing, summaryPricingOf } from './replay.js';
+import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
+import { summaryTriggerCheck } from './whatifSummary.js';
 import { COMMAND_LINE_MODEL, requireTrace } from '../options/given.js';
 import { compiledOf } from './compiledRuns.js';
 import { recordedStrategyOf } from './recordedStrategy.js';
@@ -174,18 +175,6 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
       return { stopReason: r.reason, steps: r.steps, costPico: r.costPico, byPredictiveBound: stopByBoundOf(st, limits), ...strategyFiguresOf(r) };
     });
   };
-}
-
-/**
- * A summary trigger no run could use under `brakes` (its window), or whose summary call no provider would
- * answer, refused as replayTrace refuses it on the readable engine (the compiled one does not check it):
- * under the baseline's brakes and each setting's, as each is replayed. Nothing without a summary strategy.
- */
-function summaryTriggerCheck(trace: Trace, options: WhatIfOptions, pricing: ModelPricing): (brakes: BrakeConfig) => void {
-  const strategy = options.strategy;
-  if (strategy.summary === undefined) return () => undefined;
-  const summaryPricing = summaryPricingOf(strategy, options.prices, trace.header.recordedAt, COMMAND_LINE_CONTEXT);
-  return (brakes) => checkSummaryTrigger({ strategy, brakes, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) }, COMMAND_LINE_CONTEXT);
 }
 
 /** One run to ask what-ifs of: its baseline brakes and how to replay it under any brakes. */

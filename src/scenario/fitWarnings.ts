@@ -5,9 +5,11 @@
  * that replays or projects a fitted profile is told what fit found wrong with it (runs of several models
  * pooled, compactions fitted as full history, recorded prompts past the window), not only whoever ran fit,
  * and when another price table runs it than the one fit matched it under (its costs, and the window its
- * runs are held to, are then not fit's). Said once per file by the commands that run scenarios
- * (cli/actions/scenarioWarnings.ts). Pure.
+ * runs are held to, are then not fit's). The table's identity carries loopcost's corrections over it (their
+ * version and hash): a profile fitted before fit named them is read as fitted with the table without them.
+ * Said once per file by the commands that run scenarios (cli/actions/scenarioWarnings.ts). Pure.
  */
+import { correctionsLabel, sameCorrections, storedCorrections, versionText, type StoredCorrections } from '../check/correctionsChange.js';
 import { describePriceSource, GENAI_PRICES_PACKAGE } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { ReportWarning } from '../report/warnings.js';
@@ -22,6 +24,8 @@ export interface FitPrices {
   table: string;
   /** `--prices FILE` and the like as fit was given them; empty: the bundled table. */
   flags: string;
+  /** loopcost's corrections the table carried; absent: none (a LiteLLM file), or a profile fitted before fit named them. */
+  corrections?: StoredCorrections;
 }
 
 interface Kept {
@@ -32,11 +36,13 @@ interface Kept {
 const KEPT = new WeakMap<object, Kept>();
 
 /**
- * What makes two price tables price a profile alike: the data's hash, the overriding file's, and the day
- * dated prices are read at (`--prices-as-of`). Not the file's name: a copy of the table is the same table.
+ * What makes two price tables price a profile alike: the data's hash, loopcost's corrections over it, the
+ * overriding file's hash, and the day dated prices are read at (`--prices-as-of`). Not the file's name: a
+ * copy of the table is the same table.
  */
 export function priceTableKey(source: PriceSource): string {
-  const parts = [`sha256 ${source.hash}`];
+  const corrections = storedCorrections(source);
+  const parts = [`sha256 ${source.hash}${corrections === undefined ? '' : ` + ${correctionsLabel(corrections)}`}`];
   if (source.overrides !== undefined) parts.push(`overridden by sha256 ${source.overrides.hash}`);
   if (source.asOf !== undefined) parts.push(`as of ${source.asOf}`);
   return parts.join(', ');
@@ -50,7 +56,8 @@ function tableName(source: PriceSource): string {
 
 /** The comment line (without `# `) fit writes of the table it priced with: one JSON object, read back by fitPricesIn. */
 export function fitPricesNote(source: PriceSource, flags: string): string {
-  const prices: FitPrices = { key: priceTableKey(source), table: tableName(source), flags };
+  const corrections = storedCorrections(source);
+  const prices: FitPrices = { key: priceTableKey(source), table: tableName(source), flags, ...(corrections === undefined ? {} : { corrections }) };
   return `${PRICES}${JSON.stringify(prices)}`;
 }
 
@@ -79,10 +86,17 @@ export function fitPricesIn(text: string): FitPrices | undefined {
   try {
     const value = JSON.parse(line.slice(PRICES.length + 2)) as Partial<FitPrices>;
     const ok = typeof value.key === 'string' && typeof value.table === 'string' && typeof value.flags === 'string';
-    return ok ? { key: value.key!, table: value.table!, flags: value.flags! } : undefined;
+    const corrections = storedIn(value.corrections);
+    return ok ? { key: value.key!, table: value.table!, flags: value.flags!, ...(corrections === undefined ? {} : { corrections }) } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A `corrections` field as fit writes it ({version, hash}); anything else is none. */
+function storedIn(value: unknown): StoredCorrections | undefined {
+  const c = value as Partial<StoredCorrections> | null | undefined;
+  return typeof c?.version === 'string' && typeof c.hash === 'string' ? { version: c.version, hash: c.hash } : undefined;
 }
 
 /** Keeps what fit wrote into `text` beside `scenario` (the object parseScenario returns). */
@@ -115,8 +129,21 @@ export function fitPricesWarning(scenario: object, file: string, prices: PriceSo
     message:
       `${file}: fitted with prices ${fit.table}, run here with ${tableName(prices)}: ` +
       "its synthetic runs are priced, and held to their model's context window, by another table than the one fit matched them to the recorded runs under; " +
+      correctionsWords(fit, prices) +
       `${againWords(fit, prices)} to run it as fitted`,
   };
+}
+
+/** `loopcost's corrections …; ` when the fit's table carried other corrections than this one (none: a profile fitted before fit named them), else nothing. */
+function correctionsWords(fit: FitPrices, prices: PriceSource): string {
+  const now = storedCorrections(prices);
+  // Only the bundled table carries them: another table (a LiteLLM file) on either side is said by the tables' names.
+  const bundledBoth = prices.name === GENAI_PRICES_PACKAGE && fit.table.startsWith(`${GENAI_PRICES_PACKAGE} `);
+  if (!bundledBoth || now === undefined || sameCorrections(fit.corrections, now)) return '';
+  if (fit.corrections === undefined) {
+    return `loopcost's corrections: the profile names none (one fitted before fit named them is read as fitted with the table without them), this table carries ${correctionsLabel(now)}; `;
+  }
+  return `loopcost's corrections changed since the fit: ${versionText(fit.corrections)} then, ${versionText(now)} here; `;
 }
 
 /** What to pass to price a profile as fit did: its flags, or none (the bundled table), which another loopcost release may no longer hold. */

@@ -181,17 +181,18 @@ async function summaryRun(clock: VirtualClock, summary: Step) {
 describe('the summary call under the timeout (liveSummary.ts)', () => {
   // Before: the summary call was given the caller's signal only (one that hung ran on past the timeout: these
   // tests failed by vitest's timeout), recorded with latency 0, and its time counted with the next call's.
-  it('a summary call that hangs is cut once the run passes its timeout: recorded a failed compaction call (no usage, no cost) with its time, stopped timeout, replayed so', FAST, async () => {
+  it('a summary call that hangs is cut once the run passes its timeout: recorded a failed compaction call billed at its prompt estimate, with its time, stopped timeout, replayed so', FAST, async () => {
     const clock = new VirtualClock();
     const { real, recording } = await summaryRun(clock, ({ signal }) => {
       clock.advance(2000);
       return untilAborted(signal);
     });
-    expect([real.stop.reason, real.stop.detail]).toEqual(['timeout', '3.500 s elapsed, limit 3 s; the summary call in flight was cut off at the deadline (no usage reported: billed $0)']);
+    expect([real.stop.reason, real.stop.detail]).toEqual(['timeout', '3.500 s elapsed, limit 3 s; the summary call in flight was cut off at the deadline (no response read)']);
     expect([real.steps, real.calls, real.summaryCalls, real.elapsedMs]).toEqual([3, 4, 1, 3500]);
     expect(recording.calls).toHaveLength(4);
-    expect(recording.calls[3]).toMatchObject({ compaction: true, inputTokens: 0, outputTokens: 0, latencyMs: 2000, failed: { message: CUT_MESSAGE } });
-    expect(real.summaryCostPico ?? 0).toBe(0);
+    // Sent, never read: billed at its prompt estimate (161 tokens), as a cut model call is (before: $0, liveSummary.ts).
+    expect(recording.calls[3]).toMatchObject({ compaction: true, inputTokens: 161, outputTokens: 0, latencyMs: 2000, failed: { message: CUT_MESSAGE, estimated: true } });
+    expect(real.summaryCostPico).toBe(161 * 150_000); // $0.15 a million tokens in
     await replaysAsRun(recording, real, real.stop.detail);
   });
 

@@ -68,10 +68,10 @@ describe('how long a run’s cache writes may last (kernel/cacheWrites.ts)', () 
   it('the bound takes the five-minute write price when the writes last five minutes, the dearer hour’s when they may last an hour, the input price when nothing is written', () => {
     const sonnet = handPriced('sonnet', { input: 3, output: 15, cached: 0.3, cacheWrite: 3.75 });
     sonnet.base.cacheWrite1h = usdPerMillionToPico(6);
-    const { rows } = flattenPrices(sonnet);
-    expect(predictiveBoundPico(rows, 0, 24_500, 4096, CacheWrites.FiveMinutes)).toBe(24_500 * 3_750_000 + 4096 * 15_000_000);
-    expect(predictiveBoundPico(rows, 0, 24_500, 4096, CacheWrites.MayLastAnHour)).toBe(24_500 * 6_000_000 + 4096 * 15_000_000);
-    expect(predictiveBoundPico(rows, 0, 24_500, 4096, CacheWrites.None)).toBe(24_500 * 3_000_000 + 4096 * 15_000_000);
+    const flat = flattenPrices(sonnet);
+    expect(predictiveBoundPico(flat, 24_500, 4096, CacheWrites.FiveMinutes)).toBe(24_500 * 3_750_000 + 4096 * 15_000_000);
+    expect(predictiveBoundPico(flat, 24_500, 4096, CacheWrites.MayLastAnHour)).toBe(24_500 * 6_000_000 + 4096 * 15_000_000);
+    expect(predictiveBoundPico(flat, 24_500, 4096, CacheWrites.None)).toBe(24_500 * 3_000_000 + 4096 * 15_000_000);
   });
 
   it('with the cache off a synthetic run writes nothing (meter.ts boundWrites); a recording’s writes, or any with the cache on or as recorded, are as the run’s', () => {

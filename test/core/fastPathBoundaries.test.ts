@@ -336,7 +336,7 @@ function brakesAt(t: Trace, s: Settings, pricing: ModelPricing, rows: StepRow[],
     const c = callOf(cost, b, 'total');
     const spent = totalBefore(rows, c, (row) => row.cumulativeCostPico);
     const flat = flattenPrices(pricing);
-    const bound = picks.budgetMode === 'predict' && c < views.length ? predictiveBoundPico(flat.rows, flat.tiers, promptEstimate(views[c]!.inputTokens, overheadBefore(rows, views, c)), picks.maxOutputTokens, cacheWritesOf(t)) : 0;
+    const bound = picks.budgetMode === 'predict' && c < views.length ? predictiveBoundPico(flat, promptEstimate(views[c]!.inputTokens, overheadBefore(rows, views, c)), picks.maxOutputTokens, cacheWritesOf(t)) : 0;
     brakes.maxCostPico = Math.max(0, spent + bound + cost.delta);
   }
   if (tokens) brakes.maxTokens = Math.max(0, totalBefore(rows, callOf(tokens, b, 'total'), (row) => row.cumulativeInputTokens + row.cumulativeOutputTokens) + tokens.delta);

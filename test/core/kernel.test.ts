@@ -218,9 +218,9 @@ describe('the predictive bound', () => {
     const pricing = { ...base, base: { ...base.base, reasoning: 6_000_000 }, tiers: [{ aboveInputTokens: 1000, prices: { input: 2_000_000, output: 8_000_000 } }] };
     const f = flattenPrices(pricing);
     // 1000 tokens: base tier; reasoning ($6) is above output ($4).
-    expect(predictiveBoundPico(f.rows, f.tiers, 1000, 100, CacheWrites.MayLastAnHour)).toBe(1000 * 1_000_000 + 100 * 6_000_000);
+    expect(predictiveBoundPico(f, 1000, 100, CacheWrites.MayLastAnHour)).toBe(1000 * 1_000_000 + 100 * 6_000_000);
     // 1001 tokens: the tier prices the whole prompt and the output.
-    expect(predictiveBoundPico(f.rows, f.tiers, 1001, 100, CacheWrites.MayLastAnHour)).toBe(1001 * 2_000_000 + 100 * 8_000_000);
+    expect(predictiveBoundPico(f, 1001, 100, CacheWrites.MayLastAnHour)).toBe(1001 * 2_000_000 + 100 * 8_000_000);
     expect([promptEstimate(900, 150), promptEstimate(100, -300)]).toEqual([1050, 0]);
   });
 

@@ -20,23 +20,23 @@ const SESSION_B = '../shared/agent-logs/claude-code/ae4a77f8-aedd-4bc1-888f-c94e
 
 describe('the predictive bound on a model that bills cache writes', () => {
   it('prices the prompt at the dearest write (an hour’s when priced), a model without write prices at its input price', () => {
-    const bound = (pricing: typeof OPUS) => predictiveBoundPico(flattenPrices(pricing).rows, 0, 10_000, 100, CacheWrites.MayLastAnHour);
+    const bound = (pricing: typeof OPUS) => predictiveBoundPico(flattenPrices(pricing), 10_000, 100, CacheWrites.MayLastAnHour);
     expect(bound(OPUS_1H)).toBe(10_000 * 10_000_000 + 100 * 25_000_000);
     expect(bound(OPUS)).toBe(10_000 * 6_250_000 + 100 * 25_000_000);
     expect(bound(handPriced('plain', { input: 5, output: 25, cached: 0.5 }))).toBe(10_000 * 5_000_000 + 100 * 25_000_000);
   });
 
   it('no call of the estimated prompt is billed above it, whatever it reads from and writes to the cache', () => {
-    const rows = flattenPrices(OPUS_1H).rows;
+    const flat = flattenPrices(OPUS_1H);
     for (const [input, cached, write5m, write1h] of [[10_000, 0, 10_000, 0], [10_000, 0, 0, 10_000], [10_000, 4_000, 3_000, 3_000], [10_000, 0, 0, 0]] as const) {
       const cost = callCostPico(OPUS_1H, { input, cached, cacheWrite: write5m, cacheWrite1h: write1h, output: 100, reasoning: 0 });
-      expect(cost).toBeLessThanOrEqual(predictiveBoundPico(rows, 0, input, 100, CacheWrites.MayLastAnHour));
+      expect(cost).toBeLessThanOrEqual(predictiveBoundPico(flat, input, 100, CacheWrites.MayLastAnHour));
     }
     // A summary call, written to the cache for five minutes (replay bills it by its estimate).
     const out = new Float64Array(Metered.Size);
     meterSummaryCall(out, flattenPrices(OPUS), CacheModeCode.On, 40_000, 0, 2000);
     expect(out[Metered.CacheWrite]).toBe(40_000);
-    expect(out[Metered.CostPico]).toBe(predictiveBoundPico(flattenPrices(OPUS).rows, 0, 40_000, 2000, CacheWrites.MayLastAnHour));
+    expect(out[Metered.CostPico]).toBe(predictiveBoundPico(flattenPrices(OPUS), 40_000, 2000, CacheWrites.MayLastAnHour));
   });
 
   it('Claude Code session ae4a77f8 under summaries and predict stays within each budget (it passed $6 at $6.0008)', async () => {

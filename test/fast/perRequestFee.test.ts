@@ -1,6 +1,6 @@
 /**
  * A fee on every request (the bundled table's `requests_kcount`: Perplexity's sonar models, $12–$14 per
- * 1,000 requests) is part of every call's cost through the one rule (kernel/cost.ts requestFeesPico, added
+ * 1,000 requests) is part of every billed call's cost through the one rule (kernel/cost.ts requestFeesPico, added
  * by the meter to each call and each summary call): the readable loop, the compiled replay and its run
  * table, a sweep, replayTrace and the real loop bill it alike. The closed forms, whose stretch sums hold
  * tokens only, are off for such a model (fast/closedForm.ts, recordedForm.ts). Seeded.
@@ -59,12 +59,13 @@ describe('a fee per request: every engine = the readable loop (seeded)', () => {
         stopInTable(buildRunTable(compiled, runSettings(strategy, cache), prices), compiled, limits, toolStopCall(compiled, limits), st);
         const fromTable = runOutcomeOf(compiled, st, limits);
         expect([fromTable.stop.reason, fromTable.calls, fromTable.costPico]).toEqual([slow.stop.reason, slow.calls, slow.costPico]);
-        // Without brakes and under full history (no summary calls), the fee is every call's: calls × fee.
+        // Without brakes and under full history (no summary calls), the fee is every billed call's: a failed call
+        // pays it only with a recorded prompt (its usage, or an estimate); a 429 with no usage, or a refusal, pays none.
         const full = { kind: 'full' as const };
         const noFee = runLoop(new ReplaySource(t), { brakes: NO_BRAKES, strategy: full, cache, pricing: pricings[priceIndex]!, systemTokens: system, goalTokens: 0 });
         const withFee = runLoop(new ReplaySource(t), { brakes: NO_BRAKES, strategy: full, cache, pricing, systemTokens: system, goalTokens: 0 });
-        const refused = calls.slice(0, withFee.calls).filter((c) => c.failed?.contextLengthExceeded !== undefined).length;
-        expect(withFee.costPico - noFee.costPico).toBe((withFee.calls - refused) * REQUEST_PICO);
+        const billed = calls.slice(0, withFee.calls).filter((c) => c.failed === undefined || (c.failed.contextLengthExceeded === undefined && c.inputTokens !== undefined)).length;
+        expect(withFee.costPico - noFee.costPico).toBe(billed * REQUEST_PICO);
       }),
       { numRuns: 400, seed: 5151 },
     );

@@ -18,8 +18,8 @@ const NO_USAGE = { input: 0, cached: 0, cacheWrite: 0, cacheWrite1h: 0, output: 
 
 describe("worst case: a prompt token at the dearest price it can be billed at (the predictive bound's rule)", () => {
   it('the largest call is the predictive bound of the largest prompt a provider answers (the window less max_tokens)', () => {
-    const { rows, tiers } = flattenPrices(MINI);
-    expect(largestCallPico(MINI, 700)).toBe(predictiveBoundPico(rows, tiers, MINI.contextWindow! - 700, 700, CacheWrites.MayLastAnHour));
+    const flat = flattenPrices(MINI);
+    expect(largestCallPico(MINI, 700)).toBe(predictiveBoundPico(flat, MINI.contextWindow! - 700, 700, CacheWrites.MayLastAnHour));
   });
 
   it('a table pricing cache reads above input: the largest call is no less than its largest prompt read from cache', () => {

@@ -197,10 +197,12 @@ async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: 
   for (const worker of started) worker.stop();
   const read = await prepareSweep(inputs, opts, given, io, { setup });
   // A run past $9,007 makes its file bad (sweepDrop.ts): rows and header are of the sweep without it.
-  return tallyDropping({ prepared: read, opts, io }, async (prepared) => {
+  const done = await tallyDropping({ prepared: read, opts, io }, async (prepared) => {
     const rows = workers <= 1 || range.to - range.from <= 1 ? rowsInChunks(prepared, range, io) : await (await import('./sweepWorkers.js')).sweepRowsInWorkers({ inputs, opts, given, range, workers, io, prepared });
-    return { rows, header: headerOf({ setup, read: runsRead(prepared), opts, inputs, given, io: args.io }) };
+    return { rows, prepared };
   });
+  // The header once tallyDropping has said the bad files and the trees left out: its warnings start with them.
+  return { rows: done.rows, header: headerOf({ setup, read: runsRead(done.prepared), opts, inputs, given, io: args.io }) };
 }
 
 /**
@@ -258,17 +260,20 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
     shard === undefined
       ? finishSweepReport(header, rows, replayInputs, resampled)
       : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length, replayInputs, inputs: shardInputHashes(setup, opts), ...(resampled === undefined ? {} : { resampled: shardResampled(resampled) }) }, configurations: rows };
-  if (opts.reportDir !== undefined) {
-    const view = reportView(opts, io);
-    const fileView = { ...view, width: 120 };
-    const rendered = (['json', 'csv', 'table', 'chart'] as const).map((f, i) => [SWEEP_REPORT_FILES[i]!, renderSweep(report, f, fileView)] as const);
-    writeFilesAtomic(opts.reportDir, rendered);
-    io.stdout(renderSweep(report, 'table', view));
-    announceReportDir(opts.reportDir, rendered.map(([name]) => name), io);
-    return 0;
-  }
+  if (opts.reportDir !== undefined) return writeReportDir(report, { ...opts, reportDir: opts.reportDir }, io);
   // In pieces (JSON a configuration at a time, CSV a MiB at a time): a report of 10^5 configurations is never one string.
   emitReport(sweepReportPieces(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
+  return 0;
+}
+
+/** --report-dir: every format written into the directory (all or nothing), the table on stdout. */
+function writeReportDir(report: SweepReport, opts: SweepFlags & { reportDir: string }, io: CliIO): number {
+  const view = reportView(opts, io);
+  const fileView = { ...view, width: 120 };
+  const rendered = (['json', 'csv', 'table', 'chart'] as const).map((f, i) => [SWEEP_REPORT_FILES[i]!, renderSweep(report, f, fileView)] as const);
+  writeFilesAtomic(opts.reportDir, rendered);
+  io.stdout(renderSweep(report, 'table', view));
+  announceReportDir(opts.reportDir, rendered.map(([name]) => name), io);
   return 0;
 }
 

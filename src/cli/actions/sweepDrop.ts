@@ -16,6 +16,7 @@ import { SweepPopulation, type SweepTallier } from '../../population/sweep.js';
 import type { CliIO } from '../io.js';
 import { finishRead, type AllRuns } from './sweepRead.js';
 import { TreesLeftOut } from './treesLeftOut.js';
+import { sayInputWarning } from './inputWarnings.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 
 /** In each of `reads` that holds it, the file (not bad already) of the named run `place` (blameRun.ts places it). */
@@ -54,7 +55,7 @@ export async function dropOverflowing<T>(args: { reads: readonly AllRuns[]; asRe
 /**
  * `work` over the prepared sweep; each run past $9,007 it meets makes its file bad and `work` is done again
  * without that file's runs (dropOverflowing) — with `--tree`, without its whole session tree (treesLeftOut.ts,
- * as replay --tree leaves it out), as a tree with a run in a file found bad while reading is left out first. Then the bad files are refused or listed (--skip-bad). `work` gets the
+ * as replay --tree leaves it out), as a tree with a run in a file found bad while reading is left out first. Then the bad files are refused or listed (--skip-bad) and the trees left out said, both kept as input warnings (inputWarnings.ts): a report built after this call carries them. `work` gets the
  * sweep it finished on: what the report must describe (its runs, its caches).
  */
 export async function tallyDropping<T>(args: { prepared: PreparedSweep; opts: SweepFlags; io: CliIO }, work: (prepared: PreparedSweep) => T | Promise<T>): Promise<T> {
@@ -78,7 +79,8 @@ export async function tallyDropping<T>(args: { prepared: PreparedSweep; opts: Sw
   };
   const result = await dropOverflowing({ reads: [read], dropped }, () => work(current));
   finishRead(read, io);
-  io.stderr(leftOut.message());
+  // Said on stderr now, and in the report's warnings (inputWarningsOf) as every input warning is.
+  for (const { warning, text } of leftOut.said()) sayInputWarning(io, warning, text);
   return result;
 }
 
