@@ -4,9 +4,11 @@
  * mostly share their runs' outcomes: a step cap one step higher changes only the runs that reached it, a
  * tighter repeat limit only the runs that repeat. So a row's sums are an earlier row's plus, for each run
  * where the two differ, the run's draws times the difference — exact, since costs are whole picodollars and
- * counts whole numbers, summed in float64 below 2^53 in any order. A row that no earlier row (of the last
- * NEAR_ROWS) is close to is summed over its drawn runs as a whole. Pure; the result depends on the rows and
- * counts only.
+ * counts whole numbers, summed in float64 below 2^53 in any order. That holds while one resample's sum, at most
+ * the runs times the dearest run's cost, stays within 2^53 picodollars (~$9,007); past it float64 rounds, and the
+ * rounding would depend on the path — on which rows a slice (a shard, a thread) holds — so every row is then
+ * summed as a whole, in run order, alike in every slice. A row that no earlier row (of the last NEAR_ROWS) is
+ * close to is summed as a whole too. Pure; the result depends on the rows and counts only.
  */
 import type { RunOutcomes } from './recommendBootstrap.js';
 
@@ -26,6 +28,7 @@ const MOST_DIFFERING_SHARE = 0.25;
 /** Each row's sums over the resamples `counts` (run k drawn counts[b][k] times in resample b). */
 export function resampleSums(rows: readonly RunOutcomes[], counts: readonly Uint16Array[]): RowSums[] {
   const runs = rows[0]?.completed.length ?? 0;
+  if (!exactInAnyOrder(rows, runs)) return rows.map((row) => wholeSums(row, counts));
   const sampled = Array.from({ length: Math.min(SAMPLED_RUNS, runs) }, (_, s) => Math.floor((s * runs) / Math.min(SAMPLED_RUNS, runs)));
   const sums: RowSums[] = [];
   rows.forEach((row, i) => {
@@ -34,6 +37,18 @@ export function resampleSums(rows: readonly RunOutcomes[], counts: readonly Uint
     sums.push(differing === undefined ? wholeSums(row, counts) : sumsFrom(sums[near]!, { from: rows[near]!, to: row, differing, counts }));
   });
   return sums;
+}
+
+/** Whether every sum of a resample (`runs` draws) is a whole number within 2^53, whatever order it is added in. */
+function exactInAnyOrder(rows: readonly RunOutcomes[], runs: number): boolean {
+  let dearest = 0;
+  for (const row of rows) {
+    for (const cost of row.costPico) {
+      if (!Number.isSafeInteger(cost) || cost < 0) return false;
+      if (cost > dearest) dearest = cost;
+    }
+  }
+  return dearest * runs <= Number.MAX_SAFE_INTEGER;
 }
 
 /** The earlier row (of the last NEAR_ROWS) that differs from row `i` on the fewest sampled runs; -1 when there is none. */

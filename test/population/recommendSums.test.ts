@@ -4,7 +4,7 @@
  * a tighter limit), rows that share none, identical rows, and rows of one run. A failure names its seed.
  */
 import { describe, expect, it } from 'vitest';
-import { resampleCounts, type RunOutcomes } from '../../src/population/recommendBootstrap.js';
+import { joinChoices, resampleCounts, sliceChoices, type RunOutcomes } from '../../src/population/recommendBootstrap.js';
 import { resampleSums } from '../../src/population/recommendSums.js';
 import { lcg } from '../helpers.js';
 
@@ -49,5 +49,25 @@ describe('the bootstrap sums from a nearby row equal each row summed whole', () 
         expect([...sums[i]!.costPico], `seed ${seed} row ${i}`).toEqual(whole.costPico);
       });
     }
+  });
+});
+
+describe('past 2^53 picodollars in a resample, the choice does not depend on how the grid is sliced', () => {
+  it('4,000 runs of ~$1–5 each: a shard of [Z, A] and one of [Y, A2] (A2 = A) choose as one sweep does', () => {
+    const runs = 4000;
+    const next = lcg(7);
+    const A: RunOutcomes = { completed: Uint8Array.from({ length: runs }, () => 1), costPico: Float64Array.from({ length: runs }, () => 1e12 + next(4_000_000) * 1_000_000 + next(1000)) };
+    const Z: RunOutcomes = { completed: A.completed.slice(), costPico: A.costPico.slice() };
+    for (let k = 0; k < runs; k += 5) Z.costPico[k] = Z.costPico[k]! + 123_457 + next(1000);
+    const Y: RunOutcomes = { completed: new Uint8Array(runs), costPico: Float64Array.from({ length: runs }, () => next(1000)) };
+    const A2: RunOutcomes = { completed: A.completed.slice(), costPico: A.costPico.slice() };
+    const counts = resampleCounts(runs, { seed: 1, resamples: 200 });
+    const sums = resampleSums([Z, A, Y, A2], counts);
+    expect(Math.max(...sums[1]!.costPico)).toBeGreaterThan(2 ** 53);
+    expect([...sums[3]!.costPico]).toEqual([...sums[1]!.costPico]);
+    const whole = sliceChoices([Z, A, Y, A2], { from: 0, counts, target: 0.5 });
+    const sharded = joinChoices([sliceChoices([Z, A], { from: 0, counts, target: 0.5 }), sliceChoices([Y, A2], { from: 2, counts, target: 0.5 })]);
+    expect(sharded.map((c) => c.index)).toEqual(whole.map((c) => c.index));
+    expect(new Set(whole.map((c) => c.index))).toEqual(new Set([1]));
   });
 });
