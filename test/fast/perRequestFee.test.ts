@@ -12,12 +12,9 @@ import type { CacheMode } from '../../src/context/strategy.js';
 import { closedFormApplies } from '../../src/fast/closedForm.js';
 import { recordedFormApplies } from '../../src/fast/recordedForm.js';
 import { compileTrace } from '../../src/fast/compile.js';
-import { buildRunTable } from '../../src/fast/plainTable.js';
-import { flattenPrices, replayFast, toolStopCall } from '../../src/fast/replayFast.js';
-import { Run, runOutcomeOf } from '../../src/fast/runState.js';
+import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
 import { runSettings } from '../../src/fast/settings.js';
 import { sweepCompiled, sweepTotals } from '../../src/fast/sweep.js';
-import { stopInTable } from '../../src/fast/tableStop.js';
 import { brakeLimits } from '../../src/kernel/limits.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import { runLoop } from '../../src/loop/run.js';
@@ -26,6 +23,7 @@ import type { ModelPricing } from '../../src/pricing/types.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { brakesArb, callArb, plainCallArb, pricings, strategyArb } from '../core/arbitraries.js';
 import { figures, replayFigures, runTraceDriven } from '../agent/traceDriven.js';
+import { expectEnginesAgree } from './enginesAgree.js';
 import { call, figuresOf, handTable, toolCall, trace } from '../helpers.js';
 import { cli } from '../cli/run.js';
 
@@ -49,16 +47,8 @@ describe('a fee per request: every engine = the readable loop (seeded)', () => {
       fc.property(caseArb, ({ calls, system, outcome, brakes, strategy, cache, priceIndex }) => {
         const t = trace(calls, { system, outcome });
         const pricing = feePricings[priceIndex]!;
-        const prices = flattenPrices(pricing);
         const config = { ...NO_BRAKES, ...brakes } as BrakeConfig;
-        const slow = runLoop(new ReplaySource(t), { brakes: config, strategy, cache, pricing, systemTokens: system, goalTokens: 0 });
-        const compiled = compileTrace(t);
-        expect(replayFast(compiled, config, strategy, cache, prices)).toEqual(figuresOf(slow));
-        const limits = brakeLimits(config, prices.contextWindow);
-        const st = new Float64Array(Run.Size);
-        stopInTable(buildRunTable(compiled, runSettings(strategy, cache), prices), compiled, limits, toolStopCall(compiled, limits), st);
-        const fromTable = runOutcomeOf(compiled, st, limits);
-        expect([fromTable.stop.reason, fromTable.calls, fromTable.costPico]).toEqual([slow.stop.reason, slow.calls, slow.costPico]);
+        expectEnginesAgree(t, { config, strategy, cache, pricing, system });
         // Without brakes and under full history (no summary calls), the fee is every billed call's: a failed call
         // pays it only with a recorded prompt (its usage, or an estimate); a 429 with no usage, or a refusal, pays none.
         const full = { kind: 'full' as const };

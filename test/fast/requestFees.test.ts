@@ -10,13 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { CacheMode } from '../../src/context/strategy.js';
 import { compileTrace } from '../../src/fast/compile.js';
-import { buildRunTable } from '../../src/fast/plainTable.js';
-import { flattenPrices, replayFast, toolStopCall } from '../../src/fast/replayFast.js';
-import { Run, runOutcomeOf } from '../../src/fast/runState.js';
-import { runSettings } from '../../src/fast/settings.js';
+import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
 import { sweepCompiled, sweepTotals } from '../../src/fast/sweep.js';
-import { stopInTable } from '../../src/fast/tableStop.js';
-import { brakeLimits } from '../../src/kernel/limits.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import { runLoop } from '../../src/loop/run.js';
 import { PriceGapCheck, recordedCostCheck } from '../../src/pricing/recordedCost.js';
@@ -25,6 +20,7 @@ import { replayTrace } from '../../src/replay/replay.js';
 import type { CallRecord } from '../../src/trace/types.js';
 import { brakesArb, callArb, plainCallArb, pricings, strategyArb } from '../core/arbitraries.js';
 import { figures, replayFigures, runTraceDriven } from '../agent/traceDriven.js';
+import { expectEnginesAgree } from './enginesAgree.js';
 import { call, figuresOf, handPriced, handTable, toolCall, trace } from '../helpers.js';
 
 /** $10 per 1,000 searches. */
@@ -53,16 +49,8 @@ describe('web search fees: every engine = the readable loop (seeded)', () => {
       fc.property(caseArb, ({ calls, system, outcome, brakes, strategy, cache, priceIndex }) => {
         const t = trace(calls, { system, outcome });
         const pricing = feePricings[priceIndex]!;
-        const prices = flattenPrices(pricing);
         const config = { ...NO_BRAKES, ...brakes } as BrakeConfig;
-        const slow = runLoop(new ReplaySource(t), { brakes: config, strategy, cache, pricing, systemTokens: system, goalTokens: 0 });
-        const compiled = compileTrace(t);
-        expect(replayFast(compiled, config, strategy, cache, prices)).toEqual(figuresOf(slow));
-        const limits = brakeLimits(config, prices.contextWindow);
-        const st = new Float64Array(Run.Size);
-        stopInTable(buildRunTable(compiled, runSettings(strategy, cache), prices), compiled, limits, toolStopCall(compiled, limits), st);
-        const fromTable = runOutcomeOf(compiled, st, limits);
-        expect([fromTable.stop.reason, fromTable.calls, fromTable.costPico]).toEqual([slow.stop.reason, slow.calls, slow.costPico]);
+        const slow = expectEnginesAgree(t, { config, strategy, cache, pricing, system });
         // The fees are in: the same run priced without them costs its searches' fees less.
         const searches = calls.slice(0, slow.calls).reduce((sum, c) => sum + (c.webSearchRequests ?? 0), 0);
         const noFee = runLoop(new ReplaySource(t), { brakes: NO_BRAKES, strategy, cache, pricing: pricings[priceIndex]!, systemTokens: system, goalTokens: 0 });
