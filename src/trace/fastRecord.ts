@@ -69,7 +69,7 @@ function isPlainRefusal(value: unknown): boolean {
   return true;
 }
 
-/** A failed call's `failed`: `{ status?, message, contextLengthExceeded? }`, the status an HTTP status (100–599), the message a string. */
+/** A failed call's `failed`: `{ status?, message, estimated?, contextLengthExceeded? }`, the status an HTTP status (100–599), the message a string, `estimated` true (a live recording's sent or unread call). */
 function isPlainFailure(value: unknown): boolean {
   if (!isRecord(value) || typeof value.message !== 'string') return false;
   for (const key in value) {
@@ -77,6 +77,8 @@ function isPlainFailure(value: unknown): boolean {
       if (!isHttpStatus(value.status)) return false;
     } else if (key === 'contextLengthExceeded') {
       if (!isPlainRefusal(value.contextLengthExceeded)) return false;
+    } else if (key === 'estimated') {
+      if (value.estimated !== true) return false;
     } else if (key !== 'message') return false;
   }
   return true;

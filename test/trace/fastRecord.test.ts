@@ -44,12 +44,15 @@ function mutated(valid: fc.Arbitrary<object>, fieldKeys: fc.Arbitrary<string>, n
 
 const mutatedCall = mutated(callArb, keys, { keys: toolKeys, inside: (raw) => (Array.isArray(raw.toolCalls) ? raw.toolCalls[0] : undefined) });
 const failedCall = callArb.map((call) => ({ ...call, failed: { status: 500, message: 'provider error' } }));
-const mutatedFailure = mutated(failedCall, keys, { keys: fc.constantFrom('status', 'message', 'other'), inside: (raw) => raw.failed });
+const mutatedFailure = mutated(failedCall, keys, { keys: fc.constantFrom('status', 'message', 'estimated', 'other'), inside: (raw) => raw.failed });
+// A live recording's sent (or unread) call: its prompt the loop's estimate (`failed.estimated`).
+const sentCall = callArb.map((call) => ({ ...call, inputTokens: 120, failed: { message: 'sent, not yet answered', estimated: true } }));
 
 describe('isSurelyValidCall', () => {
   it.each([
     ['random calls with random fields broken', mutatedCall, 7720],
     ['failed calls with their failure broken', mutatedFailure, 7722],
+    ['sent calls with random fields broken', mutated(sentCall, keys, { keys: fc.constantFrom('estimated', 'message', 'other'), inside: (raw) => raw.failed }), 7723],
   ] as const)('accepts only what zod accepts (%s)', (_, arb, seed) => {
     let accepted = 0;
     fc.assert(
@@ -62,6 +65,15 @@ describe('isSurelyValidCall', () => {
       { numRuns: 3000, seed },
     );
     expect(accepted).toBeGreaterThan(300);
+  });
+
+  it("accepts a live recording's sent calls (failed.estimated) without zod", () => {
+    fc.assert(
+      fc.property(sentCall, (call) => {
+        expect(isSurelyValidCall(JSON.parse(JSON.stringify(call)))).toBe(true);
+      }),
+      { numRuns: 200, seed: 7724 },
+    );
   });
 
   it('accepts valid calls, failed ones included', () => {
