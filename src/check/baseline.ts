@@ -19,7 +19,7 @@ import { scenarioChanges, type ScenarioChanges } from './settingChanges.js';
 import { brakesRemoved, type BrakeRemoved } from './brakesRemoved.js';
 import { figureRows, sameAgents } from './driftFigures.js';
 import { worstCaseJudged, type WorstCaseMove } from './worstCaseDrift.js';
-import { correctionsChange, correctionsLabel, type CorrectionsChange } from './correctionsChange.js';
+import { correctionsChange, correctionsLabel, type CorrectionsChange } from '../pricing/correctionsChange.js';
 
 export { BASELINE_SCHEMA, parseBaseline, parseTolerance, renderBaseline, type BaselineFile, type BaselineFigures } from './baselineFile.js';
 

@@ -28,7 +28,7 @@ import { scenarioNoise, scenarioSample, type FigureNoise } from './noise.js';
 import { agentsSchema, scenarioAgents, type StoredAgents } from './pairedAgents.js';
 import type { ScenarioCheck } from './run.js';
 import { requireStrings } from '../options/textArguments.js';
-import { storedCorrections, type StoredCorrections } from './correctionsChange.js';
+import { storedCorrections, type StoredCorrections } from '../pricing/correctionsChange.js';
 
 import { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
 export { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';

@@ -15,7 +15,7 @@ import { printableText } from '../report/text.js';
 import { strategyFieldsText } from '../report/strategyFields.js';
 import type { Drift, DriftRow } from './baseline.js';
 import { priceChangeText } from './priceChangeText.js';
-import { correctionsChangeText } from './correctionsChange.js';
+import { correctionsChangeText } from '../pricing/correctionsChange.js';
 import { changesText } from './settingChanges.js';
 import type { ScenarioCheck } from './run.js';
 import { counted } from '../plural.js';

@@ -9,7 +9,7 @@
  * version and hash): a profile fitted before fit named them is read as fitted with the table without them.
  * Said once per file by the commands that run scenarios (cli/actions/scenarioWarnings.ts). Pure.
  */
-import { correctionsLabel, sameCorrections, storedCorrections, versionText, type StoredCorrections } from '../check/correctionsChange.js';
+import { correctionsLabel, sameCorrections, storedCorrections, versionText, type StoredCorrections } from '../pricing/correctionsChange.js';
 import { describePriceSource, GENAI_PRICES_PACKAGE } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { ReportWarning } from '../report/warnings.js';

@@ -5,9 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileTrace } from '../../src/fast/compile.js';
 import { recordedCostCheck } from '../../src/pricing/recordedCost.js';
-import { handOverCompiled } from '../../src/replay/compiledRuns.js';
+import { servedFromCache as served } from './servedTrace.js';
 import { hasRecordedInput, recordedCallCount, recordedCallsCostPico, recordedCostCheckOf } from '../../src/replay/runFacts.js';
 import { defaultCacheMode } from '../../src/replay/replay.js';
 import type { CallRecord, Trace } from '../../src/trace/types.js';
@@ -43,18 +42,6 @@ const traceArb = fc
     ],
     end: { type: 'end', outcome: 'completed', ...(runCostUsd === undefined ? {} : { recordedCostUsd: runCostUsd / 1e6 }) } as Trace['end'],
   }));
-
-/** The run as the cache serves it: no calls to read, its compiled trace handed over. */
-function served(trace: Trace): Trace {
-  const stub = { source: trace.source, header: trace.header, end: trace.end } as Trace;
-  Object.defineProperty(stub, 'calls', {
-    get() {
-      throw new Error('calls read');
-    },
-  });
-  handOverCompiled(stub, compileTrace(trace));
-  return stub;
-}
 
 describe('run facts from a compiled trace', () => {
   it('equal the facts the calls give (seeded)', () => {

@@ -6,29 +6,15 @@
  * merge into the unsharded report), for a file bad on reading and for a run past $9,007; project --tree
  * (which tallies through the same tallyDropping) too. Said once on stderr, also for CSV and the table.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
+import { dirOf, END, header, MAIN_AGENT, OTHER, STARTS_SUB, SUB_AGENT, SUB_MALFORMED } from './treeFiles.js';
 
-const header = (agent: string) => `{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o","systemTokens":10,"goalTokens":5${agent === '' ? '' : `,"agent":${agent}`}}`;
-const END = '{"type":"end","outcome":"completed"}';
-const CALL = '{"type":"call","inputTokens":100,"outputTokens":5}';
-const SUB_AGENT = '{"sessionId":"s1","agentId":"sub","kind":"subagent","parentAgentId":"main","parentToolCallId":"t1"}';
-const MAIN = [header('{"sessionId":"s1","agentId":"main","kind":"main"}'), '{"type":"call","inputTokens":100,"outputTokens":5,"toolCalls":[{"name":"Task","arguments":{"t":"x"},"resultTokens":10,"id":"t1","startedAgentId":"sub"}]}', END];
-/** The sub-agent's third line is no JSON: its file is bad on reading. */
-const SUB_MALFORMED = [header(SUB_AGENT), CALL, '{"type":"call", oops', END];
+const MAIN = [header(MAIN_AGENT), STARTS_SUB, END];
 /** The sub-agent's two calls cost $6,000 each (600M output tokens at $10 a million): its second passes $9,007 at the tally. */
 const SUB_PAST = [header(SUB_AGENT), '{"type":"call","inputTokens":100,"outputTokens":600000000,"toolCalls":[{"name":"read","arguments":{"a":1},"resultTokens":10,"id":"s1"}]}', '{"type":"call","inputTokens":100,"outputTokens":600000000}', END];
-const OTHER = [header(''), CALL, END];
-
-/** `files` (name → lines) in a new directory. */
-function dirOf(files: Record<string, string[]>): string {
-  const dir = join(tempDir(), 'trees');
-  mkdirSync(dir);
-  for (const [name, lines] of Object.entries(files)) writeFileSync(join(dir, name), lines.join('\n') + '\n');
-  return dir;
-}
 
 const cases: { name: string; why: string; dir: string }[] = [];
 beforeAll(() => {

@@ -5,28 +5,14 @@
  * under-count its spend. In replay, whatif and sweep (1 and 2 workers, --target-completion). A file bad
  * before its header line is read places no run: it is a bad file alone, its tree replayed without it.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
+import { CALL, dirOf, END, header, MAIN_AGENT, OTHER, STARTS_SUB, SUB_AGENT, SUB_MALFORMED } from './treeFiles.js';
 import { expectReplayLeavesTreeOut, expectWhatifLeavesTreeOut } from './treeLeftOut.js';
 
-const header = (agent: string, model = 'gpt-4o') => `{"type":"header","schema":"loopcost.trace/1","model":"${model}","systemTokens":10,"goalTokens":5${agent === '' ? '' : `,"agent":${agent}`}}`;
-const END = '{"type":"end","outcome":"completed"}';
-const CALL = '{"type":"call","inputTokens":100,"outputTokens":5}';
-const MAIN = [header('{"sessionId":"s1","agentId":"main","kind":"main"}'), '{"type":"call","inputTokens":100,"outputTokens":5,"toolCalls":[{"name":"Task","arguments":{"t":"x"},"resultTokens":10,"id":"t1","startedAgentId":"sub"}]}', '{"type":"call","inputTokens":200,"outputTokens":5}', END];
-const SUB_AGENT = '{"sessionId":"s1","agentId":"sub","kind":"subagent","parentAgentId":"main","parentToolCallId":"t1"}';
-/** The sub-agent's file: its third line is no JSON. */
-const SUB_MALFORMED = [header(SUB_AGENT), CALL, '{"type":"call", oops', END];
-const OTHER = [header(''), CALL, END];
-
-/** `files` (name → lines) in a new directory. */
-function dirOf(files: Record<string, string[]>): string {
-  const dir = join(tempDir(), 'trees');
-  mkdirSync(dir);
-  for (const [name, lines] of Object.entries(files)) writeFileSync(join(dir, name), lines.join('\n') + '\n');
-  return dir;
-}
+const MAIN = [header(MAIN_AGENT), STARTS_SUB, '{"type":"call","inputTokens":200,"outputTokens":5}', END];
 
 let withOther = '';
 let alone = '';

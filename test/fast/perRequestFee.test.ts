@@ -8,7 +8,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
-import type { CacheMode } from '../../src/context/strategy.js';
 import { closedFormApplies } from '../../src/fast/closedForm.js';
 import { recordedFormApplies } from '../../src/fast/recordedForm.js';
 import { compileTrace } from '../../src/fast/compile.js';
@@ -21,9 +20,9 @@ import { runLoop } from '../../src/loop/run.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { replayTrace } from '../../src/replay/replay.js';
-import { brakesArb, callArb, plainCallArb, pricings, strategyArb } from '../core/arbitraries.js';
+import { brakesArb, callArb, pricings } from '../core/arbitraries.js';
 import { figures, replayFigures, runTraceDriven } from '../agent/traceDriven.js';
-import { expectEnginesAgree } from './enginesAgree.js';
+import { engineCaseArb, expectEnginesAgree } from './enginesAgree.js';
 import { call, figuresOf, handTable, toolCall, trace } from '../helpers.js';
 import { cli } from '../cli/run.js';
 
@@ -31,15 +30,7 @@ import { cli } from '../cli/run.js';
 const REQUEST_PICO = 12_000_000_000;
 const feePricings: ModelPricing[] = pricings.map((p) => ({ ...p, requestPico: REQUEST_PICO }));
 
-const caseArb = fc.record({
-  calls: fc.oneof(fc.array(plainCallArb, { minLength: 16, maxLength: 50 }), fc.array(callArb, { maxLength: 40 })),
-  system: fc.integer({ min: 0, max: 3000 }),
-  outcome: fc.constantFrom('completed' as const, 'error' as const),
-  brakes: brakesArb,
-  strategy: strategyArb,
-  cache: fc.constantFrom<CacheMode>('recorded', 'on', 'off'),
-  priceIndex: fc.constantFrom(0, 1, 2, 3),
-});
+const caseArb = engineCaseArb();
 
 describe('a fee per request: every engine = the readable loop (seeded)', () => {
   it('compiled replay and a run table under brakes = readable loop; each call made pays the fee', () => {

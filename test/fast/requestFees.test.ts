@@ -8,7 +8,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
-import type { CacheMode } from '../../src/context/strategy.js';
 import { compileTrace } from '../../src/fast/compile.js';
 import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
 import { sweepCompiled, sweepTotals } from '../../src/fast/sweep.js';
@@ -18,9 +17,9 @@ import { PriceGapCheck, recordedCostCheck } from '../../src/pricing/recordedCost
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import type { CallRecord } from '../../src/trace/types.js';
-import { brakesArb, callArb, plainCallArb, pricings, strategyArb } from '../core/arbitraries.js';
+import { brakesArb, callArb, pricings } from '../core/arbitraries.js';
 import { figures, replayFigures, runTraceDriven } from '../agent/traceDriven.js';
-import { expectEnginesAgree } from './enginesAgree.js';
+import { engineCaseArb, expectEnginesAgree } from './enginesAgree.js';
 import { call, figuresOf, handPriced, handTable, toolCall, trace } from '../helpers.js';
 
 /** $10 per 1,000 searches. */
@@ -31,16 +30,7 @@ const feePricings: ModelPricing[] = pricings.map((p) => ({ ...p, webSearchPico: 
 const withSearches = (calls: fc.Arbitrary<CallRecord>): fc.Arbitrary<CallRecord> =>
   fc.tuple(calls, fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.integer({ min: 1, max: 4 }), weight: 1 })).map(([c, searches]) => (searches > 0 ? { ...c, webSearchRequests: searches } : c));
 
-const caseArb = fc.record({
-  // Long plain stretches (which the closed form would take) and calls of every kind.
-  calls: fc.oneof(fc.array(withSearches(plainCallArb), { minLength: 16, maxLength: 50 }), fc.array(withSearches(callArb), { maxLength: 40 })),
-  system: fc.integer({ min: 0, max: 3000 }),
-  outcome: fc.constantFrom('completed' as const, 'error' as const),
-  brakes: brakesArb,
-  strategy: strategyArb,
-  cache: fc.constantFrom<CacheMode>('recorded', 'on', 'off'),
-  priceIndex: fc.constantFrom(0, 1, 2, 3),
-});
+const caseArb = engineCaseArb(withSearches);
 
 describe('web search fees: every engine = the readable loop (seeded)', () => {
   it('compiled replay and a run table under brakes = readable loop, fees in the cost', () => {

@@ -8,10 +8,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileTrace } from '../../src/fast/compile.js';
 import { recordedCostCheck } from '../../src/pricing/recordedCost.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
-import { handOverCompiled } from '../../src/replay/compiledRuns.js';
+import { servedFromCache as served } from '../cache/servedTrace.js';
 import { recordedCostCheckOf } from '../../src/replay/runFacts.js';
 import type { CallRecord, Trace } from '../../src/trace/types.js';
 import { pricings } from '../core/arbitraries.js';
@@ -71,18 +70,6 @@ const runArb: fc.Arbitrary<Trace> = fc
       end: { type: 'end', outcome: refused ? 'error' : 'completed', ...(endMicroUsd === undefined ? {} : { recordedCostUsd: endMicroUsd / 1e6 }) } as Trace['end'],
     };
   });
-
-/** The run as the compiled-trace cache serves it: no calls to read, its compiled trace handed over. */
-function served(trace: Trace): Trace {
-  const stub = { source: trace.source, header: trace.header, end: trace.end } as Trace;
-  Object.defineProperty(stub, 'calls', {
-    get() {
-      throw new Error('calls read');
-    },
-  });
-  handOverCompiled(stub, compileTrace(trace));
-  return stub;
-}
 
 describe('the recorded-cost check, readable and compiled', () => {
   it('is the same check on random runs (seeded)', () => {

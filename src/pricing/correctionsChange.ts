@@ -5,7 +5,7 @@
  * check's, the price note says so: what the corrections change (a model's prices, its window) is then not
  * drift the table's own hash explains.
  */
-import type { PriceSource } from '../pricing/types.js';
+import type { PriceSource } from './types.js';
 
 /** The overlay a table carried as a baseline (and a fitted profile: scenario/fitWarnings.ts) stores it. */
 export interface StoredCorrections {
