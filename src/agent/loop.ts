@@ -20,7 +20,7 @@
 import type { BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { FULL_HISTORY, isIdentity } from '../context/strategy.js';
-import { Limit } from '../kernel/limits.js';
+import { Limit, toolOwnMs } from '../kernel/index.js';
 import type { PromptView } from '../kernel/context.js';
 import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { CallRecord, TraceEnd } from '../trace/types.js';
@@ -64,10 +64,9 @@ class AgentRun {
   private readonly recorder;
   private mark: number;
   private readonly fullHistory: boolean;
-  /** In a tree (sub-agent tools): this agent's checks and totals; `root`: the tree this run started. */
-  private readonly member: TreeMember | undefined;
+  private readonly member: TreeMember | undefined; // In a tree (sub-agent tools): this agent's checks and totals; `root`: the tree this run started.
   private readonly root: LiveTree | undefined;
-  private childElapsedMs = 0; // Time sub-agents took inside the current tool call (theirs in the tree's totals, not the parent's tool's).
+  private childElapsedMs = 0; // Time sub-agents (and theirs) took inside the current tool call: in the tree's totals, not the parent's tool's.
   private finalText: string | null = null;
   private inFlight: InFlight | undefined; // The call whose tools are running (thrownRun.ts).
   private thrown: { error: unknown } | undefined; // What a sub-agent's run threw (bad options, a Model's bug): thrown on out of this run once its tool returns.
@@ -131,8 +130,9 @@ class AgentRun {
     return this.member!.inTurn(async () => {
       if (this.thrown) throw this.thrown.error;
       try {
+        const before = this.member!.treeElapsedMs; // The child's subtree time: what the tree's totals gain while it runs.
         const child = await agentLoop(subagentOptions(spec, this.options, (agentId) => starts.join(agentId)));
-        this.childElapsedMs += child.elapsedMs;
+        this.childElapsedMs += this.member!.treeElapsedMs - before;
         return child;
       } catch (error) {
         this.thrown ??= { error };
@@ -272,7 +272,7 @@ class AgentRun {
       if (this.thrown) throw this.thrown.error;
       const tokens = result.tokens ?? countedTokens(options.countTokens, result.output, `tools.${call.name} output`);
       tool.resultTokens = tokens;
-      tool.latencyMs = Math.max(0, this.lap() - this.childElapsedMs);
+      tool.latencyMs = toolOwnMs(this.lap(), this.childElapsedMs);
       recordToolError(tool, ran, this.aborted);
       this.conversation.addToolResult(call.id, capToolOutput(result.output, tokens, cap));
       const failed = session.recordToolResult(tool);

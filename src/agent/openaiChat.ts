@@ -37,8 +37,8 @@ export interface OpenAIChatOptions {
   timeoutMs?: number;
   /** The output cap's field: `max_completion_tokens` (default; OpenAI) or `max_tokens` (older compatible servers). */
   outputCapField?: (typeof OUTPUT_CAP_FIELDS)[number];
-  /** A client of your own (proxies, a custom fetch); its maxRetries should be 0. */
-  client?: OpenAI;
+  /** A client of your own (proxies, a custom fetch): the `openai` SDK's, any 6.x copy (OpenAIChatClient); its maxRetries should be 0. */
+  client?: OpenAIChatClient;
   /** Headers sent on every request (e.g. `x-loopcost-session` to name a `loopcost serve` session), with a client of your own too. */
   headers?: Record<string, string>;
   /**
@@ -46,6 +46,17 @@ export interface OpenAIChatOptions {
    * past it is the server's error. Default: any model's (openaiUsage.ts MAX_CALL_TOKENS, 10,000,000).
    */
   contextWindowTokens?: number;
+}
+
+/**
+ * What openAIChatModel uses of a client: an `OpenAI` of the `openai` SDK, typed by the few members read so a
+ * client made with your own copy of the SDK (another 6.x version, whose class differs by its private fields) fits.
+ */
+export interface OpenAIChatClient {
+  readonly baseURL: string;
+  /** The per-attempt timeout in ms (the SDK's `timeout`), applied while the body is read too. */
+  readonly timeout?: number;
+  readonly chat: { readonly completions: { create(body: ChatCompletionCreateParamsNonStreaming, options: { headers: Record<string, string>; signal?: AbortSignal }): { asResponse(): Promise<Response> } } };
 }
 
 /** Statuses worth another attempt (openaiResponse.ts): timeouts, conflicts, rate limits, server errors. */
@@ -58,7 +69,7 @@ export { retryableStatus };
 export function openAIChatModel(options: OpenAIChatOptions): Model {
   const envApiKey = process.env['OPENAI_API_KEY'];
   validateOpenAIChatOptions(options, envApiKey);
-  const client =
+  const client: OpenAIChatClient =
     options.client ??
     new OpenAI({
       apiKey: options.apiKey ?? envApiKey,
@@ -68,7 +79,7 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
     });
   const capField = options.outputCapField ?? 'max_completion_tokens';
   // The attempt's own timeout (the SDK's stops once the headers arrive): a client of your own, its `timeout`.
-  const attemptMs = typeof (client as { timeout?: unknown }).timeout === 'number' ? (client as { timeout: number }).timeout : undefined;
+  const attemptMs = typeof client.timeout === 'number' ? client.timeout : undefined;
   return {
     name: options.model,
     ...(options.provider === undefined ? {} : { provider: options.provider }),

@@ -51,7 +51,7 @@ export function fileRecorder(path: string): TraceRecorder & Required<DatingRecor
   };
   return {
     header: (header, clockDate) => {
-      if (fd !== null || ended) throw new Error(`the recording ${path} already has its header`);
+      if (fd !== null || ended || failed) throw recorderReused(`fileRecorder(${JSON.stringify(path)})`, `fileRecorder(${JSON.stringify(path)}) again: it writes the file afresh; another path keeps both runs`);
       fd = openRecording(path);
       line(withDate(header, clockDate));
     },
@@ -134,7 +134,10 @@ export function memoryRecorder(source = 'memory'): TraceRecorder & Required<Pick
     calls.push(structuredClone(call));
   };
   return {
-    header: (h, clockDate) => void (header = withDate(h, clockDate)),
+    header: (h, clockDate) => {
+      if (header !== undefined) throw recorderReused(`memoryRecorder(${source === 'memory' ? '' : JSON.stringify(source)})`, 'memoryRecorder() again');
+      header = withDate(h, clockDate);
+    },
     dated: withDate,
     sent: (call) => replaced(call, 'sent'),
     pending: (call) => replaced(call, 'pending'),
@@ -147,6 +150,20 @@ export function memoryRecorder(source = 'memory'): TraceRecorder & Required<Pick
     // (Before any header, nothing was recorded: read as cut off, as before the sent lines.)
     trace: () => ({ source, header: header!, calls: [...calls], end: end ?? (header === undefined ? CUT_OFF_RECORDING : cutOffEnd(header, calls, undefined)) }),
   };
+}
+
+/**
+ * A recorder given to a second run (its header written once already): refused before the run makes any
+ * model call, as the option it was given in — one recorder's lines would otherwise merge two runs (B's
+ * header over A's calls and B's, B's end claiming their cost) or stop the second run part-way.
+ */
+function recorderReused(recorder: string, fresh: string): UserError {
+  return new UserError({
+    ...argumentPlace('runAgentLoop', 'recorder'),
+    code: 'recorder_reused',
+    message: `${recorder} has recorded a run already: a recorder records one run`,
+    hint: `give each run a recorder of its own, e.g. ${fresh}`,
+  });
 }
 
 /** `header` dated: as it is, else the date of the run's start on its clock (Clock.dateOf: a VirtualClock's; null: undated), else now (the wall clock: this is the shell). */

@@ -12,17 +12,17 @@ import { UserError } from '../errors.js';
 import type { AgentLoopOptions, AgentRunResult, Clock, RetryPolicy } from './types.js';
 
 /** The wall clock (performance.now: monotonic). */
-export const systemClock: Clock = {
+export const systemClock: Readonly<Clock> = Object.freeze<Clock>({
   now: () => performance.now(),
   sleep: (ms, signal) => sleep(ms, undefined, signal === undefined ? {} : { signal }),
   timer: (ms, signal) => sleep(ms, undefined, { signal }),
-};
+});
 
 /** 3 retries after 1 s, 2 s and 4 s (doubling, at most 30 s). */
-export const DEFAULT_RETRY: RetryPolicy = {
+export const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({
   maxRetries: 3,
   backoffMs: (attempt) => Math.min(30_000, 1000 * 2 ** (attempt - 1)),
-};
+});
 
 /** Runs an agent to its stop: see AgentLoopOptions and README ("The real loop"). */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunResult> {

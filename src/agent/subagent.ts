@@ -136,6 +136,11 @@ export class TreeMember implements TreeCheck, RecordedMember {
     return this.budget.summaryMayRun(session, summary);
   }
 
+  /** The tree's time so far (every agent's synced spend): a sub-agent's subtree time is what it gains while the sub-agent runs. */
+  get treeElapsedMs(): number {
+    return this.tree.budget.totals.elapsedMs;
+  }
+
   get timeline(): TreeTimeline {
     return this.tree.timeline;
   }

@@ -103,6 +103,8 @@ function contextIssues(issue: Issue, context: AgentContextOptions | undefined): 
   strategyIssues(issue, context?.strategy, 'context.strategy');
   if (typeof context?.system !== 'string') issue('context.system', 'missing_field', 'is not a string', 'the system prompt');
   if (typeof context?.goal !== 'string') issue('context.goal', 'missing_field', 'is not a string', 'the task the agent is given');
+  const count: unknown = context?.countTokens;
+  if (count !== undefined && typeof count !== 'function') issue('context.countTokens', 'invalid_value', `${shown(count)} is not a function`, "(text) => the text's tokens, e.g. t => Math.ceil(t.length / 4); leave it out for the model family's tokenizer");
 }
 
 const OPTION_KEYS = ['model', 'tools', 'brakes', 'context', 'pricing', 'summaryPricing', 'recorder', 'clock', 'signal', 'retry', 'task', 'subagentLimits', 'cacheWrites', 'unbounded'] as const;

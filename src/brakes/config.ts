@@ -1,6 +1,7 @@
 import type { Pico } from '../money.js';
 import { usdToPico } from '../money.js';
 import { brakeIssues, OptionIssues } from '../options/rules.js';
+import { deepFreeze } from '../deepFreeze.js';
 
 export type RepeatMode = 'total' | 'consecutive' | 'cycle';
 export type SameErrorMode = 'consecutive' | 'total';
@@ -56,11 +57,12 @@ export interface BrakeConfig {
   contextWindow?: number | 'model';
 }
 
-export const NO_BRAKES: BrakeConfig = {
+/** Frozen, as every constant the library exports (test/library/frozenExports.test.ts): a caller's write cannot change later runs. */
+export const NO_BRAKES: Readonly<BrakeConfig> = Object.freeze({
   budgetMode: 'check',
   repeatMode: 'total',
   sameErrorMode: 'consecutive',
-};
+});
 
 /**
  * Brake settings as a library caller writes them: any limits, any modes; what is left out is as on the
@@ -89,20 +91,20 @@ export function filledBrakeConfig(settings: BrakeSettings): BrakeConfig {
 }
 
 /** The reference loop's four brakes: 12 steps, $0.50, 120 s, an action repeated 3 times (total). */
-export const REFERENCE_PRESET: BrakeConfig = {
+export const REFERENCE_PRESET: Readonly<BrakeConfig> = Object.freeze({
   ...NO_BRAKES,
   maxSteps: 12,
   maxCostPico: usdToPico(0.5),
   timeoutMs: 120_000,
   maxRepeat: 3,
   repeatMode: 'total',
-};
+});
 
 /**
  * Other runtimes' default limits, as far as these brakes can express them (docs/presets.md gives each
  * one's source and what it leaves out). Usable as `--preset NAME` and as a sweep axis (`--grid preset=...`).
  */
-export const RUNTIME_PRESETS: Record<string, BrakeConfig> = {
+export const RUNTIME_PRESETS: Readonly<Record<string, Readonly<BrakeConfig>>> = deepFreeze({
   /** OpenAI Agents SDK: `max_turns` defaults to 10 (DEFAULT_MAX_TURNS). */
   'openai-agents': { ...NO_BRAKES, maxSteps: 10 },
   /** LangGraph: `recursion_limit` defaults to 25 super-steps. */
@@ -115,10 +117,10 @@ export const RUNTIME_PRESETS: Record<string, BrakeConfig> = {
   'mini-swe-agent': { ...NO_BRAKES, maxCostPico: usdToPico(3), budgetMode: 'check' },
   /** OpenHands stuck detector: 4 identical actions in a row stop the run (the 4th), as do 3 identical errors. */
   openhands: { ...NO_BRAKES, maxRepeat: 3, repeatMode: 'consecutive', maxSameError: 3, sameErrorMode: 'consecutive' },
-};
+});
 
-export const PRESETS: Record<string, BrakeConfig> = {
+export const PRESETS: Readonly<Record<string, Readonly<BrakeConfig>>> = Object.freeze({
   none: NO_BRAKES,
   reference: REFERENCE_PRESET,
   ...RUNTIME_PRESETS,
-};
+});

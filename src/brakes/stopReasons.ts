@@ -1,5 +1,5 @@
 /** Every run ends with exactly one of these. */
-export const STOP_REASONS = [
+export const STOP_REASONS = Object.freeze([
   'completed',
   'max_steps',
   'budget',
@@ -17,7 +17,7 @@ export const STOP_REASONS = [
    * and is paid nothing (LoopSession.providerRefused). Last, so the codes before it keep their numbers.
    */
   'provider_refused',
-] as const;
+] as const);
 
 export type StopReason = (typeof STOP_REASONS)[number];
 

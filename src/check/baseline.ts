@@ -11,13 +11,17 @@
 import { refuseMovedBaseline } from './movedBaseline.js';
 import type { PriceSource, PriceTable } from '../pricing/types.js';
 import { BASELINE_SCHEMA, plainPath, priceIdentity, type BaselineFile, type BaselineScenario, type PriceIdentity } from './baselineFile.js';
-import { pairWithBaseline, type Pairing } from './pairedAgents.js';
+import { pairWithBaseline, type Pairing, type Unpaired } from './pairedAgents.js';
 import { BaselinePrices, changedPrices, type PriceRow, type PriceRowChange } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
 import type { ScenarioKeys } from './scenarioKey.js';
 import { scenarioChanges, type ScenarioChanges } from './settingChanges.js';
 import { brakesRemoved, type BrakeRemoved } from './brakesRemoved.js';
+import { brakesLoosened, type BrakeLoosened } from './brakesLoosened.js';
+import { runsDropped, type RunsDropped } from './runsDropped.js';
 import { figureRows, sameAgents } from './driftFigures.js';
+import type { RateRuns } from './rareRates.js';
+import type { DistrustedBand } from './noiseTrust.js';
 import { worstCaseJudged, type WorstCaseMove } from './worstCaseDrift.js';
 import { correctionsChange, correctionsLabel, type CorrectionsChange } from '../pricing/correctionsChange.js';
 
@@ -63,6 +67,10 @@ export interface DriftRow {
    * share); a change within it is no drift. null: a value is none. Absent where the runs replay exactly.
    */
   noise?: number | null;
+  /** A rate: its count on both sides, in runs (completions; false stops), what its relative rule counts (rareRates.ts). */
+  rateRuns?: RateRuns;
+  /** The band the baseline stored for this figure is wider than a resample of its runs could give: not used (noiseTrust.ts). */
+  noiseDistrusted?: DistrustedBand;
   status: DriftStatus;
 }
 
@@ -91,10 +99,19 @@ export interface Drift {
   sameAgents?: string[];
   /** The scenarios whose runs are another sample than the baseline's, judged against its agents run again on their draws (pairedAgents.ts). Absent when none is. */
   paired?: string[];
-  /** Those judged against the noise band instead, each with why its baseline's agents were not run again. Absent when none is. */
-  unpaired?: { scenario: string; reason: string }[];
+  /**
+   * Those judged against the noise band instead, each with why its baseline's agents were not run again (`rewrite: false`:
+   * writing the baseline again would not pair it). Absent when none is.
+   */
+  unpaired?: Unpaired[];
   /** The brakes the baseline had that are off now: each a failure (brakesRemoved.ts). Absent when none is. */
   brakesRemoved?: BrakeRemoved[];
+  /** The brakes that hold less than the baseline's (a limit raised, a mode that stops later): each a failure (brakesLoosened.ts). Absent when none does. */
+  brakesLoosened?: BrakeLoosened[];
+  /** The scenarios checked on fewer runs than the baseline's: each a failure (runsDropped.ts). Absent when none is. */
+  runsDropped?: RunsDropped[];
+  /** The baseline file written again by this check (`--update-baseline` naming it): its failures accepted, none fails the check (gateCounts.ts). */
+  accepted?: string;
   /** The worst case per run the brakes allow, where it moved past the tolerance (a rise fails), and the scenarios whose baseline holds none (worstCaseDrift.ts). Absent when neither. */
   worstCase?: WorstCaseDrift;
   rows: DriftRow[];
@@ -145,9 +162,9 @@ function modelsOf(entry: BaselineFile['scenarios'][number], baseline: BaselineFi
 }
 
 /** `to accept an intended change, write the baseline again: …`, when a figure drifted or a scenario is new or gone. */
-function acceptHint(file: string, rows: readonly DriftRow[], removed: readonly BrakeRemoved[]): string | undefined {
+function acceptHint(file: string, rows: readonly DriftRow[], gate: { removed: number; loosenedOrFewer: number }): string | undefined {
   const has = (status: DriftStatus) => rows.some((row) => row.status === status);
-  const why = [has('drift') || has('looser') || removed.length > 0 ? `accept an intended change${removed.length > 0 ? ' (a brake removed on purpose too)' : ''}` : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : ''].filter((part) => part !== '');
+  const why = [has('drift') || has('looser') || gate.removed + gate.loosenedOrFewer > 0 ? `accept an intended change${gate.removed > 0 ? ' (a brake removed on purpose too)' : ''}` : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : ''].filter((part) => part !== '');
   if (why.length === 0) return undefined;
   const what = why.length === 1 ? why[0] : `${why.slice(0, -1).join(', ')} or ${why[why.length - 1]}`;
   return `to ${what}, write the baseline again: run the same check with --update-baseline ${file} (and commit the file)`;
@@ -158,10 +175,12 @@ interface Gathered {
   rows: DriftRow[];
   changes: ScenarioChanges[];
   removed: BrakeRemoved[];
+  loosened: BrakeLoosened[];
+  dropped: RunsDropped[];
   worst: WorstCaseDrift;
   sameAgents: string[];
   paired: string[];
-  unpaired: { scenario: string; reason: string }[];
+  unpaired: Unpaired[];
 }
 
 /**
@@ -174,7 +193,7 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
   const judged = atBaselinePrices ?? check;
   const same = sameAgents(judged, before);
   const pair = same ? undefined : options.pair?.(judged, before);
-  if (pair !== undefined) ('metrics' in pair ? into.paired.push(check.source) : into.unpaired.push({ scenario: check.source, reason: pair.unpaired }));
+  if (pair !== undefined) ('metrics' in pair ? into.paired.push(check.source) : into.unpaired.push({ scenario: check.source, reason: pair.unpaired, ...(pair.rewrite === false ? { rewrite: false as const } : {}) }));
   const pairedWith = pair !== undefined && 'metrics' in pair ? { paired: pair.metrics } : {};
   const repriced = atBaselinePrices === undefined ? {} : { atBaselinePrices };
   const figures = figureRows(check, before, { tolerance: options.tolerance, ...repriced, ...pairedWith });
@@ -183,6 +202,8 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
   if (worstCase.move !== undefined) into.worst.moved.push(worstCase.move);
   if (worstCase.notCompared === true) into.worst.notCompared.push(check.source);
   into.removed.push(...brakesRemoved(before, check));
+  into.loosened.push(...brakesLoosened(before, check));
+  into.dropped.push(...runsDropped(before, check));
   if (same) into.sameAgents.push(check.source);
   const changed = scenarioChanges(before, check, modelsOf(before, args.baseline));
   if (changed.length > 0 || figures.some((row) => row.status === 'drift') || worstCase.row?.status === 'looser') into.changes.push({ scenario: check.source, changes: changed });
@@ -192,7 +213,7 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
 export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: DriftOptions): Drift {
   const formatOne = baseline.baseline !== BASELINE_SCHEMA;
   const matches = (entry: BaselineFile['scenarios'][number], check: ScenarioCheck) => (formatOne ? sameSource(entry.source, check.source) : sameSource(entry.source, args.keys.keyOf(check.source)));
-  const into: Gathered = { rows: [], changes: [], removed: [], worst: { moved: [], notCompared: [] }, sameAgents: [], paired: [], unpaired: [] };
+  const into: Gathered = { rows: [], changes: [], removed: [], loosened: [], dropped: [], worst: { moved: [], notCompared: [] }, sameAgents: [], paired: [], unpaired: [] };
   const { rows, changes, removed, worst } = into;
   let added = 0;
   checks.forEach((check, i) => {
@@ -225,9 +246,11 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(into.paired.length === 0 ? {} : { paired: into.paired }),
     ...(into.unpaired.length === 0 ? {} : { unpaired: into.unpaired }),
     ...(removed.length === 0 ? {} : { brakesRemoved: removed }),
+    ...(into.loosened.length === 0 ? {} : { brakesLoosened: into.loosened }),
+    ...(into.dropped.length === 0 ? {} : { runsDropped: into.dropped }),
     ...(worst.moved.length === 0 && worst.notCompared.length === 0 ? {} : { worstCase: worst }),
     rows,
-    ...withHint(acceptHint(args.file, rows, removed)),
+    ...withHint(acceptHint(args.file, rows, { removed: removed.length, loosenedOrFewer: into.loosened.length + into.dropped.length })),
   };
 }
 

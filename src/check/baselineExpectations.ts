@@ -48,7 +48,8 @@ const RUN_EXPECTATIONS = { usd: runExpectations('usd'), pico: runExpectations('p
 // The per-run keys (the expect schema's) and the population figures an expectation reads (evaluate.ts's
 // POPULATION_FIGURE_NAMES: `population.costPerRunUsd.p95`, as the baseline's `figures` holds them): their own lists.
 const RUN_KEYS_TEXT = RUN_EXPECTATION_KEYS.join('|');
-const RUN_KEY = new RegExp(`^(?:runs|behaviours\\..+)\\.(${RUN_KEYS_TEXT})$`, 's');
+/** A per-run expectation's key (`runs.steps`, `behaviours.<name>.costUsd`), its expectation (`steps`) the first group. */
+export const RUN_KEY = new RegExp(`^(?:runs|behaviours\\..+)\\.(${RUN_KEYS_TEXT})$`, 's');
 const KEYS_WRITTEN = `\`runs.<${RUN_KEYS_TEXT}>\`, \`behaviours.<name>.<${RUN_KEYS_TEXT}>\` or \`population.<figure>\``;
 
 /**

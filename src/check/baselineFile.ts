@@ -16,7 +16,6 @@ import { UserError, type InputIssue } from '../errors.js';
 import { jsonErrorLine, jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT, MAX_USD } from '../io/limits.js';
-import { shareFlagValue } from '../io/numberText.js';
 import { MAX_RUN_COST_TEXT } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { PriceSource } from '../pricing/types.js';
@@ -24,6 +23,7 @@ import type { ReportSettings } from '../report/settings.js';
 import { baselineIssueMessage, checkBaselineExpectations, expectationsInUsd } from './baselineExpectations.js';
 import { priceRowSchema, type PriceRow } from './modelPrices.js';
 import { fieldOf, unknownKeyIssue } from './baselineUnknownKeys.js';
+import { checkScenarioFigures, INCONSISTENT_FIGURES, inconsistentHint, noScenarios } from './baselineSanity.js';
 import { scenarioNoise, scenarioSample, type FigureNoise } from './noise.js';
 import { agentsSchema, scenarioAgents, type StoredAgents } from './pairedAgents.js';
 import type { ScenarioCheck } from './run.js';
@@ -32,6 +32,8 @@ import { storedCorrections, type StoredCorrections } from '../pricing/correction
 
 import { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
 export { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
+// The one reading of `--tolerance` (check's, compare's, the library's).
+export { parseTolerance } from './tolerance.js';
 
 const shareOrNull = z.number().min(0).max(1).nullable();
 /** One run's cost: at most $9,007.199254740991 (2^53 − 1 picodollars), the most a run can cost (kernel/cost.ts). */
@@ -102,19 +104,21 @@ function commonFields(costs: 'usd' | 'pico') {
           // Each expectation's measured value: informational, read strictly (baselineExpectations.ts).
           expectations: z.record(z.string(), z.unknown()),
         })
-        .superRefine(checkBaselineExpectations(costs)),
+        .superRefine(checkBaselineExpectations(costs))
+        // Figures that no runs make (a mean past the max, a p50 past the p95, …): refused, not reported as drift.
+        .superRefine(checkScenarioFigures(costs)),
     ),
   };
 }
 
-const baselineSchema = z.discriminatedUnion('baseline', [
+export const baselineSchema = z.discriminatedUnion('baseline', [
   // `tree`: written by check --tree, each session tree one run (baselineTree.ts); absent: each run on its own.
   z.strictObject({ baseline: z.literal(BASELINE_SCHEMA), ...commonFields('usd'), models: z.array(priceRowSchema), tree: z.literal(true).optional() }),
   z.strictObject({ baseline: z.literal(BASELINE_SCHEMA_V2), ...commonFields('pico'), models: z.array(priceRowSchema) }),
   z.strictObject({ baseline: z.literal(BASELINE_SCHEMA_V1), ...commonFields('pico') }),
 ]);
 
-type ParsedBaseline = z.infer<typeof baselineSchema>;
+export type ParsedBaseline = z.infer<typeof baselineSchema>;
 /** A baseline as read: format 3, or format 1 (its keys are read otherwise); format 2 is read as format 3. */
 export type BaselineFile = Exclude<ParsedBaseline, { baseline: typeof BASELINE_SCHEMA_V2 }>;
 export type BaselineFigures = z.infer<typeof figuresSchema>;
@@ -262,8 +266,8 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   const parsed = baselineSchema.safeParse(value, { reportInput: true });
   if (parsed.success) {
     const read = inUsd(parsed.data);
-    const twice = sourcesGivenTwice(read, file);
-    if (twice.length > 0) throw new UserError(twice.slice(0, 20));
+    const problems = [...noScenarios(read, file), ...sourcesGivenTwice(read, file)];
+    if (problems.length > 0) throw new UserError(problems.slice(0, 20));
     return read;
   }
   const format = (value as { baseline?: unknown }).baseline;
@@ -271,17 +275,11 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   throw new UserError(
     parsed.error.issues.flatMap((issue): InputIssue[] => {
       if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKeyIssue(file, [...issue.path, key], { format, writtenBy }));
+      const field = issue.path.length === 0 ? {} : { field: fieldOf(issue.path) };
+      if (issue.code === 'custom' && issue.params?.code === INCONSISTENT_FIGURES) return [{ file, ...field, code: INCONSISTENT_FIGURES, message: issue.message, hint: inconsistentHint(file) }];
       const message = issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : baselineIssueMessage(issue, { schema: baselineSchema, value });
-      return [{ file, ...(issue.path.length === 0 ? {} : { field: fieldOf(issue.path) }), code: issue.code, message, hint: WRITTEN_BY }];
+      return [{ file, ...field, code: issue.code, message, hint: WRITTEN_BY }];
     }).slice(0, 20),
   );
 }
 
-/**
- * `5%` or `0.05` → 0.05: a share as every share flag takes one (io/numberText.ts shareFlagValue: `0.05`, `.05`,
- * `1e-3`, with a `%` after it for a percentage), from 0 (none: the figures must match) to 100%.
- */
-export function parseTolerance(text: string): number {
-  requireStrings('parseTolerance', { text });
-  return shareFlagValue(text, { flag: '--tolerance', accepts: (share) => share >= 0 && share <= 1, notA: 'is not a tolerance between 0% and 100%', hint: "write a percentage ('5%') or a fraction ('0.05', '1e-3'); 0 for none" });
-}

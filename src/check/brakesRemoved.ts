@@ -9,11 +9,14 @@ import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
 import { flagParts } from './settingChanges.js';
 
-/** The limits that stop a run, as the settings' brakes text names them (report/settings.ts brakeParts). */
-const BRAKE_NAMES: ReadonlySet<string> = new Set(['max-steps', 'max-cost', 'timeout', 'max-repeat', 'max-same-error', 'max-tokens', 'max-backtracks', 'context-window']);
+/**
+ * The limits that stop a run, as the settings' brakes text names them (report/settings.ts brakeParts), and
+ * the per-agent limits as `subagent` names them (subagentLimitsSpec).
+ */
+const BRAKE_NAMES: ReadonlySet<string> = new Set(['max-steps', 'max-cost', 'timeout', 'max-repeat', 'max-same-error', 'max-tokens', 'max-backtracks', 'context-window', 'subagent-max-steps', 'subagent-max-cost']);
 
 /** The settings that hold brakes, and how the report names them. */
-const BRAKE_SETTINGS: readonly [key: string, named: string][] = [
+export const BRAKE_SETTINGS: readonly [key: string, named: string][] = [
   ['brakes', 'brakes'],
   ['subagent', 'per-agent limits'],
 ];

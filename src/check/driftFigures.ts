@@ -6,13 +6,17 @@
  * them alone has no band, and the tolerance alone judges it; so has a synthetic sample of the very agents the
  * baseline ran (its seed and the entry each run drew: a brake or a model changed, common random numbers). The largest cost of a run is not held where
  * there are synthetic runs (`not held`: no stable figure of a sample), and the total spend is not compared
- * across different run counts (`not compared`: the mean per run is).
+ * across different run counts (`not compared`: the mean per run is). A rate is past the tolerance in points, or
+ * by its relative change with a few runs changed (rareRates.ts); a band the baseline stored wider than its runs
+ * could give is not used (noiseTrust.ts).
  */
 import { usdToPico } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import { figuresOf, type BaselineFigures, type BaselineScenario } from './baselineFile.js';
 import type { DriftRow, DriftStatus } from './baseline.js';
-import { noiseOf, scenarioNoise, scenarioSample } from './noise.js';
+import { noiseOf, scenarioNoise, scenarioRuns, scenarioSample } from './noise.js';
+import { rareRateMoved, rateRuns, type RateRuns } from './rareRates.js';
+import { distrusted, type DistrustedBand } from './noiseTrust.js';
 import type { ScenarioCheck } from './run.js';
 
 type FigureKind = 'rate' | 'usd';
@@ -57,12 +61,15 @@ interface Judging {
   runsDiffer: boolean;
   /** Per figure, the band of the difference resampling explains (undefined: none known; null: a value is none). */
   band: (figure: string) => number | null | undefined;
+  /** Per rate, its count on both sides in runs (rareRates.ts; undefined: not a rate, or not told). */
+  rateRuns: (figure: string) => RateRuns | undefined;
 }
 
 function statusOf(figure: string, kind: FigureKind, values: { was: number | null; is: number | null; atBaseline?: number | null }, judging: Judging): DriftStatus {
   if (figure === 'costUsd' && judging.runsDiffer) return 'not compared';
   const judged = 'atBaseline' in values ? (values.atBaseline ?? null) : values.is;
-  const pastTolerance = (is: number | null) => movedBy(kind, { was: values.was, is }, { share: judging.tolerance });
+  // A rate: in points, or by its relative change with a few runs changed (rareRates.ts).
+  const pastTolerance = (is: number | null) => movedBy(kind, { was: values.was, is }, { share: judging.tolerance }) || (kind === 'rate' && rareRateMoved({ was: values.was, is }, judging.rateRuns(figure), judging.tolerance));
   if (figure === 'costPerRunUsd.max' && judging.sampled) return pastTolerance(judged) ? 'not held' : 'ok';
   if (pastTolerance(judged)) {
     const band = judging.band(figure);
@@ -72,8 +79,11 @@ function statusOf(figure: string, kind: FigureKind, values: { was: number | null
   return 'atBaseline' in values && pastTolerance(values.is) ? 'price change' : 'ok';
 }
 
-/** The band of the difference of a figure now and in the baseline, sqrt(now² + then²); the baseline's, when it stored none, the one now scaled to its runs. */
-function bandOf(check: ScenarioCheck, before: BaselineScenario): Judging['band'] {
+/**
+ * The band of the difference of a figure now and in the baseline, sqrt(now² + then²); the baseline's, when it stored
+ * none or one wider than its runs could give (`distrust` is told of it: noiseTrust.ts), the one now scaled to its runs.
+ */
+function bandOf(check: ScenarioCheck, before: BaselineScenario, distrust: (figure: string, band: DistrustedBand) => void): Judging['band'] {
   const noise = scenarioNoise(check);
   const nowRuns = check.syntheticRuns;
   const thenRuns = before.syntheticRuns ?? before.figures.runs;
@@ -81,8 +91,10 @@ function bandOf(check: ScenarioCheck, before: BaselineScenario): Judging['band']
     // Now: the runs' own band; none without synthetic runs; unknown for a check whose runs were not kept.
     const now = noise !== undefined ? noiseOf(noise, figure) : nowRuns === 0 ? 0 : undefined;
     const stored = before.noise === undefined ? undefined : noiseOf(before.noise, figure);
-    // Then: the band the baseline stored; for one written before baselines stored it, the band now scaled to its runs.
-    const then = before.noise !== undefined ? stored : thenRuns === 0 ? 0 : typeof now === 'number' && nowRuns > 0 ? now * Math.sqrt(nowRuns / thenRuns) : undefined;
+    const untrusted = distrusted(figure, stored, before);
+    if (untrusted !== undefined) distrust(figure, untrusted);
+    // Then: the band the baseline stored; for one written before baselines stored it (or past what its runs give), the band now scaled to its runs.
+    const then = before.noise !== undefined && untrusted === undefined ? stored : thenRuns === 0 ? 0 : typeof now === 'number' && nowRuns > 0 ? now * Math.sqrt(nowRuns / thenRuns) : undefined;
     if (now === undefined || then === undefined) return undefined;
     return now === null || then === null ? null : Math.hypot(now, then);
   };
@@ -105,8 +117,11 @@ export function figureRows(check: ScenarioCheck, before: BaselineScenario, args:
   const reference = args.paired === undefined ? undefined : figuresOf(args.paired);
   // The same synthetic agents as the baseline's (noise.ts sampleKey), or its agents on these draws: what moved, moved with the change; no band.
   const sampled = reference === undefined && !sameAgents(judgedCheck, before) && (check.syntheticRuns > 0 || (before.syntheticRuns ?? (before.seed === undefined ? 0 : 1)) > 0);
-  const band = sampled ? bandOf(judgedCheck, before) : () => undefined;
-  const judging: Judging = { tolerance: args.tolerance, sampled, runsDiffer: (reference?.runs ?? before.figures.runs) !== judgedCheck.metrics.runs, band };
+  const untrusted = new Map<string, DistrustedBand>();
+  const band = sampled ? bandOf(judgedCheck, before, (figure, b) => untrusted.set(figure, b)) : () => undefined;
+  const kept = scenarioRuns(judgedCheck);
+  const counts = { now: judgedCheck.metrics, against: args.paired === undefined ? { figures: before.figures } : { metrics: args.paired }, ...(kept === undefined ? {} : { runs: kept }) };
+  const judging: Judging = { tolerance: args.tolerance, sampled, runsDiffer: (reference?.runs ?? before.figures.runs) !== judgedCheck.metrics.runs, band, rateRuns: (figure) => rateRuns(figure, counts) };
   return FIGURES.map(([figure, kind, value]) => {
     const values = { was: value(reference ?? before.figures), is: value(figures), ...(then === undefined ? {} : { atBaseline: value(then) }) };
     // Each change from what the status judged it against: the baseline's agents on these draws when paired, else the stored figure.
@@ -115,6 +130,14 @@ export function figureRows(check: ScenarioCheck, before: BaselineScenario, args:
     const noise = band(figure);
     const from = reference === undefined ? ('baseline' as const) : ('paired' as const);
     const change = { relativeChange: relativeChange(values.was, values.is), relativeChangeFrom: from, ...atBaselinePrices, ...paired, ...(noise === undefined ? {} : { noise }) };
-    return { scenario: check.source, figure, baseline: value(before.figures), measured: values.is, ...change, status: statusOf(figure, kind, values, judging) };
+    const status = statusOf(figure, kind, values, judging);
+    const distrustedBand = untrusted.get(figure);
+    return { scenario: check.source, figure, baseline: value(before.figures), measured: values.is, ...change, ...rateRunsField(kind, figure, judging), ...(distrustedBand === undefined ? {} : { noiseDistrusted: distrustedBand }), status };
   });
+}
+
+/** A rate's count on both sides, in runs (what its relative rule counts: rareRates.ts); nothing for money. */
+function rateRunsField(kind: FigureKind, figure: string, judging: Judging): { rateRuns?: RateRuns } {
+  const runs = kind === 'rate' ? judging.rateRuns(figure) : undefined;
+  return runs === undefined ? {} : { rateRuns: runs };
 }

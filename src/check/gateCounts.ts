@@ -1,8 +1,10 @@
 /**
  * What fails a check against its baseline, counted: figures past the tolerance (`drift`), baseline
- * scenarios not checked (`gone`), brakes the baseline had that are off, worst cases per run that rose
- * (`looser`). One rule for the report's verdict (table and JSON), each scenario's `passed` in JSON, and
- * the exit status. Pure.
+ * scenarios not checked (`gone`), brakes the baseline had that are off or hold less now, worst cases per
+ * run that rose (`looser`), scenarios checked on fewer runs than the baseline's. One rule for the report's
+ * verdict (table and JSON), each scenario's `passed` in JSON, and the exit status: a check that writes the
+ * baseline it compared with again (`--update-baseline` naming the `--baseline` file: `drift.accepted`)
+ * accepts them, so they are counted and said but fail nothing. Pure.
  */
 import type { Drift } from './baseline.js';
 
@@ -14,23 +16,48 @@ export interface BaselineFailures {
   gone: number;
   /** Brakes the baseline had that are off now. */
   brakesRemoved: number;
+  /** Brakes the baseline had that hold less now: a limit raised, a mode or action that stops later (brakesLoosened.ts). */
+  brakesLoosened: number;
   /** Scenarios whose worst case per run the brakes allow rose past the tolerance (`LOOSER` rows). */
   worstCaseRose: number;
+  /** Scenarios checked on fewer runs than the baseline's (runsDropped.ts). */
+  runsDropped: number;
 }
 
 /** Every failure against the baseline; of one scenario (its source as checked) when `scenario` is given (then `gone` is 0). */
 export function baselineFailures(drift: Drift, scenario?: string): BaselineFailures {
-  const rows = scenario === undefined ? drift.rows : drift.rows.filter((row) => row.scenario === scenario);
-  const removed = (drift.brakesRemoved ?? []).filter((brake) => scenario === undefined || brake.scenario === scenario);
+  const own = <T extends { scenario: string }>(list: readonly T[] | undefined) => (list ?? []).filter((entry) => scenario === undefined || entry.scenario === scenario);
+  const rows = own(drift.rows);
   return {
     drifted: rows.filter((row) => row.status === 'drift').length,
     gone: rows.filter((row) => row.status === 'gone').length,
-    brakesRemoved: removed.length,
+    brakesRemoved: own(drift.brakesRemoved).length,
+    brakesLoosened: own(drift.brakesLoosened).length,
     worstCaseRose: rows.filter((row) => row.status === 'looser').length,
+    runsDropped: new Set(own(drift.runsDropped).map((entry) => entry.scenario)).size,
   };
 }
 
 /** Whether any of them is a failure. */
 export function anyBaselineFailure(failures: BaselineFailures | undefined): boolean {
-  return failures !== undefined && failures.drifted + failures.gone + failures.brakesRemoved + failures.worstCaseRose > 0;
+  return failures !== undefined && Object.values(failures).some((n) => n > 0);
+}
+
+/** Whether the check fails against its baseline (of one scenario, when given): a failure there, not accepted by writing the baseline again. */
+export function failsAgainstBaseline(drift: Drift | undefined, scenario?: string): boolean {
+  return drift !== undefined && drift.accepted === undefined && anyBaselineFailure(baselineFailures(drift, scenario));
+}
+
+/**
+ * The drift of a check that writes the baseline it compared with again (`file`): its failures accepted,
+ * said in place of the hint that says how to accept them.
+ */
+export function acceptedDrift(drift: Drift, file: string): Drift {
+  if (!anyBaselineFailure(baselineFailures(drift)) && drift.scenarios.new === 0) return drift;
+  return { ...drift, accepted: file, hint: `accepted: the differences above are the baseline now, written again to ${file} (--update-baseline); commit it` };
+}
+
+/** `, accepted: the baseline written again` for the verdict line; empty when nothing was accepted. */
+export function acceptedVerdict(drift: Drift | undefined): string {
+  return drift?.accepted === undefined ? '' : ' (accepted: the baseline written again)';
 }

@@ -8,6 +8,7 @@ import type { Drift, DriftRow } from './baseline.js';
 import { dropReason, driftDirection, driftValue, droppedBelowBaseline, toleranceText, type CheckReport } from './report.js';
 import { changesText } from './settingChanges.js';
 import { removedText, type BrakeRemoved } from './brakesRemoved.js';
+import { gateCases } from './gateFailures.js';
 import { beyondNoiseText, quietStatusText } from './noiseText.js';
 import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
 import { withinNoiseText } from './expectationText.js';
@@ -82,14 +83,14 @@ function driftCase(row: DriftRow, drift: Drift): Case {
   const hint = drift.hint === undefined ? '' : `${drift.hint}\n`;
   if (row.status === 'drift') {
     const changed = changedText(row, drift);
-    const direction = driftDirection(row);
+    const direction = driftDirection(row, drift.tolerance);
     const drop = droppedBelowBaseline(row) ? `${dropReason([row.figure])}\n` : '';
     // The change said is from what decided: the baseline's agents on these draws when paired (report.ts judged).
     const from = direction === '' || row.paired === undefined ? '' : " from the baseline's agents on these draws";
     return { name, failure: { type: 'drift', message: `drift${direction === '' ? '' : ` ${direction}`}${from}: ${message}; ${changed}`, text: `${row.scenario}\n${message}${beyondNoiseText(row)}\n${changed}\n${drop}${hint}` } };
   }
   if (row.status === 'price change') return { name, note: `price change, not a brake regression: ${message}` };
-  if (row.status === 'noise' || row.status === 'not held' || row.status === 'not compared') return { name, note: `${quietStatusText(row, driftDirection(row))}: ${message}` };
+  if (row.status === 'noise' || row.status === 'not held' || row.status === 'not compared') return { name, note: `${quietStatusText(row, driftDirection(row, drift.tolerance))}: ${message}` };
   return row.status === 'new' ? { name, note: `new: not in the baseline (not a failure)\n${hint}` } : { name };
 }
 
@@ -119,6 +120,7 @@ export function renderJunit(report: CheckReport): string {
     const rows = drift?.rows.filter((row) => row.scenario === scenario.source && row.status !== 'gone') ?? [];
     for (const row of rows) cases.push(driftCase(row, drift!));
     for (const removed of drift?.brakesRemoved?.filter((r) => r.scenario === scenario.source) ?? []) cases.push(brakeCase(removed, drift!));
+    cases.push(...gateCases(drift, scenario.source));
     suites.push(suite({ name: scenario.name, file: scenario.source }, cases));
   }
   const gone = drift?.rows.filter((row) => row.status === 'gone') ?? [];

@@ -226,3 +226,8 @@ export function scenarioNoise(check: object): FigureNoise | undefined {
   if (kept.noise === undefined) kept.noise = figureNoise(kept.runs, kept.seed) ?? null;
   return kept.noise ?? undefined;
 }
+
+/** The runs of a checked scenario (recorded and synthetic, as its figures count them); undefined for a check made elsewhere. */
+export function scenarioRuns(check: object): readonly PopulationRun[] | undefined {
+  return runsOf.get(check)?.runs;
+}

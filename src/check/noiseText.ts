@@ -96,12 +96,14 @@ export function sameAgentsLines(drift: Drift): string[] {
 export function pairedLines(drift: Drift): string[] {
   const paired = (drift.paired ?? []).filter((scenario) => moved(drift, scenario)).map(
     (scenario) =>
-      `paired: ${scenario}: its synthetic runs are another sample than the baseline's; the baseline's agents (stored in it) were run again on these runs' draws (the same seed and run count), and each figure is judged against theirs by the tolerance alone: what moved, moved with the change, not by which runs were drawn; a change shown is from theirs, not from the stored figure in the baseline column (which it may even move the other way from)`,
+      `paired: ${scenario}: its synthetic runs are another sample than the baseline's; the baseline's agents (stored in it) were run again on these runs' draws (the same seed and run count), and each figure is judged against theirs by the tolerance alone: what moved, moved with the change, not by which runs were drawn; the column baseline's agents now shows theirs, and a change shown (its arrow and sign) is from that column, not from the stored figure in the baseline column (which it may even move the other way from)`,
   );
   const reasons = [...new Set((drift.unpaired ?? []).map((u) => u.reason))];
   const unpaired = reasons.map((reason) => {
-    const scenarios = (drift.unpaired ?? []).filter((u) => u.reason === reason).map((u) => u.scenario);
-    return `unpaired: ${scenarios.join(', ')}: another sample than the baseline's, judged against the noise band, not paired with the baseline's agents: ${reason}; to judge it paired, write the baseline again with --update-baseline ${drift.file}`;
+    const of = (drift.unpaired ?? []).filter((u) => u.reason === reason);
+    // Said only where it is true: writing the baseline again pairs it (not a session tree's recordings).
+    const advice = of.some((u) => u.rewrite === false) ? '' : `; to judge it paired, write the baseline again with --update-baseline ${drift.file}`;
+    return `unpaired: ${of.map((u) => u.scenario).join(', ')}: another sample than the baseline's, judged against the noise band, not paired with the baseline's agents: ${reason}${advice}`;
   });
   return [...paired, ...unpaired];
 }
@@ -120,4 +122,20 @@ export function brakesRemovedLines(drift: Drift): string[] {
 export function removedVerdict(drift: Drift | undefined): string {
   const n = drift?.brakesRemoved?.length ?? 0;
   return n === 0 ? '' : `, ${counted(n, 'brake')} removed`;
+}
+
+/**
+ * Per scenario whose baseline stored a band wider than its runs could give (noiseTrust.ts): which, and that the band
+ * now (scaled to the baseline's runs) judged in its place.
+ */
+export function distrustedLines(drift: Drift): string[] {
+  const rows = drift.rows.filter((row) => row.noiseDistrusted !== undefined);
+  return [...new Set(rows.map((row) => row.scenario))].map((scenario) => {
+    const bands = rows.filter((row) => row.scenario === scenario).map((row) => {
+      const { stored, most } = row.noiseDistrusted!;
+      const show = (v: number) => (row.figure.includes('Usd') ? formatUsdNumber(v) : `${signedPointsText(v * 100).replace(/^\+/, '')} points`);
+      return `noise.${row.figure} ±${show(stored)} (at most ±${show(most)})`;
+    });
+    return `noise distrusted: ${scenario}: the baseline stores ${bands.join(', ')}, wider than a resample of its runs can give (edited by hand?): not used; each such figure is judged against the band of the runs now, scaled to the baseline's runs, in its place; write the baseline again with --update-baseline ${drift.file}`;
+  });
 }

@@ -7,12 +7,13 @@
  * alone: the two differ by the change alone, not by which runs were drawn. The re-run is trusted only where it
  * gives the baseline's own figures at its own seed and run count (this loopcost draws its agents as the one that
  * wrote it did) and the agents are as written (their `hash`: that re-run vouches only for the entries the baseline's
- * draws picked, and an entry it never drew, edited, would pass it); else, and for a baseline without `agents` (written before) or a scenario with recorded runs
- * beside its synthetic ones, the figures are judged against the noise band as before, and the report says why.
+ * draws picked, and an entry it never drew, edited, would pass it); else, and for a baseline without `agents` (written before), the
+ * figures are judged against the noise band as before, and the report says why. Recorded runs beside the synthetic ones
+ * replay exactly: the baseline's are its recordings replayed again under its settings (pairedRecordings.ts).
  */
 import { z } from 'zod';
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
-import { contextSpecOf } from '../context/strategy.js';
+import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import { brakesFromSpec, latencyFromSpec, strategyFromFlags } from '../flags/settingsFlags.js';
 import { populationMetrics, type PopulationMetrics } from '../metrics/population.js';
@@ -28,6 +29,8 @@ import type { BaselineFigures, BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { entryContent, textKey } from './noise.js';
+import { recordedCacheOf, recordedRunsUnder, RECORDED_CACHE, type CheckRecordings } from './pairedRecordings.js';
+import type { PopulationRun } from '../population/run.js';
 
 /**
  * What re-runs a scenario's synthetic agents: open records, read by the scenario schema and flag parsers of the
@@ -48,10 +51,13 @@ export function agentsHash(agents: Pick<StoredAgents, 'scenario' | 'settings'>):
 /** A scenario file's fields that make no agent (or are stored as settings, or drawn by the check: runs, seed). */
 const NOT_AGENTS = new Set(['scenario', 'name', 'description', 'expect', 'traces', 'runs', 'seed', 'runsPerDay', 'brakes', 'context', 'latency', 'source']);
 /** The settings an `agents` block may hold, as their flags take them (ContextFlags' names for the context). */
-const SETTINGS = new Set(['brakes', 'context', 'toolResultCap', 'cache', 'latency', 'model']);
+const SETTINGS = new Set(['brakes', 'context', 'toolResultCap', 'cache', 'latency', 'model', RECORDED_CACHE]);
 
-/** The `agents` block of a scenario with a synthetic population under `settings` (`model`: `--model`); undefined without one. */
-export function agentsOf(scenario: { population?: unknown } & object, settings: ScenarioSettings, model?: string): StoredAgents | undefined {
+/**
+ * The `agents` block of a scenario with a synthetic population under `settings` (`model`: `--model`); undefined without one.
+ * `recorded`: the strategy its recordings replayed under, when it has any (stored as `recordedCache`: pairedRecordings.ts).
+ */
+export function agentsOf(scenario: { population?: unknown } & object, settings: ScenarioSettings, model?: string, recorded?: ContextStrategy): StoredAgents | undefined {
   if (scenario.population === undefined) return undefined;
   const made = Object.fromEntries(Object.entries(scenario).filter(([key, value]) => !NOT_AGENTS.has(key) && value !== undefined && typeof value !== 'function'));
   const s = settings.strategy;
@@ -60,14 +66,18 @@ export function agentsOf(scenario: { population?: unknown } & object, settings: 
   stored.cache = s.cache ?? 'off';
   if (settings.latency !== undefined) stored.latency = latencySpec(settings.latency);
   if (model !== undefined) stored.model = model;
+  if (recorded !== undefined) stored[RECORDED_CACHE] = recordedCacheOf(recorded);
   return { scenario: made, settings: stored, hash: agentsHash({ scenario: made, settings: stored }) };
 }
 
 // Each check's own agents, kept out of its fields (a check is compared and serialized whole).
 const agentsKept = new WeakMap<object, StoredAgents>();
+const recordingsKept = new WeakMap<object, CheckRecordings>();
 
-export function keepAgents(check: object, agents: StoredAgents | undefined): void {
+/** Keeps a check's agents, and the recordings it replayed beside them (what pairs its recorded part: pairedRecordings.ts). */
+export function keepAgents(check: object, agents: StoredAgents | undefined, recordings?: CheckRecordings): void {
   if (agents !== undefined) agentsKept.set(check, agents);
+  if (recordings !== undefined) recordingsKept.set(check, recordings);
 }
 
 /** The agents of a checked scenario (undefined: no synthetic population, or a check made elsewhere). */
@@ -92,13 +102,13 @@ function readied(agents: StoredAgents, label: string): Readied {
   }
 }
 
-/** The figures of the agents' runs `0 … runs−1` of `seed` under their stored settings, priced by `prices`. */
-function agentFigures(agents: Exclude<Readied, { problem: string }>, draws: { runs: number; seed: number }, prices: PriceTable): PopulationMetrics {
+/** The agents' runs `0 … runs−1` of `seed` under their stored settings, priced by `prices`. */
+function agentRuns(agents: Exclude<Readied, { problem: string }>, draws: { runs: number; seed: number }, prices: PriceTable): PopulationRun[] {
   const { settings } = agents;
   const strategy = strategyFromFlags({ context: settings.context ?? 'full', cache: settings.cache ?? 'off', ...(settings.toolResultCap === undefined ? {} : { toolResultCap: settings.toolResultCap }) });
   const latency = settings.latency === undefined ? {} : { latency: latencyFromSpec(settings.latency) };
   const config = { brakes: agents.brakes, strategy, ...latency, ...(settings.model === undefined ? {} : { model: settings.model }) };
-  return populationMetrics(configurationRuns({ scenarios: [{ scenario: agents.scenario, runs: draws.runs, seed: draws.seed }] }, config, prices));
+  return configurationRuns({ scenarios: [{ scenario: agents.scenario, runs: draws.runs, seed: draws.seed }] }, config, prices);
 }
 
 /**
@@ -120,14 +130,24 @@ export function alignedEntries(baseline: readonly PopulationEntry[], now: readon
   return [...placed.filter((entry): entry is PopulationEntry => entry !== undefined), ...left];
 }
 
-/** What pairing a scenario with its baseline's agents gave: their figures on this check's draws, or why it could not. */
-export type Pairing = { metrics: PopulationMetrics } | { unpaired: string };
+/**
+ * What pairing a scenario with its baseline's agents gave: their figures on this check's draws, or why it could not
+ * (`rewrite: false`: writing the baseline again would not pair it; absent, it would).
+ */
+export type Pairing = { metrics: PopulationMetrics } | { unpaired: string; rewrite?: false };
+
+/** A scenario judged against the noise band, not paired, and why (`rewrite: false`: writing the baseline again would not pair it). */
+export interface Unpaired {
+  scenario: string;
+  reason: string;
+  rewrite?: false;
+}
 
 export interface PairingArgs {
   /** The baseline's agents, seed, run counts and figures. */
   before: { agents?: StoredAgents; seed?: number; syntheticRuns?: number; recordedRuns?: number; figures: BaselineFigures };
   /** This check's draws and population. */
-  now: { seed: number; syntheticRuns: number; recordedRuns: number; population: readonly PopulationEntry[] };
+  now: { seed: number; syntheticRuns: number; recordedRuns: number; population: readonly PopulationEntry[]; recordings?: CheckRecordings };
   /** The prices the baseline's figures were made at (its stored prices for the models it stored). */
   prices: PriceTable;
   /** Names the stored scenario in a problem. */
@@ -143,19 +163,29 @@ function comparedFigures(figures: Omit<BaselineFigures, 'worstCasePerRunUsd'> & 
 /** The baseline's agents on this check's draws (pairedFigures' reasons when not: said in the report). */
 export function pairedFigures(args: PairingArgs): Pairing {
   const { before, now } = args;
-  if (now.recordedRuns > 0 || (before.recordedRuns ?? 0) > 0) return { unpaired: 'it has recorded runs beside its synthetic ones (the baseline does not hold them to run again)' };
+  const recordedThen = before.recordedRuns ?? 0;
+  if (recordedThen > 0 && now.recordings === undefined) return { unpaired: 'its recorded runs were not kept to replay again under the baseline’s settings (session trees, or a check made through the library)', rewrite: false };
   if (before.agents === undefined || before.seed === undefined || before.syntheticRuns === undefined) return { unpaired: 'the baseline holds no agents to run again (written before baselines stored them)' };
   // Without a hash (a baseline written before them) an edit could not be told: not trusted, as an edited one is not.
   if (before.agents.hash === undefined) return { unpaired: "the baseline's agents carry no hash (written before baselines stored one): write it again with --update-baseline to pair" };
   if (before.agents.hash !== agentsHash(before.agents)) return { unpaired: "the baseline's agents were edited since it was written (their hash does not match them)" };
   const agents = readied(before.agents, args.label);
   if ('problem' in agents) return { unpaired: `the baseline's agents cannot be run again: ${agents.problem}` };
-  const own = agentFigures(agents, { runs: before.syntheticRuns, seed: before.seed }, args.prices);
-  if (comparedFigures({ runs: own.runs, completionRate: own.completionRate, falseStopRate: own.falseStopRate, wastedShare: own.wastedShare, costUsd: own.costUsd, costPerRunUsd: { ...own.costPerRunUsd }, costPerCompletedUsd: own.costPerCompletedUsd }) !== comparedFigures(before.figures)) {
-    return { unpaired: "the baseline's agents, run again here at its seed and run count, do not give its figures (another loopcost draws them otherwise)" };
+  const own = agentRuns(agents, { runs: before.syntheticRuns, seed: before.seed }, args.prices);
+  // The baseline's recorded runs: its recordings (as they are now) replayed under its settings, where they give its figures.
+  const candidates = recordedThen === 0 ? [[]] : recordedRunsUnder(now.recordings!, agents, args.prices).filter((runs) => runs.length === recordedThen);
+  const recorded = candidates.find((runs) => sameFigures(populationMetrics([...runs, ...own]), before.figures));
+  if (recorded === undefined) {
+    if (recordedThen === 0) return { unpaired: "the baseline's agents, run again here at its seed and run count, do not give its figures (another loopcost draws them otherwise)" };
+    return { unpaired: "its recordings replayed under the baseline's settings beside the baseline's agents at its seed and run count do not give its figures (a recording changed since it was written, or another loopcost replays or draws them otherwise)" };
   }
   const aligned = { ...agents, scenario: { ...agents.scenario, population: alignedEntries(agents.scenario.population, now.population) } };
-  return { metrics: agentFigures(aligned, { runs: now.syntheticRuns, seed: now.seed }, args.prices) };
+  return { metrics: populationMetrics([...recorded, ...agentRuns(aligned, { runs: now.syntheticRuns, seed: now.seed }, args.prices)]) };
+}
+
+/** Whether a re-run's figures are the baseline's (every figure it compares). */
+function sameFigures(own: PopulationMetrics, figures: BaselineFigures): boolean {
+  return comparedFigures({ runs: own.runs, completionRate: own.completionRate, falseStopRate: own.falseStopRate, wastedShare: own.wastedShare, costUsd: own.costUsd, costPerRunUsd: { ...own.costPerRunUsd }, costPerCompletedUsd: own.costPerCompletedUsd }) === comparedFigures(figures);
 }
 
 /**
@@ -166,8 +196,10 @@ export function pairWithBaseline(prices: PriceTable, file: string): (check: Scen
   return (check, before) => {
     const agents = scenarioAgents(check);
     if (check.syntheticRuns === 0 || check.seed === undefined || agents === undefined) return undefined;
+    if (check.tree !== undefined) return { unpaired: 'its recorded runs are session trees (--tree), which are not replayed again under the baseline’s settings', rewrite: false };
     const population = agents.scenario.population as PopulationEntry[];
-    const now = { seed: check.seed, syntheticRuns: check.syntheticRuns, recordedRuns: check.recordedRuns, population };
+    const recordings = recordingsKept.get(check);
+    const now = { seed: check.seed, syntheticRuns: check.syntheticRuns, recordedRuns: check.recordedRuns, population, ...(recordings === undefined ? {} : { recordings }) };
     return pairedFigures({ before, now, prices, label: `${file} (the agents of ${before.source})` });
   };
 }

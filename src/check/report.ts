@@ -6,12 +6,11 @@
 import { describePriceSource } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatGroupedTable, formatTable, type Cell, type Column, type RowGroup } from '../report/table.js';
-import { formatUsdNumber } from '../report/money.js';
 import { wrapGroups, wrapRows } from '../report/wrapCells.js';
 import { SETTINGS_SEPARATOR, settingsText } from '../report/settings.js';
 import { labelledLine } from '../report/view.js';
 import { warningLines, type ReportWarning } from '../report/warnings.js';
-import { printableText } from '../report/text.js';
+import { displayWidth, printableText, truncateMiddle } from '../report/text.js';
 import { strategyFieldsText } from '../report/strategyFields.js';
 import type { Drift, DriftRow } from './baseline.js';
 import { priceChangeText } from './priceChangeText.js';
@@ -19,14 +18,17 @@ import { correctionsChangeText } from '../pricing/correctionsChange.js';
 import { changesText } from './settingChanges.js';
 import type { ScenarioCheck } from './run.js';
 import { counted } from '../plural.js';
-import { signedPercentText, signedPointsText, styledPercentText } from '../report/percentText.js';
-import { checkPercent } from './evaluate.js';
-import { brakesRemovedLines, noiseLines, pairedLines, quietStatusText, removedVerdict, sameAgentsLines } from './noiseText.js';
-import { WORST_CASE_FIGURE, worstCaseLines, worstCaseValue, worstCaseVerdict } from './worstCaseDrift.js';
-import { anyBaselineFailure, baselineFailures } from './gateCounts.js';
+import { styledPercentText } from '../report/percentText.js';
+import { driftDirection, driftValue, droppedBelowBaseline } from './driftText.js';
+import { brakesRemovedLines, distrustedLines, noiseLines, pairedLines, quietStatusText, removedVerdict, sameAgentsLines } from './noiseText.js';
+import { WORST_CASE_FIGURE, worstCaseLines, worstCaseVerdict } from './worstCaseDrift.js';
+import { baselineFailures, failsAgainstBaseline } from './gateCounts.js';
+import { gateLines, gateVerdict, loosenedVerdict } from './gateFailures.js';
 import { expectationNotes, failedWithinNoiseText, resultText } from './expectationText.js';
+import { maxOf } from '../metrics/extremes.js';
 
 export { renderCheckJson } from './reportJson.js';
+export { driftDirection, driftValue, droppedBelowBaseline } from './driftText.js';
 
 export interface CheckReport {
   tool: { name: 'loopcost'; version: string };
@@ -45,7 +47,7 @@ export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Dri
   const failed = args.scenarios.reduce((n, s) => n + s.results.filter((r) => !r.pass).length, 0);
   // A figure past the tolerance fails, and so does a baseline scenario this check did not run, a brake
   // removed, and a worst case per run the brakes allow that rose (`looser`): gateCounts.ts.
-  const drifted = anyBaselineFailure(args.drift === undefined ? undefined : baselineFailures(args.drift));
+  const drifted = failsAgainstBaseline(args.drift);
   return {
     tool: { name: 'loopcost', version: args.version },
     passed: failed === 0 && !drifted,
@@ -73,73 +75,37 @@ function runsText(s: ScenarioCheck): string {
   return `${parts.join(' + ') || 'no'} ${s.recordedRuns + s.syntheticRuns === 1 ? 'run' : 'runs'}${seed}${trees}`;
 }
 
-/** A baseline figure as the report and the JUnit file show it: money in USD, a rate in percent, `none` when there is none. */
-export function driftValue(row: Pick<DriftRow, 'figure'>, value: number | null): string {
-  // The worst case the brakes allow is none when they set no bound: unbounded.
-  if (row.figure === WORST_CASE_FIGURE) return worstCaseValue(value);
-  if (value === null) return 'none';
-  return row.figure.includes('Usd') ? formatUsdNumber(value) : checkPercent(value);
-}
-
 /** `5%`: the tolerance as `--tolerance` takes it. */
 export function toleranceText(drift: Pick<Drift, 'tolerance'>): string {
   return styledPercentText(drift.tolerance, { decimals: 4, trim: true });
 }
 
-/**
- * The value a DRIFT judges (measured, or under a price change measured at the baseline's prices) and what it is
- * judged from: the baseline's figure, or for another sample paired with it its agents' on these draws (`paired`).
- */
-function judged(row: DriftRow): { value: number | null; relative: number | null | undefined; from: number | null } {
-  const from = row.paired === undefined ? row.baseline : row.paired;
-  // Both changes are from `from` (driftFigures.ts): the figure measured, or under a price change, at the baseline's prices.
-  const relative = row.atBaselinePrices === undefined ? row.relativeChange : row.relativeChangeAtBaselinePrices;
-  return { value: row.atBaselinePrices === undefined ? row.measured : row.atBaselinePrices, relative, from };
-}
-
-/** Whether a DRIFT row's figure fell below the baseline's (what it judges). */
-export function droppedBelowBaseline(row: DriftRow): boolean {
-  const { value, from } = judged(row);
-  return row.status === 'drift' && from !== null && value !== null && value < from;
+/** Which columns the drift table shows beside the figures: the baseline's agents on these draws (paired), the figures at the baseline's prices. */
+interface DriftColumns {
+  paired: boolean;
+  repriced: boolean;
+  tolerance: number;
 }
 
 /**
- * A drift's direction and size in the tolerance's units: `↓ -42.4%` (money, a share of the baseline),
- * `↑ +12.5 points` (a rate), `↑ from $0`; empty when a value is none.
+ * A scenario's row: new and gone have no figures to show; the status says what they are. A paired row shows the
+ * baseline's agents on these draws in a column of their own, what its change (arrow and sign) is from.
  */
-export function driftDirection(row: DriftRow): string {
-  const { value, relative, from } = judged(row);
-  if (row.figure === WORST_CASE_FIGURE && (from === null) !== (value === null)) return value === null ? '↑ to unbounded' : '↓ from unbounded';
-  if (from === null || value === null || value === from) return '';
-  const arrow = value > from ? '↑' : '↓';
-  if (!row.figure.includes('Usd')) return `${arrow} ${signedPointsText((value - from) * 100)} points`;
-  return relative === null || relative === undefined ? `${arrow} from ${driftValue(row, from)}` : `${arrow} ${signedPercentText(relative)}`;
-}
-
-/** A scenario's row: new and gone have no figures to show; the status says what they are. */
-function driftCells(row: DriftRow, repriced: boolean): Cell[] {
+function driftCells(row: DriftRow, shown: DriftColumns): Cell[] {
+  const extra = (shown.paired ? 1 : 0) + (shown.repriced ? 1 : 0);
   if (row.status === 'new' || row.status === 'gone') {
-    return [row.scenario, row.figure, '', '', ...(repriced ? [''] : []), row.status === 'new' ? 'new: not in the baseline' : 'GONE: not checked'];
+    return [row.scenario, row.figure, '', ...Array<string>(extra).fill(''), '', row.status === 'new' ? 'new: not in the baseline' : 'GONE: not checked'];
   }
+  const direction = driftDirection(row, shown.tolerance);
   return [
     row.scenario,
     row.figure,
     driftValue(row, row.baseline),
+    ...(shown.paired ? [row.paired === undefined ? '' : driftValue(row, row.paired)] : []),
     driftValue(row, row.measured),
-    ...(repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
-    (row.status === 'drift' ? `DRIFT ${driftDirection(row)}`.trimEnd() : row.status === 'looser' ? `LOOSER ${driftDirection(row)}: the brakes allow more` : quietStatusText(row, driftDirection(row))) + pairedText(row),
+    ...(shown.repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
+    row.status === 'drift' ? `DRIFT ${direction}`.trimEnd() : row.status === 'looser' ? `LOOSER ${direction}: the brakes allow more` : quietStatusText(row, direction),
   ];
-}
-
-/**
- * After the status of a row judged against the baseline's agents on these draws: ` from $0.00298 (the baseline's
- * agents on these draws)` after a DRIFT's change (the change shown is from theirs, not from the baseline column),
- * else ` (the baseline's agents on these draws: $0.00298)`.
- */
-function pairedText(row: DriftRow): string {
-  if (row.paired === undefined) return '';
-  const theirs = driftValue(row, row.paired);
-  return row.status === 'drift' && driftDirection(row) !== '' ? ` from ${theirs} (the baseline's agents on these draws)` : ` (the baseline's agents on these draws: ${theirs})`;
 }
 
 function priceNotes(drift: Drift): string[] {
@@ -227,7 +193,7 @@ interface DriftView {
 function driftNotes(drift: Drift, { width, runs }: DriftView): string {
   const drop = dropNote(drift);
   let text = drop === undefined ? '' : labelledLine(printableText(drop), width);
-  for (const line of [...brakesRemovedLines(drift), ...worstCaseLines(drift), ...noiseLines(drift, runs), ...sameAgentsLines(drift), ...pairedLines(drift)]) text += labelledLine(printableText(line), width);
+  for (const line of [...brakesRemovedLines(drift), ...gateLines(drift), ...worstCaseLines(drift), ...noiseLines(drift, runs), ...distrustedLines(drift), ...sameAgentsLines(drift), ...pairedLines(drift)]) text += labelledLine(printableText(line), width);
   text += changeLines(drift, width);
   if (drift.loopcost) text += labelledLine(printableText(`loopcost: ${drift.loopcost.baseline} wrote the baseline, ${drift.loopcost.now} checks now`), width);
   if (drift.scenarios.new > 0) text += labelledLine(printableText(`new: ${counted(drift.scenarios.new, 'scenario')} not in the baseline (not a failure)`), width);
@@ -246,11 +212,14 @@ function driftText(drift: Drift, view: DriftView): string {
   for (const note of priceNotes(drift)) text += labelledLine(printableText(note), width);
   if (shown.length === 0) return `${text}all ${compared} figures within tolerance\n${driftNotes(drift, view)}`;
   const repriced = drift.priceChange !== undefined;
-  const rows: Cell[][] = shown.map((row) => driftCells(row, repriced));
+  const paired = shown.some((row) => row.paired !== undefined);
+  const rows: Cell[][] = shown.map((row) => driftCells(row, { paired, repriced, tolerance: drift.tolerance }));
   const columns: Column[] = [
-    { header: 'scenario', shrink: true },
+    // Cut no narrower than keeps every scenario its own text (`scenario…mix.yaml` for two files was two alike).
+    { header: 'scenario', shrink: true, minWidth: distinctWidth(shown.map((row) => printableText(row.scenario))) },
     { header: 'figure' },
     { header: 'baseline', align: 'right' },
+    ...(paired ? [{ header: "baseline's\nagents now", align: 'right' as const }] : []),
     { header: 'measured', align: 'right' },
     ...(repriced ? [{ header: 'at baseline prices', align: 'right' as const }] : []),
     // A long status (a paired one names the baseline's agents) continues on lines under its cell.
@@ -259,13 +228,21 @@ function driftText(drift: Drift, view: DriftView): string {
   return text + formatTable(columns, wrapRows(columns, rows, width), { maxWidth: width }) + driftNotes(drift, view);
 }
 
+/** The narrowest width (from 12) at which the texts, each cut in the middle to it, still differ: their full width at most. */
+function distinctWidth(texts: readonly string[]): number {
+  const distinct = [...new Set(texts)];
+  const widest = Math.max(12, maxOf(distinct.map(displayWidth)));
+  for (let width = 12; width < widest; width++) if (new Set(distinct.map((text) => truncateMiddle(text, width))).size === distinct.length) return width;
+  return widest;
+}
+
 /** `, 7 of 8 baseline scenarios matched (1 gone), 1 new scenario, 2 baseline figures drifted` */
 function baselineVerdict(drift: Drift | undefined): string {
   if (drift === undefined) return '';
   const { drifted } = baselineFailures(drift);
   const gone = drift.scenarios.gone > 0 ? ` (${drift.scenarios.gone} gone)` : '';
   const added = drift.scenarios.new > 0 ? `, ${counted(drift.scenarios.new, 'new scenario')}` : '';
-  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted${removedVerdict(drift)}${worstCaseVerdict(drift)}`;
+  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted${removedVerdict(drift)}${loosenedVerdict(drift)}${worstCaseVerdict(drift)}${gateVerdict(drift)}`;
 }
 
 export function renderCheckTable(report: CheckReport, width: number): string {

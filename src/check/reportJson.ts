@@ -6,7 +6,7 @@
 import type { Drift } from './baseline.js';
 import type { CheckReport } from './report.js';
 import type { ScenarioCheck } from './run.js';
-import { baselineFailures } from './gateCounts.js';
+import { baselineFailures, failsAgainstBaseline } from './gateCounts.js';
 
 /**
  * A scenario's verdict in JSON: `passed` when its expectations hold and, against a baseline, none of its
@@ -16,8 +16,8 @@ import { baselineFailures } from './gateCounts.js';
 function scenarioVerdict(s: ScenarioCheck, drift: Drift | undefined): Record<string, boolean | number> {
   const expectationsPassed = s.results.every((r) => r.pass);
   if (drift === undefined) return { passed: expectationsPassed, expectationsPassed };
-  const { drifted, brakesRemoved, worstCaseRose } = baselineFailures(drift, s.source);
-  return { passed: expectationsPassed && drifted + brakesRemoved + worstCaseRose === 0, expectationsPassed, drifted, brakesRemoved, worstCaseRose };
+  const { drifted, brakesRemoved, brakesLoosened, worstCaseRose, runsDropped } = baselineFailures(drift, s.source);
+  return { passed: expectationsPassed && !failsAgainstBaseline(drift, s.source), expectationsPassed, drifted, brakesRemoved, brakesLoosened, worstCaseRose, runsDropped };
 }
 
 export function renderCheckJson(report: CheckReport): string {

@@ -24,6 +24,7 @@ import { keepRuns } from './noise.js';
 import { agentsOf, keepAgents } from './pairedAgents.js';
 import type { WorstCase } from '../population/worstCase.js';
 import { scenarioWorstCase } from './worstCase.js';
+import { withFileModel } from './fileModel.js';
 
 export interface ScenarioCheck {
   /** The scenario file. */
@@ -101,7 +102,8 @@ interface Checked {
 
 function runsOf({ input, traces, prices, options, entry, tree, trees }: Checked): PopulationRun[] {
   const { scenario, settings } = input;
-  const { model, modelPlace } = options;
+  // A traces-only scenario's `model:` re-prices its recorded runs as --model does (fileModel.ts).
+  const { model, modelPlace } = withFileModel(options, scenario);
   const placed = (field: string) => {
     const place = input.strategyPlace ?? (entry === undefined ? undefined : argumentPlace(entry, `input.${field}`));
     return place === undefined ? {} : { strategyPlace: place };
@@ -141,7 +143,7 @@ export function checkScenarioAsCommand(input: CheckInput, traces: readonly Trace
 
 function scenarioChecked(checked: Checked): ScenarioCheck {
   const { input, traces } = checked;
-  const { model } = checked.options;
+  const { model } = withFileModel(checked.options, input.scenario);
   const priced = new ResolvedPrices(checked.prices);
   const trees: CheckedTrees = { sessionTrees: 0, subagentLimits: 'none', unrecorded: [] };
   const runs = runsOf({ ...checked, prices: priced, trees });
@@ -173,6 +175,6 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
   // The runs kept for the noise of its figures, drawn when a baseline is written or compared (noise.ts).
   keepRuns(check, runs, settings.seed, scenario.population === undefined ? undefined : (scenario as Scenario));
   // What re-runs its synthetic agents on a later check's draws, stored in a baseline (pairedAgents.ts).
-  keepAgents(check, agentsOf(scenario, settings, model));
+  keepAgents(check, agentsOf(scenario, settings, model, traces.length > 0 ? input.traceStrategy : undefined), { traces, strategy: input.traceStrategy });
   return check;
 }

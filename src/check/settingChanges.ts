@@ -38,14 +38,18 @@ export function flagParts(text: string): (readonly [string, string])[] | undefin
   return parts.every((part) => part !== undefined) ? (parts as (readonly [string, string])[]) : undefined;
 }
 
-/** `max-repeat 3 → 10, max-steps none → 40`: the parts that differ, the baseline's order first. */
+/** A part a list leaves out, as it acts: `repeat-action` not given is `stop` (a repeated action stops the run), any other part `none`. */
+export const PART_DEFAULTS: Readonly<Record<string, string>> = { 'repeat-action': 'stop' };
+
+/** `max-repeat 3 → 10, max-steps none → 40, repeat-action stop → skip`: the parts that differ, the baseline's order first. */
 function partChanges(was: readonly (readonly [string, string])[], is: readonly (readonly [string, string])[]): string {
   const before = new Map(was);
   const after = new Map(is);
   const names = [...before.keys(), ...[...after.keys()].filter((name) => !before.has(name))];
+  const value = (part: Map<string, string>, name: string) => part.get(name) ?? PART_DEFAULTS[name] ?? NONE;
   return names
-    .filter((name) => before.get(name) !== after.get(name))
-    .map((name) => `${name} ${before.get(name) ?? NONE} → ${after.get(name) ?? NONE}`)
+    .filter((name) => value(before, name) !== value(after, name))
+    .map((name) => `${name} ${value(before, name)} → ${value(after, name)}`)
     .join(', ');
 }
 

@@ -10,6 +10,8 @@
 import { refuseRepeatedFlags } from './options.js';
 import { forgetOverrides, sayOverrideMisses } from './overrideMisses.js';
 import { createRequire } from 'node:module';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type * as Commander from 'commander';
 import { sanitizeLinesForTerminal, UserError } from '../errors.js';
 import type { CommandModule } from './command.js';
@@ -105,7 +107,29 @@ class OutlineProgram extends Command {
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
   requireMainArguments(argv, io);
+  requireProcessCwd(io.cwd);
   return runCli(argv, io, registrationFor(argv));
+}
+
+/**
+ * `io.cwd`, when given, is this process's working directory (or a path to it): every command reads and writes
+ * relative paths through Node's fs, against the process's own directory, and names them so in its reports
+ * (relative to it: a baseline's keys, the inputs' names). Another directory is refused rather than ignored: main
+ * cannot run there without changing the whole process's directory (process.chdir), which a library must not.
+ */
+function requireProcessCwd(cwd: string | undefined): void {
+  const here = process.cwd();
+  if (cwd === undefined || sameDirectory(cwd, here)) return;
+  const hint = 'leave io.cwd out or give process.cwd(); give main absolute paths, or call process.chdir(dir) before it';
+  throw new UserError({ file: '<main arguments>', field: 'io.cwd', code: 'invalid_value', message: `${JSON.stringify(cwd)} is not this process's working directory (${here}), against which main reads and writes relative paths`, hint });
+}
+
+function sameDirectory(a: string, b: string): boolean {
+  try {
+    return realpathSync(resolve(a)) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 /** main with `registration` (main registers what argv needs: registrationFor). */

@@ -8,7 +8,9 @@ import { BYTES_PER_MB, MAX_COUNT, type ReadLimits } from '../io/limits.js';
 import { watchOverrides } from './overrideMisses.js';
 import { overrideMisses } from '../pricing/overrideMisses.js';
 import type { PriceTable } from '../pricing/types.js';
-import { flagError, numberFlag, type NumberLimit } from '../flags/numberFlags.js';
+import { numberFlag, type NumberLimit } from '../flags/numberFlags.js';
+import { calendarDayProblem } from '../trace/traceDates.js';
+import { UserError } from '../errors.js';
 import type { LoadPriceTableOptions } from '../pricing/index.js';
 import { COMMAND_LINE_PRICE_OPTIONS } from '../pricing/optionNames.js';
 
@@ -23,10 +25,10 @@ export interface PriceFlags {
 
 /** A calendar day `YYYY-MM-DD` (UTC midnight); 2026-02-30 and other impossible days are refused. */
 export function calendarDay(flag: string, value: string): Date {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
-  const date = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
-  if (!date || date.toISOString().slice(0, 10) !== value.trim()) throw flagError(flag, value, 'a day written YYYY-MM-DD (e.g. 2025-05-01)');
-  return date;
+  // The one rule of a day (trace/traceDates.ts): written YYYY-MM-DD, on the calendar, in the years 1970–9999.
+  const problem = calendarDayProblem(value.trim());
+  if (problem !== undefined) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' ${problem}` });
+  return new Date(`${value.trim()}T00:00:00Z`);
 }
 
 export function priceOptionsFromFlags(flags: PriceFlags): LoadPriceTableOptions {

@@ -52,7 +52,7 @@ export interface ContextStrategy {
   cache?: CacheMode;
 }
 
-export const FULL_HISTORY: ContextStrategy = { kind: 'full' };
+export const FULL_HISTORY: Readonly<ContextStrategy> = Object.freeze({ kind: 'full' });
 
 /** SWE-agent's "Old environment output: (N lines omitted)" is about this long. */
 export const DEFAULT_PLACEHOLDER_TOKENS = 12;
@@ -216,7 +216,7 @@ export interface StrategyPlace {
 }
 
 /** A strategy given to a command with `--context` (the place assumed unless told). */
-export const COMMAND_LINE_CONTEXT: StrategyPlace = { file: '<command line>', field: '--context' };
+export const COMMAND_LINE_CONTEXT: Readonly<StrategyPlace> = Object.freeze({ file: '<command line>', field: '--context' });
 
 /**
  * The summary trigger in tokens, checked against the context window (the `--context-window` brake's

@@ -36,12 +36,16 @@ export async function importCodexStream(path: string, batches: AsyncIterable<Sou
  * id the session. A spawned sub-agent's rollout names its parent thread (session_meta's `thread_spawn`):
  * at depth 1 the parent is the main agent and its thread the session; deeper, the parent is a sub-agent,
  * whose thread id is its agent id, and the tree joins it there (src/tree/group.ts). The parent's
- * `spawn_agent` call names the sub-agent's thread (`startedAgentId`), which links the call.
+ * `spawn_agent` call names the sub-agent's thread (`startedAgentId`), which links the call. It returns
+ * at launch (codex-rs multi_agents.rs: its output is the new thread's id) and the parent waits for the
+ * thread later with `wait`, so the sub-agent ran in the background (`background: true`, as Claude Code's
+ * `async_launched` Task result): its stop by a brake ends no call of its parent.
  */
 function agentOf(threadId: string, spawnedBy: SpawnedBy | undefined): { agent: AgentRunsSpec['agent']; label: string } {
   if (spawnedBy === undefined) return { agent: { sessionId: threadId, agentId: 'main', kind: 'main' }, label: 'main' };
   const parentAgentId = spawnedBy.depth <= 1 ? 'main' : spawnedBy.parentThreadId;
-  return { agent: { sessionId: spawnedBy.parentThreadId, agentId: threadId, kind: 'subagent', parentAgentId }, label: `agent-${spawnedBy.nickname ?? threadId}` };
+  // spawn_agent returns at once (`{"agent_id"}`) and the parent waits later (`wait`): the sub-agent runs in the background.
+  return { agent: { sessionId: spawnedBy.parentThreadId, agentId: threadId, kind: 'subagent', parentAgentId, background: true }, label: `agent-${spawnedBy.nickname ?? threadId}` };
 }
 
 function rolloutRuns(path: string, rollout: Rollout): Trace[] {

@@ -19,11 +19,11 @@ export interface ReadLimits {
   pipeWaitMs: number;
 }
 
-export const DEFAULT_READ_LIMITS: Readonly<ReadLimits> = {
+export const DEFAULT_READ_LIMITS: Readonly<ReadLimits> = Object.freeze({
   maxInputBytes: 4096 * MB,
   maxLineBytes: 128 * MB,
   pipeWaitMs: 10_000,
-};
+});
 
 /** Limits with the defaults for what is not given. */
 export function readLimits(given: Partial<ReadLimits> = {}): ReadLimits {

@@ -95,9 +95,29 @@ export function requestFeesPico(prices: FlatPrices, webSearches: number): number
   return prices.requestPico + webSearchFeesPico(prices, webSearches);
 }
 
-/** The web search part of requestFeesPico: `webSearches` at `prices.webSearchPico` each, billed as recorded (a call failed without usage pays no fee per request: meter.ts billedRequest). */
+/** The web search part of requestFeesPico: `webSearches` at `prices.webSearchPico` each. */
 export function webSearchFeesPico(prices: FlatPrices, webSearches: number): number {
   return webSearches > 0 ? webSearches * prices.webSearchPico : 0;
+}
+
+/**
+ * Whether a call was billed as a request: it did not fail, or it failed with a prompt billed — the usage
+ * its provider reported, or the loop's estimate of an attempt sent and never read (`failed.estimated`,
+ * which always records one: agent/failedCalls.ts). A failure with no usage (a 429, a 5xx: no prompt
+ * recorded, or a prompt of 0 tokens) was not billed. `recordedInput`: the prompt it recorded, undefined for none.
+ */
+export function billedCall(failed: boolean, recordedInput: number | undefined): boolean {
+  return !failed || (recordedInput !== undefined && recordedInput > 0);
+}
+
+/**
+ * What a call pays on top of its tokens, the one rule of every engine (meter.ts meterCall, pricing/cost.ts
+ * callCostPico): requestFeesPico when it was billed (billedCall), else nothing — a call its provider did
+ * not bill pays neither the fee per request nor web searches it records (a search's count comes in the
+ * usage a billed response carries).
+ */
+export function callFeesPico(prices: FlatPrices, webSearches: number, billed: boolean): number {
+  return billed ? requestFeesPico(prices, webSearches) : 0;
 }
 
 /** The prompt tokens billed at the input price: neither read from nor written to a cache (clamped at 0). */

@@ -24,4 +24,5 @@ export { ContextTracker, type PromptView } from './context.js';
 export { compactContext, framingAfterCall } from './compaction.js';
 export { enterCall } from './callContext.js';
 export { callLatencyMs, modelledCallMs, modelledToolMs, toolLatencyMs } from './latency.js';
+export { toolOwnMs } from './subagentTime.js';
 export { describeStop, Fact } from './describe.js';

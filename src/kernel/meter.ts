@@ -5,7 +5,7 @@
  * schemas, message framing) stays in. Writes its figures at the named offsets of `out`.
  */
 import { CallField, CallFlag } from './callRecord.js';
-import { callCostPico, requestFeesPico, webSearchFeesPico } from './cost.js';
+import { billedCall, callCostPico, callFeesPico } from './cost.js';
 import { CacheWrites } from './cacheWrites.js';
 import { tierRow, type FlatPrices } from './prices.js';
 
@@ -58,7 +58,7 @@ export const enum Prompt {
 
 /**
  * Meters the call recorded at `call[at…]` (CallField layout) sent with the prompt `prompt` (Prompt
- * layout): its cost is its tokens', its web searches (as recorded whatever the strategy) and, when it was billed (billedRequest), the fee per request. `identity`: the strategy leaves recorded prompts as they were sent (full history, no cap).
+ * layout): its cost is its tokens' and, when it was billed (billedRequest), the fee per request and its web searches (as recorded whatever the strategy). `identity`: the strategy leaves recorded prompts as they were sent (full history, no cap).
  * (Numbers travel in typed arrays, so a call that is not inlined boxes none.)
  */
 export function meterCall(out: Float64Array, prices: FlatPrices, identity: boolean, cacheMode: CacheModeCode, call: Float64Array, at: number, prompt: Float64Array): void {
@@ -74,18 +74,12 @@ export function meterCall(out: Float64Array, prices: FlatPrices, identity: boole
   const rows = prices.rows;
   const tokensPico = callCostPico(rows, tierRow(rows, prices.tiers, input), input, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, output, reasoning);
   const searches = call[at + CallField.WebSearches]!;
-  out[Metered.CostPico] = tokensPico + (billedRequest(flags) ? requestFeesPico(prices, searches) : webSearchFeesPico(prices, searches));
+  out[Metered.CostPico] = tokensPico + callFeesPico(prices, searches, billedRequest(call, at, flags));
 }
 
-/**
- * The call was billed as a request, so pays the fee per request (cost.ts requestFeesPico): it did not fail,
- * or it failed with a recorded prompt — the usage its provider reported, or the loop's estimate of an
- * attempt sent and never read (`failed.estimated`, which always records one: agent/failedCalls.ts). A
- * failure with no usage (a 429, a 5xx) was not billed: no fee per request, as it pays no tokens (web
- * searches it recorded are billed as recorded).
- */
-function billedRequest(flags: number): boolean {
-  return (flags & CallFlag.Failed) === 0 || (flags & CallFlag.RecordedInput) !== 0;
+/** cost.ts billedCall of the call at `call[at…]`: a failure with no usage pays no fee per request and no web searches. */
+function billedRequest(call: Float64Array, at: number, flags: number): boolean {
+  return billedCall((flags & CallFlag.Failed) !== 0, (flags & CallFlag.RecordedInput) !== 0 ? call[at + CallField.RecordedInput]! : undefined);
 }
 
 function noCache(out: Float64Array): void {
@@ -220,5 +214,5 @@ export function meterSummaryCall(out: Float64Array, prices: FlatPrices, cacheMod
   out[Metered.Output] = summaryTokens;
   out[Metered.Reasoning] = 0;
   const rows = prices.rows;
-  out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, promptTokens), promptTokens, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, summaryTokens, 0) + requestFeesPico(prices, 0);
+  out[Metered.CostPico] = callCostPico(rows, tierRow(rows, prices.tiers, promptTokens), promptTokens, out[Metered.Cached]!, out[Metered.CacheWrite]!, out[Metered.CacheWrite1h]!, summaryTokens, 0) + callFeesPico(prices, 0, true);
 }

@@ -15,6 +15,8 @@ import type { PopulationConfig } from '../population/run.js';
 import { SweepPopulation } from '../population/sweep.js';
 import type { Trace } from '../trace/types.js';
 import { brakeListIssue, inOwnWords, pricedTraces, RUN_SHAPE_KEYS, runShapeIssues, type RunShapeOptions } from './entry.js';
+import type { ReportWarning } from '../report/warnings.js';
+import { calibrateWarnings } from './warnings.js';
 
 const ENTRY = 'calibrate';
 
@@ -28,11 +30,18 @@ export interface CalibrateOptions extends RunShapeOptions {
 
 const KEYS = [...RUN_SHAPE_KEYS, 'configurations'] as const;
 
+export interface CalibrateResult {
+  /** One CalibrationFigures per configuration, in their order. */
+  configurations: CalibrationFigures[];
+  /** What could make a figure mislead (`no_ground_truth` among them), as the command's JSON `warnings`. */
+  warnings: ReportWarning[];
+}
+
 /**
- * Each of `options.configurations` judged on `traces`: one CalibrationFigures per configuration, in their
- * order, equal to the `configurations` of `loopcost calibrate --format json` for the same runs and grid.
+ * Each of `options.configurations` judged on `traces`, equal to the `configurations` (figures) and `warnings`
+ * of `loopcost calibrate --format json` for the same runs and grid.
  */
-export function calibrate(traces: readonly Trace[], options: CalibrateOptions): CalibrationFigures[] {
+export function calibrate(traces: readonly Trace[], options: CalibrateOptions): CalibrateResult {
   validateOptions(ENTRY, options, KEYS, (issue, o) => {
     runShapeIssues(issue, o);
     if (brakeListIssue(issue, 'configurations', o.configurations)) o.configurations.forEach((brakes, i) => (brakes === undefined ? issue(`configurations[${i}]`, 'missing_field', 'is missing', 'brake settings, e.g. { maxRepeat: 3 }') : brakeIssues(issue, brakes, `configurations[${i}]`)));
@@ -50,5 +59,6 @@ export function calibrate(traces: readonly Trace[], options: CalibrateOptions): 
   }));
   const runs = [...traces];
   freezePopulationInputs({ traces: runs });
-  return inOwnWords(ENTRY, () => calibrationsOf(new SweepPopulation(runs, []), configs, options.prices));
+  const configurations = inOwnWords(ENTRY, () => calibrationsOf(new SweepPopulation(runs, []), configs, options.prices));
+  return { configurations, warnings: calibrateWarnings(runs, configs, options.prices) };
 }

@@ -16,9 +16,12 @@ import { freezePopulationInputs } from '../population/populationArguments.js';
 import { checkProjectedSizes } from '../cli/actions/projectRange.js';
 import type { Trace } from '../trace/types.js';
 import { inOwnWords, pricedTraces, RUN_SHAPE_KEYS, runShapeIssues, type RunShapeOptions } from './entry.js';
+import type { ModelPricing } from '../pricing/types.js';
+import type { RunResult } from '../replay/replay.js';
+import type { ReportWarning } from '../report/warnings.js';
+import { projectWarnings } from './warnings.js';
 
 const ENTRY = 'projectSpend';
-
 
 export interface ProjectOptions extends RunShapeOptions {
   /** The brakes every run replays under (`--max-steps`…, `--preset`); default none. */
@@ -49,11 +52,24 @@ function checkOptions(options: ProjectOptions): void {
 }
 
 /**
+ * projectSpend's result: the Projection with its USD figures named as the command's JSON names them
+ * (`perDayUsd`, `perPeriodUsd`, `perRunUsd`), and the command's `warnings`.
+ */
+export interface ProjectSpendResult extends Omit<Projection, 'perDay' | 'perPeriod'> {
+  /** Spend per simulated day, USD: mean, p50, p95, p99. */
+  perDayUsd: Projection['perDay'];
+  /** Spend per simulated period (`days` days), USD: mean, p50, p95, p99. */
+  perPeriodUsd: Projection['perPeriod'];
+  /** What could make a figure mislead, as `loopcost project --format json`'s `warnings` (none: nothing). */
+  warnings: ReportWarning[];
+}
+
+/**
  * `loopcost project TRACES --runs-per-day N --days D` on `traces`: per day and per period spend (mean, p50,
  * p95, p99 in USD), per run, and the 95% intervals on the mean and p95 per run. Figures equal the command's
  * JSON (`perDayUsd`, `perPeriodUsd`, `perRunUsd`, `confidence`) for the same runs and settings.
  */
-export function projectSpend(traces: readonly Trace[], options: ProjectOptions): Projection {
+export function projectSpend(traces: readonly Trace[], options: ProjectOptions): ProjectSpendResult {
   checkOptions(options);
   pricedTraces(ENTRY, traces, options);
   if (traces.length === 0) throw new UserError({ file: `<${ENTRY} arguments>`, field: 'traces', code: 'no_runs', message: 'is empty: no run to project from', hint: 'readTraces(paths) reads the runs of files, directories and globs' });
@@ -68,9 +84,13 @@ export function projectSpend(traces: readonly Trace[], options: ProjectOptions):
   };
   const inputs = { traces: [...traces] };
   freezePopulationInputs(inputs);
-  const costsPico = inOwnWords(ENTRY, () => configurationRuns(inputs, config, options.prices).map((pair) => pair.run.costPico));
+  // Each run's prompts (rows) and pricing, for the prompts past a window the command warns of.
+  const results: { rows: RunResult['rows']; pricing: ModelPricing }[] = [];
+  const observe = (result: RunResult, pricing: ModelPricing) => void results.push({ rows: result.rows, pricing });
+  const costsPico = inOwnWords(ENTRY, () => configurationRuns(inputs, config, options.prices, observe).map((pair) => pair.run.costPico));
   const runsPerDay = options.runsPerDay ?? 100;
   const days = options.days ?? 30;
   inOwnWords(ENTRY, () => checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: null, place: optionPlace(ENTRY, 'runsPerDay') }));
-  return projectCosts(costsPico, { runsPerDay, days, seed: options.seed ?? 1, trials: options.trials ?? 1000 });
+  const { perDay, perPeriod, ...projection } = projectCosts(costsPico, { runsPerDay, days, seed: options.seed ?? 1, trials: options.trials ?? 1000 });
+  return { ...projection, perDayUsd: perDay, perPeriodUsd: perPeriod, warnings: projectWarnings(inputs.traces, config, { prices: options.prices, results }) };
 }

@@ -11,6 +11,8 @@ import { brakeIssues, choiceIssue, isObject, validateOptions, type Issue } from 
 import { whatIf as whatIfEngine, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
 import type { Trace } from '../trace/types.js';
 import { inOwnWords, pricedTraces, RUN_SHAPE_KEYS, runShapeIssues, type RunShapeOptions } from './entry.js';
+import type { ReportWarning } from '../report/warnings.js';
+import { whatIfWarnings } from './warnings.js';
 
 const ENTRY = 'whatIf';
 
@@ -36,6 +38,8 @@ export interface WhatIfResult {
   runs: WhatIfRun[];
   /** Per setting: runs, completions, completions stopped (`falseStops`), runs caught, spend (bigint picodollars). */
   totals: WhatIfTotal[];
+  /** What could make a figure mislead, as `loopcost whatif --format json`'s `warnings` (none: nothing). */
+  warnings: ReportWarning[];
 }
 
 const KEYS = [...RUN_SHAPE_KEYS, 'engine'] as const;
@@ -85,7 +89,8 @@ export function whatIf(traces: readonly Trace[], settings: readonly WhatIfTry[],
   const tried = settings.map(engineSetting);
   const engine = { strategy: options.strategy ?? { kind: 'full' as const }, prices: options.prices, ...pick(options) };
   if (traces.length === 0) throw new UserError({ file: `<${ENTRY} arguments>`, field: 'traces', code: 'no_runs', message: 'is empty: no run to ask what-ifs of', hint: 'readTraces(paths) reads the runs of files, directories and globs' });
-  return inOwnWords(ENTRY, () => whatIfEngine(traces, tried, engine));
+  const { runs, totals } = inOwnWords(ENTRY, () => whatIfEngine(traces, tried, engine));
+  return { runs, totals, warnings: whatIfWarnings(traces, tried, { prices: options.prices, strategy: engine.strategy, ...(options.model === undefined ? {} : { model: options.model }) }) };
 }
 
 function pick(options: WhatIfLibraryOptions): Partial<Pick<WhatIfLibraryOptions, 'model' | 'latency' | 'engine'>> {

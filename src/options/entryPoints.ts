@@ -40,6 +40,8 @@ void LISTED;
 /** replayTrace: brakes, a strategy, a price table (or the model's prices), and the optional settings. */
 export function validateReplayOptions(options: unknown): void {
   validateOptions('replayTrace', options, REPLAY_KEYS, (issue, o) => {
+    // Required, as its type says: left out, the run was replayed with no brakes, silently.
+    if (o.brakes === undefined) issue('brakes', 'missing_field', 'is missing', 'brake settings, e.g. { maxSteps: 12 } or REFERENCE_PRESET; {} for no brakes');
     brakeIssues(issue, o.brakes);
     strategyIssues(issue, o.strategy, 'strategy', true);
     pricingIssue(issue, 'pricing', o.pricing, false);

@@ -20,6 +20,6 @@ export function requireMainArguments(argv: unknown, io: unknown): void {
     if (!objectArgumentIssue(issue, io, { field: 'io', hint })) return;
     functionIssue(issue, io.stdout, { field: 'io.stdout', hint });
     functionIssue(issue, io.stderr, { field: 'io.stderr', hint });
-    stringIssue(issue, io.cwd, { field: 'io.cwd', hint });
+    stringIssue(issue, io.cwd, { field: 'io.cwd', hint, optional: true });
   });
 }

@@ -16,6 +16,7 @@ import type { LatencyModel } from '../loop/latency.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { PopulationConfig } from './run.js';
+import { RECORDED_NOT_ONE_CONFIGURATION } from '../flags/modesWithoutBrake.js';
 
 /** Grid keys: the brake and context flags (without `--`), and `model`. */
 export const BRAKE_GRID_KEYS: Record<string, keyof BrakeFlags> = {
@@ -135,7 +136,7 @@ function splitValues(key: string, list: string): string[] {
 /** A value the key's flag would refuse is refused here, naming the grid key. */
 function checkValue(key: string, value: string): void {
   if (key === 'model') return; // checked against the price table (modelsOfGrid), before any work
-  if (key === 'preset' && value === RECORDED_PRESET) throw gridError(key, "'recorded' (each run's own limits) is not one configuration shared by every run", 'use a named preset, or brake flags');
+  if (key === 'preset' && value === RECORDED_PRESET) throw gridError(key, RECORDED_NOT_ONE_CONFIGURATION, 'use a named preset, or brake flags');
   try {
     if ((SUBAGENT_GRID_KEYS as readonly string[]).includes(key)) subagentLimit(key, value);
     else if (key in BRAKE_GRID_KEYS) brakesFromFlags({ [BRAKE_GRID_KEYS[key]!]: value });

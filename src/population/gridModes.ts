@@ -1,10 +1,8 @@
 /**
  * A brake mode (`--repeat-mode`, `--repeat-action`, `--same-error-mode`, `--budget-mode`), fixed or a grid
  * axis, that no configuration of the grid gives its brake: it would do nothing, so it is refused before
- * any work, as replay refuses a mode without its brake (src/cli/actions/flagChecks.ts). `scenarioBrakes`:
- * the brakes scenario files' runs take where the command runs them under their own (project: each file's,
- * the flags on top), where the brake may be set instead; a sweep's configurations carry each file's own
- * (GridConfiguration perScenario: scenarioBase.ts).
+ * any work, as replay refuses a mode without its brake (src/cli/actions/flagChecks.ts). A scenario file's
+ * own brake counts: the configurations carry each file's own (GridConfiguration perScenario: scenarioBase.ts).
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import type { BrakeFlags } from '../flags/settingsFlags.js';
@@ -19,7 +17,7 @@ const MODES: readonly { mode: string; flag: keyof BrakeFlags; brake: string; fie
   { mode: 'budget-mode', flag: 'budgetMode', brake: 'max-cost', field: 'maxCostPico' },
 ];
 
-export function refuseModesWithoutBrakes(axes: readonly GridAxis[], fixed: FixedSettings, configurations: readonly GridConfiguration[], scenarioBrakes: readonly BrakeConfig[] = []): void {
+export function refuseModesWithoutBrakes(axes: readonly GridAxis[], fixed: FixedSettings, configurations: readonly GridConfiguration[]): void {
   for (const { mode, flag, brake, field } of MODES) {
     const inGrid = axes.some((axis) => axis.key === mode);
     if (!inGrid && fixed.brakeFlags[flag] === undefined) continue;
@@ -27,7 +25,6 @@ export function refuseModesWithoutBrakes(axes: readonly GridAxis[], fixed: Fixed
     if (configurations.some((c) => c.config.brakes[field] !== undefined || (field === 'maxCostPico' && c.config.subagent?.maxCostPico !== undefined))) continue;
     // A scenario file's own brake (sweep, calibrate: its runs take it under the grid's, scenarioBase.ts).
     if (configurations.some((c) => c.config.perScenario?.some((own) => own?.brakes[field] !== undefined))) continue;
-    if (scenarioBrakes.some((brakes) => brakes[field] !== undefined)) continue;
     const where = inGrid ? `--grid ${mode}` : `--${mode}`;
     throw new UserError({
       file: '<command line>',

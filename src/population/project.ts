@@ -28,7 +28,7 @@ import type { ModelPricing } from '../pricing/types.js';
 import { Rng, STREAM } from '../synthetic/random.js';
 import { PeriodDraws } from './projectDays.js';
 import { maxOf } from '../metrics/extremes.js';
-import { runCostConfidence, type RunCostConfidence } from './projectConfidence.js';
+import { runCostConfidence, type CostStratum, type RunCostConfidence } from './projectConfidence.js';
 
 export interface Quantiles {
   mean: number;
@@ -45,6 +45,8 @@ export interface ProjectionOptions {
   trials?: number;
   /** Bootstrap resamples (default 1000). */
   resamples?: number;
+  /** The runs by part, where a part stands for fewer runs than it holds (a fitted profile's: projectConfidence.ts); the intervals rest on those. */
+  strata?: readonly CostStratum[];
 }
 
 export interface Projection {
@@ -103,7 +105,7 @@ export function projectSpend(runCostsPico: readonly number[], options: Projectio
     perDay: quantilesUsd(dayTotals),
     perPeriod: quantilesUsd(periodTotals),
     perRunUsd: { ...perRun, max: picoToUsd(Math.max(0, maxOf(costsPico))), runs: n },
-    confidence: runCostConfidence(costsPico, { seed: options.seed, resamples }),
+    confidence: runCostConfidence(costsPico, { seed: options.seed, resamples, ...(options.strata === undefined ? {} : { strata: options.strata }) }),
   };
 }
 

@@ -10,6 +10,14 @@
  *   runs' mean (the expanded percentile interval: a plain one is too narrow at small n), from
  *   MIN_RUNS_FOR_MEAN_INTERVAL runs; fewer runs get none (at 10 runs of a skewed population it held 89%).
  * A bound that cannot be given is null, and `reasons` says why.
+ * - Runs that stand for fewer (`strata`: a fitted profile's synthetic runs stand for the recorded runs it was
+ *   fitted to): a profile fitted on m runs knows its population's mean no better than those m runs do, so a
+ *   band that narrows as more synthetic runs are drawn (--runs) is false precision. The mean's bootstrap is
+ *   then stratified, each part's mean drawn from `sampleRuns` of its runs (m out of its N: the variance of a
+ *   mean of m runs, what the fit's own sampling gives it, not of N), the parts weighted by their runs, and
+ *   widened as for the fewest runs a part stands for (no interval below MIN_RUNS_FOR_MEAN_INTERVAL of them);
+ *   the p95's ranks are those of the runs the parts stand for, read at the same share of the runs drawn.
+ *   It does not cover how far the profile's runs differ from the recorded ones (`fit --report` measures that).
  * Pure: no node:*, no clock, no Math.random.
  */
 import { binomialCdf } from '../metrics/binomialCdf.js';
@@ -17,6 +25,7 @@ import { PicoSum } from '../metrics/picoSum.js';
 import { nearestRank } from '../metrics/population.js';
 import { meanPico, picoToUsd } from '../money.js';
 import { Rng, STREAM } from '../synthetic/random.js';
+import { minOf } from '../metrics/extremes.js';
 
 /** Fewest runs whose mean gets an interval: fewer, and a bootstrap of a skewed cost covers well under 95%. */
 export const MIN_RUNS_FOR_MEAN_INTERVAL = 20;
@@ -36,6 +45,14 @@ export interface RunCostConfidence {
   p95PerRunUsd: [number | null, number | null];
   /** Why a bound is null, per interval (absent: both its ends given). */
   reasons: { meanPerRunUsd?: string; p95PerRunUsd?: string };
+  /** With `strata` standing for fewer runs than were drawn: the runs the intervals rest on (the p95's ranks are of these). */
+  standsFor?: number;
+}
+
+/** A part of the runs: its costs, and how many runs it stands for (fewer than its costs for a fitted profile's runs: the runs fit fitted it to). */
+export interface CostStratum {
+  costsPico: readonly number[];
+  sampleRuns: number;
 }
 
 /**
@@ -75,8 +92,17 @@ function t975(df: number): number {
   return z + g1 / df + g2 / df ** 2 + g3 / df ** 3;
 }
 
-/** The 95% intervals of the mean and p95 of per-run costs (picodollars, ascending). */
-export function runCostConfidence(ascendingPico: readonly number[], options: { seed: number; resamples: number }): RunCostConfidence {
+/** The strata when some stand for fewer runs than they hold (each at most its own runs); undefined when none does: the runs are the sample. */
+function fewerThanDrawn(strata: readonly CostStratum[] | undefined): CostStratum[] | undefined {
+  // Each part's costs ascending: the same runs give the same draws in whatever order they came.
+  const capped = (strata ?? []).filter((s) => s.costsPico.length > 0).map((s) => ({ costsPico: [...s.costsPico].sort((a, b) => a - b), sampleRuns: Math.max(1, Math.min(s.sampleRuns, s.costsPico.length)) }));
+  return capped.some((s) => s.sampleRuns < s.costsPico.length) ? capped : undefined;
+}
+
+/** The 95% intervals of the mean and p95 of per-run costs (picodollars, ascending); `strata`: the runs by part, where a part stands for fewer runs than it holds. */
+export function runCostConfidence(ascendingPico: readonly number[], options: { seed: number; resamples: number; strata?: readonly CostStratum[] }): RunCostConfidence {
+  const strata = fewerThanDrawn(options.strata);
+  if (strata !== undefined) return stratifiedConfidence(ascendingPico, strata, options);
   const n = ascendingPico.length;
   const reasons: RunCostConfidence['reasons'] = {};
   const { low, high } = quantileRanks(n);
@@ -102,14 +128,58 @@ function meanInterval(costsPico: readonly number[], options: { seed: number; res
     means.push(Number(meanPico(total.value, n)));
   }
   means.sort((a, b) => a - b);
+  return widenedEnds(costsPico, means, n);
+}
+
+/** The resampled means' 2.5% and 97.5% ends (ascending `means`), widened around the runs' mean by √(m/(m−1))·t(m−1)/z for `m` runs, within the runs' smallest and largest; USD. */
+function widenedEnds(costsPico: readonly number[], means: readonly number[], m: number): [number, number] {
+  const n = costsPico.length;
   const all = new PicoSum();
   for (const cost of costsPico) all.add(cost);
   const centre = Number(meanPico(all.value, n));
-  const widen = (Math.sqrt(n / (n - 1)) * t975(n - 1)) / Z_975;
+  const widen = (Math.sqrt(m / (m - 1)) * t975(m - 1)) / Z_975;
   // The mean of runs lies within their smallest and largest.
   const lowPico = Math.max(costsPico[0]!, centre - widen * (centre - (nearestRank(means, TAIL) ?? centre)));
   const highPico = Math.min(costsPico[n - 1]!, centre + widen * ((nearestRank(means, 1 - TAIL) ?? centre) - centre));
   return [picoToUsd(Math.round(lowPico)), picoToUsd(Math.round(highPico))];
+}
+
+/**
+ * The intervals of runs some of which stand for fewer (the module's comment): the p95 by the ranks of the
+ * runs stood for, each read at its share of the runs drawn; the mean by a stratified m-out-of-n bootstrap.
+ */
+function stratifiedConfidence(ascendingPico: readonly number[], strata: readonly CostStratum[], options: { seed: number; resamples: number }): RunCostConfidence {
+  const standsFor = strata.reduce((sum, s) => sum + s.sampleRuns, 0);
+  const fewest = minOf(strata.map((s) => s.sampleRuns));
+  const reasons: RunCostConfidence['reasons'] = {};
+  const { low, high } = quantileRanks(standsFor);
+  const at = (rank: number | null) => (rank === null ? null : picoToUsd(nearestRank(ascendingPico, rank / standsFor)!));
+  if (low === null) reasons.p95PerRunUsd = `too few runs for an interval of the p95 (${standsFor}; one needs 2 runs, an upper bound ${RUNS_FOR_P95_UPPER})`;
+  else if (high === null) reasons.p95PerRunUsd = `no upper bound from ${standsFor} runs (a distribution-free one needs ${RUNS_FOR_P95_UPPER}: 1 − 0.95^n ≥ 97.5%)`;
+  const p95PerRunUsd: [number | null, number | null] = [at(low), at(high)];
+  if (fewest < MIN_RUNS_FOR_MEAN_INTERVAL) {
+    reasons.meanPerRunUsd = `too few runs for an interval of the mean (a part stands for ${fewest}; it needs ${MIN_RUNS_FOR_MEAN_INTERVAL})`;
+    return { level: 0.95, resamples: 0, meanPerRunUsd: [null, null], p95PerRunUsd, reasons, standsFor };
+  }
+  return { level: 0.95, resamples: options.resamples, meanPerRunUsd: stratifiedMeanInterval(ascendingPico, strata, { ...options, fewest }), p95PerRunUsd, reasons, standsFor };
+}
+
+/** Each resample: every part's mean of `sampleRuns` of its runs drawn with replacement, weighted by its runs; percentile ends widened as meanInterval widens them, for the fewest runs a part stands for. */
+function stratifiedMeanInterval(ascendingPico: readonly number[], strata: readonly CostStratum[], options: { seed: number; resamples: number; fewest: number }): [number, number] {
+  const n = ascendingPico.length;
+  const means: number[] = [];
+  for (let b = 0; b < options.resamples; b++) {
+    const rng = Rng.stream(options.seed, b, STREAM.projectBootstrap);
+    let mean = 0;
+    for (const { costsPico, sampleRuns } of strata) {
+      const total = new PicoSum();
+      for (let k = 0; k < sampleRuns; k++) total.add(costsPico[rng.below(costsPico.length)]!);
+      mean += (Number(meanPico(total.value, sampleRuns)) * costsPico.length) / n;
+    }
+    means.push(mean);
+  }
+  means.sort((a, b) => a - b);
+  return widenedEnds(ascendingPico, means, options.fewest);
 }
 
 /**

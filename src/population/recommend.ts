@@ -1,27 +1,38 @@
 /**
  * What a sweep recommends, by rules that can be redone by hand from its CSV:
  * - recommendation (with a target completion rate R): among configurations with completionRate ≥ R,
- *   the lowest costPerCompletedUsd; ties: the lowest costUsd, then the first in grid order.
+ *   the lowest costPerCompletedUsd; ties: the lowest costUsd, then the tighter brakes, then the first in grid
+ *   order (recommendTie.ts: the tie order a sweep, its shards and their merge share).
  * - pareto: configurations no other beats on both costPerCompletedUsd (lower is better; none completed
  *   counts as the worst) and completionRate (higher is better) — "beats" = at least as good on both and
  *   strictly better on one.
  */
 import type { PopulationMetrics } from '../metrics/population.js';
+import { GRID_ORDER, type TieOrder } from './recommendTie.js';
 
 export type RankedRow = Pick<PopulationMetrics, 'completionRate' | 'costPerCompletedUsd' | 'costUsd'>;
 
 const perCompleted = (row: RankedRow): number => row.costPerCompletedUsd ?? Infinity;
 
-/** The index of the recommended configuration, or undefined when none reaches the target. */
-export function recommendedIndex(rows: readonly RankedRow[], targetCompletion: number): number | undefined {
+/** Whether two rows tie on the figures the recommendation compares (cost per completed run, then spend). */
+const tie = (a: RankedRow, b: RankedRow): boolean => perCompleted(a) === perCompleted(b) && a.costUsd === b.costUsd;
+
+/** The index of the recommended configuration, or undefined when none reaches the target; `tieOrder`: which of two tied rows goes first (default: grid order). */
+export function recommendedIndex(rows: readonly RankedRow[], targetCompletion: number, tieOrder: TieOrder = GRID_ORDER): number | undefined {
   let best: number | undefined;
   rows.forEach((row, i) => {
     if (row.completionRate < targetCompletion || row.costPerCompletedUsd === null) return;
     if (best === undefined) return void (best = i);
     const b = rows[best]!;
-    if (perCompleted(row) < perCompleted(b) || (perCompleted(row) === perCompleted(b) && row.costUsd < b.costUsd)) best = i;
+    if (perCompleted(row) < perCompleted(b) || (perCompleted(row) === perCompleted(b) && row.costUsd < b.costUsd) || (tie(row, b) && tieOrder(i, best) < 0)) best = i;
   });
   return best;
+}
+
+/** The other rows reaching the target that tie with row `chosen` (the tie order chose it over them), in grid order. */
+export function tiedIndices(rows: readonly RankedRow[], chosen: number, targetCompletion: number): number[] {
+  const row = rows[chosen]!;
+  return rows.flatMap((other, i) => (i !== chosen && other.completionRate >= targetCompletion && other.costPerCompletedUsd !== null && tie(other, row) ? [i] : []));
 }
 
 /**

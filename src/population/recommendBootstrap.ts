@@ -1,7 +1,8 @@
 /**
  * How sure a sweep's recommendation is: a paired bootstrap over the runs. Each resample draws the runs
  * again (as many, with replacement, seeded) and redoes the choice of recommend.ts (completion ≥ the
- * target, the lowest cost per completed run, then the lowest cost, then grid order) on every
+ * target, the lowest cost per completed run, then the lowest cost, then the tie order of recommendTie.ts:
+ * the tighter brakes, then grid order) on every
  * configuration's figures over those runs. The runs are shared by every configuration, so one draw serves
  * them all (paired: two settings are compared on the same runs, as the sweep compared them), and the share
  * of resamples that choose the recommended row says how sure it is; the rows other resamples choose are the
@@ -13,6 +14,7 @@
  */
 import { Rng, STREAM } from '../synthetic/random.js';
 import { resampleSums } from './recommendSums.js';
+import { GRID_ORDER, type TieOrder } from './recommendTie.js';
 
 /** Resamples drawn (a share of them is said in whole percent: 200 give 0.5% steps). */
 export const RECOMMENDATION_RESAMPLES = 200;
@@ -52,17 +54,17 @@ export function resampleCounts(runs: number, options: { seed: number; resamples:
   return all;
 }
 
-/** Whether `a` is chosen over `b` (b chosen already, earlier in the grid): recommend.ts's rule, cost per completed run then cost. */
-function beats(a: ResampleChoice, b: ResampleChoice): boolean {
+/** Whether `a` is chosen over `b` (b chosen already): recommend.ts's rule, cost per completed run, then cost, then the tie order. */
+function beats(a: ResampleChoice, b: ResampleChoice, tieOrder: TieOrder): boolean {
   if (b.index < 0) return a.index >= 0;
   const perA = a.costPico / a.completed;
   const perB = b.costPico / b.completed;
   if (perA !== perB) return perA < perB;
   if (a.costPico !== b.costPico) return a.costPico < b.costPico;
-  return a.index < b.index;
+  return tieOrder(a.index, b.index) < 0;
 }
 
-/** Whether two configurations' runs are the same run for run (the later is then never chosen over the earlier). */
+/** Whether two configurations' runs are the same run for run (they tie in every resample: the tie order picks between them). */
 function sameRuns(a: RunOutcomes, b: RunOutcomes): boolean {
   for (let k = 0; k < a.completed.length; k++) if (a.completed[k] !== b.completed[k] || a.costPico[k] !== b.costPico[k]) return false;
   return true;
@@ -70,31 +72,38 @@ function sameRuns(a: RunOutcomes, b: RunOutcomes): boolean {
 
 /**
  * Each resample's choice among configurations `rows` (grid indices `from` + i): of those whose completed
- * share of the drawn runs reaches `target` (and that complete any), the best by recommend.ts's rule. A row
- * that completes no run, or whose runs are those of the row before it, is never chosen and is not resampled
- * (exact: a slice gives the choices it would give resampling every row).
+ * share of the drawn runs reaches `target` (and that complete any), the best by recommend.ts's rule, ties
+ * by `tieOrder` (default: grid order). A row that completes no run, or whose runs are those of the row
+ * before it and that the tie order puts after the row of them resampled, is never chosen and is not
+ * resampled (exact: a slice gives the choices it would give resampling every row).
  */
-export function sliceChoices(rows: readonly RunOutcomes[], options: { from: number; counts: readonly Uint16Array[]; target: number }): ResampleChoice[] {
-  const { counts, target } = options;
+export function sliceChoices(rows: readonly RunOutcomes[], options: { from: number; counts: readonly Uint16Array[]; target: number; tieOrder?: TieOrder }): ResampleChoice[] {
+  const { counts, target, from } = options;
+  const tieOrder = options.tieOrder ?? GRID_ORDER;
   const choices = counts.map(() => NONE);
   const sums = resampleSums(rows, counts);
+  // Of a stretch of rows the same run for run, the one resampled last: a later row is resampled only when the tie order puts it first.
+  let ahead = 0;
   rows.forEach((row, i) => {
-    if (!row.completed.includes(1) || (i > 0 && sameRuns(row, rows[i - 1]!))) return;
+    if (i === 0 || !sameRuns(row, rows[i - 1]!)) ahead = i;
+    else if (tieOrder(from + i, from + ahead) < 0) ahead = i;
+    else return;
+    if (!row.completed.includes(1)) return;
     const { completed, costPico } = sums[i]!;
     for (let b = 0; b < counts.length; b++) {
       const done = completed[b]!;
       if (done === 0 || done / counts[b]!.length < target) continue;
-      const here = { index: options.from + i, completed: done, costPico: costPico[b]! };
-      if (beats(here, choices[b]!)) choices[b] = here;
+      const here = { index: from + i, completed: done, costPico: costPico[b]! };
+      if (beats(here, choices[b]!, tieOrder)) choices[b] = here;
     }
   });
   return choices;
 }
 
-/** The choices of slices of one grid joined: each resample's best over every slice. */
-export function joinChoices(parts: readonly (readonly ResampleChoice[])[]): ResampleChoice[] {
+/** The choices of slices of one grid joined: each resample's best over every slice, ties by `tieOrder` (default: grid order). */
+export function joinChoices(parts: readonly (readonly ResampleChoice[])[], tieOrder: TieOrder = GRID_ORDER): ResampleChoice[] {
   if (parts.length === 0) return [];
-  return parts[0]!.map((_, b) => parts.reduce<ResampleChoice>((best, part) => (beats(part[b]!, best) ? part[b]! : best), NONE));
+  return parts[0]!.map((_, b) => parts.reduce<ResampleChoice>((best, part) => (beats(part[b]!, best, tieOrder) ? part[b]! : best), NONE));
 }
 
 /** Rows chosen in at least this share of the resamples are named as ones the runs cannot tell from the recommendation. */

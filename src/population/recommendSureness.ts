@@ -3,11 +3,15 @@
  * (`resampledSlice`: the whole grid in one sweep, a shard's slice in `--shard`, carried in its JSON),
  * slices joined (`joinResampled`: merge), and the recommendation's share of the resamples said in words
  * (`howSureOf`). Deterministic: the same runs and seed give the same words, on any thread count, sharded or
- * not. Pure.
+ * not. The share is how stable the pick is under resampling of these runs, not the chance that it is the
+ * best setting (at 200 runs of production-mix, picks said 60–90% sure were the pick of 20,000 runs 10 times
+ * of 19), and the words say so. Pure.
  */
 import { percentText } from '../report/percentText.js';
 import { maxOf } from '../metrics/extremes.js';
-import { choiceSureness, joinChoices, RECOMMENDATION_RESAMPLES, resampleCounts, sliceChoices, type ResampleChoice, type RunOutcomes } from './recommendBootstrap.js';
+import { binomialCdf } from '../metrics/binomialCdf.js';
+import { choiceSureness, joinChoices, RECOMMENDATION_RESAMPLES, resampleCounts, RIVAL_SHARE, sliceChoices, type ResampleChoice, type RunOutcomes } from './recommendBootstrap.js';
+import type { TieOrder } from './recommendTie.js';
 
 /**
  * Most runs × configurations (the whole grid's) resampled: 5 × 10^6 (4,000 runs × 960 configurations took
@@ -27,49 +31,100 @@ export interface Resampled {
   choices: ResampleChoice[] | null;
 }
 
-/** The resamples of configurations [from, from + outcomes.length) of a grid of `configurations`, each run drawn again with `seed`. */
-export function resampledSlice(outcomes: readonly RunOutcomes[], args: { from: number; configurations: number; target: number; seed: number }): Resampled {
+/** The resamples of configurations [from, from + outcomes.length) of a grid of `configurations`, each run drawn again with `seed`; ties by `tieOrder` (recommendTie.ts; default grid order). */
+export function resampledSlice(outcomes: readonly RunOutcomes[], args: { from: number; configurations: number; target: number; seed: number; tieOrder?: TieOrder }): Resampled {
   const runs = outcomes[0]?.completed.length ?? 0;
   const base = { seed: args.seed, resamples: RECOMMENDATION_RESAMPLES, runs };
   if (runs * args.configurations > MAX_RESAMPLED_CELLS) return { ...base, choices: null };
   const counts = resampleCounts(runs, { seed: args.seed, resamples: RECOMMENDATION_RESAMPLES });
-  const choices = outcomes.length === 0 ? Array.from({ length: RECOMMENDATION_RESAMPLES }, () => ({ index: -1, completed: 0, costPico: 0 })) : sliceChoices(outcomes, { from: args.from, counts, target: args.target });
+  const choices = outcomes.length === 0 ? Array.from({ length: RECOMMENDATION_RESAMPLES }, () => ({ index: -1, completed: 0, costPico: 0 })) : sliceChoices(outcomes, { from: args.from, counts, target: args.target, ...(args.tieOrder === undefined ? {} : { tieOrder: args.tieOrder }) });
   return { ...base, choices };
 }
 
-/** Slices of one grid joined (a merge of shards): the whole grid's resamples; null when a slice is past MAX_RESAMPLED_CELLS. */
-export function joinResampled(parts: readonly Resampled[]): Resampled {
+/** Slices of one grid joined (a merge of shards), ties by `tieOrder` as each slice broke them: the whole grid's resamples; null when a slice is past MAX_RESAMPLED_CELLS. */
+export function joinResampled(parts: readonly Resampled[], tieOrder?: TieOrder): Resampled {
   const runs = maxOf(parts.map((part) => part.runs), 0);
   const base = { seed: parts[0]!.seed, resamples: parts[0]!.resamples, runs };
-  return parts.some((part) => part.choices === null) ? { ...base, choices: null } : { ...base, choices: joinChoices(parts.map((part) => part.choices!)) };
+  return parts.some((part) => part.choices === null) ? { ...base, choices: null } : { ...base, choices: joinChoices(parts.map((part) => part.choices!), tieOrder) };
 }
 
 /** How sure a recommendation is, as its report gives it. */
 export interface HowSure {
   seed: number;
   resamples: number;
-  /** Share of the resamples that pick the recommendation (null: not worked out, past MAX_RESAMPLED_CELLS). */
+  /** Share of the resamples that pick the recommendation (null: not worked out, past MAX_RESAMPLED_CELLS): how stable the pick is, not the chance it is best. */
   pickedShare: number | null;
-  /** The other configurations picked in at least 5% of the resamples, most picked first (at most 3). */
+  /** The other configurations picked in at least 5% of the resamples, most picked first (at most 3): the first may be picked more often than the recommendation. */
   runnersUp: { settings: string; share: number }[];
   /** Share of the resamples in which no configuration reaches the target. */
   noneReachedShare: number;
+  /** Share of resamples in which the recommendation's own completions fall below the target (its completed runs drawn again: binomial); null when not worked out. */
+  belowTargetShare: number | null;
   text: string;
 }
 
+/** What howSureOf says of the recommendation besides the resamples: its row, the target, and the rows it ties with (recommend.ts tiedIndices). */
+export interface PickFacts {
+  chosen: number;
+  settings: readonly string[];
+  /** The recommendation's completed runs of its runs, and the target (absent: its share below the target is not said). */
+  completed?: number;
+  runs?: number;
+  target?: number;
+  /** Settings of the configurations it ties with on these runs (the tie order picked it). */
+  tiedWith?: readonly string[];
+}
+
+/**
+ * The share of resamples (each run drawn again, as many, with replacement) whose completed share falls below
+ * `target` or completes none, for `completed` of `runs` runs: the completions drawn are Binomial(runs, completed / runs).
+ */
+export function belowTargetShare(completed: number, runs: number, target: number): number {
+  if (runs === 0) return 1;
+  // The most completions whose share is below the target, as the resamples compare it (done / runs < target); none counts too.
+  let most = Math.max(0, Math.ceil(target * runs) - 1);
+  while (most + 1 <= runs && (most + 1) / runs < target) most++;
+  while (most > 0 && most / runs >= target) most--;
+  return binomialCdf(most, runs, completed / runs);
+}
+
+const STABLE = ' — how stable the pick is, not the chance it is best';
+
 /** The recommendation's (row `chosen` of `settings`) sureness over the whole grid's resamples, in words. */
-export function howSureOf(resampled: Resampled, args: { chosen: number; settings: readonly string[] }): HowSure {
+export function howSureOf(resampled: Resampled, pick: PickFacts): HowSure {
   const base = { seed: resampled.seed, resamples: resampled.resamples };
   if (resampled.choices === null) {
-    const cells = `${resampled.runs.toLocaleString('en-US')} runs × ${args.settings.length.toLocaleString('en-US')} configurations`;
-    return { ...base, pickedShare: null, runnersUp: [], noneReachedShare: 0, text: `How sure: not worked out: resampling ${cells} is past the ${MAX_RESAMPLED_CELLS.toLocaleString('en-US')} run-configurations it does (sweep fewer configurations to see it).` };
+    const cells = `${resampled.runs.toLocaleString('en-US')} runs × ${pick.settings.length.toLocaleString('en-US')} configurations`;
+    return { ...base, pickedShare: null, runnersUp: [], noneReachedShare: 0, belowTargetShare: null, text: `How sure: not worked out: resampling ${cells} is past the ${MAX_RESAMPLED_CELLS.toLocaleString('en-US')} run-configurations it does (sweep fewer configurations to see it).` };
   }
-  const sure = choiceSureness(resampled.choices, args.chosen);
-  const runnersUp = sure.rivals.map((rival) => ({ settings: args.settings[rival.index]!, share: rival.share }));
+  const sure = choiceSureness(resampled.choices, pick.chosen);
+  const runnersUp = sure.rivals.map((rival) => ({ settings: pick.settings[rival.index]!, share: rival.share }));
   const noneReachedShare = sure.resamples === 0 ? 0 : sure.noneReached / sure.resamples;
-  let text = `How sure: picked in ${percentText(sure.sameChoice)} of ${sure.resamples} paired resamples of these runs (seed ${resampled.seed})`;
-  if (runnersUp.length > 0) text += `; ${runnersUp.length === 1 ? 'runner-up' : 'runners-up'} ${runnersUp.map((r) => `${r.settings} in ${percentText(r.share)}`).join(', ')}`;
+  const below = pick.completed === undefined || pick.runs === undefined || pick.target === undefined ? null : belowTargetShare(pick.completed, pick.runs, pick.target);
+  const preferred = runnersUp[0] !== undefined && runnersUp[0].share > sure.sameChoice ? runnersUp[0] : undefined;
+  const of = `${sure.resamples} paired resamples of these runs`;
+  let text = preferred === undefined ? `How sure: picked in ${percentText(sure.sameChoice)} of ${of} (seed ${resampled.seed})${STABLE}` : `How sure: resamples prefer ${preferred.settings} (picked in ${percentText(preferred.share)} of ${of}, seed ${resampled.seed}) to this pick (${percentText(sure.sameChoice)})${STABLE}`;
+  const others = runnersUp.filter((r) => r !== preferred);
+  if (others.length > 0) text += `; ${preferred !== undefined ? 'also picked:' : others.length === 1 ? 'runner-up' : 'runners-up'} ${others.map((r) => `${r.settings} in ${percentText(r.share)}${r.share === sure.sameChoice ? ' (as often)' : ''}`).join(', ')}`;
+  if (below !== null && sure.sameChoice < SURE_SHARE && below >= RIVAL_SHARE) text += `; ${belowWords(pick, below)}`;
   if (sure.noneReached > 0) text += `; none reached the target in ${percentText(noneReachedShare)}`;
-  text += sure.sameChoice >= SURE_SHARE ? '.' : `: not sure, these runs do not tell ${runnersUp.length > 0 ? 'it from the runner-up' : 'it from the rest'}; more runs would.`;
-  return { ...base, pickedShare: sure.sameChoice, runnersUp, noneReachedShare, text };
+  if (pick.tiedWith !== undefined && pick.tiedWith.length > 0) text += `; ${tieWords(pick.tiedWith)}`;
+  text += sure.sameChoice >= SURE_SHARE ? '.' : `: not sure, these runs do not tell it from ${preferred !== undefined ? preferred.settings : runnersUp.length > 0 ? 'the runner-up' : 'the rest'}; more runs would.`;
+  return { ...base, pickedShare: sure.sameChoice, runnersUp, noneReachedShare, belowTargetShare: below, text };
+}
+
+/** `its 19/38 sits on the target of 50.0%: in 43.6% of resamples it falls below it`. */
+function belowWords(pick: PickFacts, below: number): string {
+  const { completed, runs, target } = pick as Required<Pick<PickFacts, 'completed' | 'runs' | 'target'>>;
+  const onTarget = (completed - 1) / runs < target;
+  return `its ${completed}/${runs} ${onTarget ? 'sits on' : 'is near'} the target of ${percentText(target)}: in ${percentText(below)} of resamples it falls below it`;
+}
+
+/** Most tied configurations named; the rest counted. */
+const MOST_TIED = 3;
+
+/** `tied on these runs with max-steps=80 (the same completions and spend): picked over it by the tie rule (the tighter brakes, else the first in the grid), not by the runs`. */
+export function tieWords(tiedWith: readonly string[]): string {
+  const named = tiedWith.slice(0, MOST_TIED).join(', ') + (tiedWith.length > MOST_TIED ? ` and ${tiedWith.length - MOST_TIED} more` : '');
+  return `tied on these runs with ${named} (the same completions and spend): picked over ${tiedWith.length === 1 ? 'it' : 'them'} by the tie rule (the tighter brakes, else the first in the grid), not by the runs`;
 }

@@ -1,5 +1,5 @@
 import type { Pico } from '../money.js';
-import { callCostPico as kernelCallCost, requestFeesPico } from '../kernel/cost.js';
+import { callCostPico as kernelCallCost, callFeesPico } from '../kernel/cost.js';
 import { flattenPrices, PriceField, tierRow } from '../kernel/prices.js';
 import type { CallUsage, ModelPricing, PriceSource, PriceTier, PricingCorrection, TokenPrices } from './types.js';
 
@@ -16,12 +16,12 @@ export function pricesForInput(pricing: ModelPricing, inputTokens: number): Toke
 /**
  * Exact cost of one call in integer picodollars: the kernel's formula (src/kernel/cost.ts) at the
  * prices of the tier selected by `usage.input` (the whole prompt, cached parts included), plus its
- * request fees (its web searches: kernel requestFeesPico), as the meter bills a call.
+ * request fees (its web searches; none when it was not billed, `usage.unbilled`: kernel callFeesPico), as the meter bills a call.
  */
 export function callCostPico(pricing: ModelPricing, usage: CallUsage): Pico {
   const flat = flattenPrices(pricing);
   const row = tierRow(flat.rows, flat.tiers, usage.input);
-  return kernelCallCost(flat.rows, row, usage.input, usage.cached, usage.cacheWrite, usage.cacheWrite1h, usage.output, usage.reasoning) + requestFeesPico(flat, usage.webSearches ?? 0);
+  return kernelCallCost(flat.rows, row, usage.input, usage.cached, usage.cacheWrite, usage.cacheWrite1h, usage.output, usage.reasoning) + callFeesPico(flat, usage.webSearches ?? 0, usage.unbilled !== true);
 }
 
 /** The price fields of TokenPrices, in display order. */

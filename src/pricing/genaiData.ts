@@ -4,18 +4,22 @@
  * priced. The build writes the same data as JSON Lines beside this module (scripts/write-genai-data.mjs,
  * `npm run build`), tagged with the package file's version, size and hash; it is read here in a few
  * milliseconds, each provider's models only when first read (src/pricing/genaiDataFile.ts). Where that
- * copy is missing (running from src/) or was made from another package file (the package changed since
- * the build), the data comes from the package itself, as before. Never updated at run time
- * (updatePrices is never called, so nothing reaches the network).
+ * copy is missing or was made from another package file (the package changed since the build), the data
+ * comes from the package itself, read synchronously (genaiPackageSync.ts): no top-level await, so
+ * `require('loopcost')` loads the library (test/library/packageConsumers.test.ts). Run from src/ (the
+ * tests), the build's copy in dist/pricing/ is read when it was made from the installed package file.
+ * Never updated at run time (updatePrices is never called, so nothing reaches the network).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sha256Hex } from '../io/builtins.js';
 import type { Provider } from '@pydantic/genai-prices';
 import { type GenaiDataCopy, readDataCopy } from './genaiDataFile.js';
 import type { PriceSource } from './types.js';
 import { GENAI_PRICES_PACKAGE } from './source.js';
+import { packageProvidersSync } from './genaiPackageSync.js';
 
 /** The copy of the data, beside the compiled module (dist/pricing/); its layout: src/pricing/genaiDataFile.ts. */
 export const GENAI_DATA_FILE = 'genai-prices-data.jsonl';
@@ -57,15 +61,27 @@ function fileHash(path: string): string {
   return sha256Hex(readFileSync(path)).slice(0, 16);
 }
 
+/**
+ * Where the build's copy is: beside this module (dist/pricing/); run from its TypeScript source (src/pricing/,
+ * the tests), the build's copy in dist/pricing/ too — used, as any copy is, only when made from the installed file.
+ */
+function copyPlaces(): URL[] {
+  const beside = new URL(GENAI_DATA_FILE, import.meta.url);
+  return import.meta.url.endsWith('.ts') ? [beside, new URL(`../../dist/pricing/${GENAI_DATA_FILE}`, import.meta.url)] : [beside];
+}
+
 /** The build's copy, undefined when missing or unreadable. Read once. */
 let copyRead: { copy: GenaiDataCopy | undefined } | undefined;
 function readCopy(): GenaiDataCopy | undefined {
   if (copyRead) return copyRead.copy;
   let copy: GenaiDataCopy | undefined;
-  try {
-    copy = readDataCopy(readFileSync(new URL(GENAI_DATA_FILE, import.meta.url)));
-  } catch {
-    copy = undefined;
+  for (const place of copyPlaces()) {
+    try {
+      copy = readDataCopy(readFileSync(place));
+    } catch {
+      copy = undefined;
+    }
+    if (copy !== undefined) break;
   }
   copyRead = { copy };
   return copy;
@@ -109,8 +125,8 @@ export async function packageProviders(): Promise<Provider[]> {
   return (await waitForUpdate()) ?? [];
 }
 
-/** The bundled providers, read once at module load (this makes the module and its importers async ESM modules). */
-export const bundledProviders: readonly Provider[] = copiedProviders() ?? (await packageProviders());
+/** The bundled providers, read once at module load, synchronously: the copy, else the package's own (genaiPackageSync.ts). */
+export const bundledProviders: readonly Provider[] = copiedProviders() ?? packageProvidersSync(pathToFileURL(packageDataFile().path).href);
 
 /** The copy the build writes (scripts/write-genai-data.mjs), from the package's own data. */
 export async function genaiDataCopy(): Promise<GenaiDataCopy> {

@@ -17,7 +17,7 @@ import { unknownModelError } from './suggest.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
 import { GENAI_PRICES_PACKAGE } from './source.js';
-import { requireResolveArguments } from './tableArguments.js';
+import { atResolveArguments, requireResolveArguments } from './tableArguments.js';
 
 export { GENAI_PRICES_PACKAGE, genaiPricesSource, pickModelPrice };
 
@@ -132,9 +132,17 @@ export class GenaiPriceTable implements PriceTable {
     return bundledProviders.flatMap((p) => p.models.map((m) => ({ provider: p.id, model: m.id })));
   }
 
-  /** A model the table does not price: its prefix's provider does not (prefixRefusal), or no provider does. */
+  /**
+   * A model the table does not price: its prefix's provider does not (prefixRefusal), or no provider does.
+   * Said at `<PriceTable.resolve arguments>` when a library caller loaded the table; the CLI's callers say where the model was asked for.
+   */
   private unknown(model: string, provider: string | undefined): UserError {
     const names = this.optionNames ?? COMMAND_LINE_PRICE_OPTIONS;
+    const refusal = this.refusal(model, provider, names);
+    return names.file === COMMAND_LINE_PRICE_OPTIONS.file ? refusal : atResolveArguments(refusal);
+  }
+
+  private refusal(model: string, provider: string | undefined, names: PriceOptionNames): UserError {
     const hint = provider?.trim() || undefined;
     const refusal = prefixRefusal(bundledProviders, model, { providerHint: hint, overridesFile: names.overridesFile });
     if (refusal) return refusal;

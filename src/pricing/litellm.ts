@@ -17,7 +17,7 @@ import { usdPerTokenToPico } from '../money.js';
 import type { KeyedPrice, TokenPriceKey } from './cost.js';
 import { foreignKeys, judgeKey, LITELLM_PRICE_FIELD, PRICE_KEYS, TIER_KEY } from './litellmKeys.js';
 import { isComplete, lackedPrices, LiteLlmPriceTable, type Entry, type Unpriced } from './litellmTable.js';
-import { checkContextWindow, checkPrice, CONTEXT_WINDOW_KEY, emptyOverrideIssue } from './litellmValues.js';
+import { checkContextWindow, checkPrice, CONTEXT_WINDOW_KEY, emptyOverrideIssue, tierThreshold } from './litellmValues.js';
 import { shownName } from '../shownName.js';
 import type { PriceOptionNames } from './optionNames.js';
 import type { PriceSource } from './types.js';
@@ -264,8 +264,10 @@ function readFields(key: string, value: Record<string, unknown>, file: string, r
       }
     } else if (raw !== null && raw !== undefined && (BASE_FIELDS[field] !== undefined || TIER_FIELD.test(field))) {
       const price = checkPrice(raw, file, at);
-      if (typeof price === 'number') {
-        addPrice(fields.keyed, field, usdPerTokenToPico(price));
+      const threshold = BASE_FIELDS[field] === undefined ? tierThreshold(field, file, at) : undefined;
+      if (typeof threshold === 'object') refuse(threshold);
+      else if (typeof price === 'number') {
+        addPrice(fields.keyed, { field, threshold }, usdPerTokenToPico(price));
         fields.given.push(field);
       } else refuse(price);
     }
@@ -274,16 +276,14 @@ function readFields(key: string, value: Record<string, unknown>, file: string, r
 }
 
 /** A price field's price (picodollars per token) put in its place: a base price, or a tier above some prompt size. */
-function addPrice(keyed: Partial<Record<TokenPriceKey, KeyedPrice>>, field: string, pico: number): void {
+function addPrice(keyed: Partial<Record<TokenPriceKey, KeyedPrice>>, { field, threshold }: { field: string; threshold: number | undefined }, pico: number): void {
   const baseKey = BASE_FIELDS[field];
   if (baseKey !== undefined) {
     (keyed[baseKey] ??= { tiers: [] }).base = pico;
     return;
   }
-  const tier = TIER_FIELD.exec(field)!;
-  const target = BASE_FIELDS[tier[1]!]!;
-  const threshold = Math.round(Number(tier[2]) * (tier[3] === 'm' ? 1_000_000 : tier[3] === 'k' ? 1_000 : 1));
-  (keyed[target] ??= { tiers: [] }).tiers.push({ aboveInputTokens: threshold, price: pico });
+  const target = BASE_FIELDS[TIER_FIELD.exec(field)![1]!]!;
+  (keyed[target] ??= { tiers: [] }).tiers.push({ aboveInputTokens: threshold!, price: pico });
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

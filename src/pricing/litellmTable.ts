@@ -83,8 +83,8 @@ export class LiteLlmPriceTable implements PriceTable {
    * case-insensitive. Last, a bare name matches a prefixed key (`x` → `gemini/x`) when exactly one key
    * ends in it, or exactly one of those belongs to the given provider. Cached per (model, provider).
    */
-  resolve(model: string, provider?: string): ModelPricing {
-    requireResolveArguments(model, provider, undefined);
+  resolve(model: string, provider?: string, recordedAt?: string): ModelPricing {
+    requireResolveArguments(model, provider, recordedAt); // A price file's prices are undated: recordedAt is only checked.
     const found = this.tryResolve(model, provider);
     if (found === undefined) throw unknownModelError(model, this.modelNames(), { file: this.file, ...(this.optionNames === undefined ? {} : { optionNames: this.optionNames }) });
     return found;

@@ -111,3 +111,21 @@ export function emptyOverrideIssue(value: Record<string, unknown>, file: string,
     hint: `give the fields to override (prices in USD per token: ${PRICE_KEYS.join(', ')}; the window as ${CONTEXT_WINDOW_KEY}), or delete the entry to keep the table's`,
   };
 }
+
+/**
+ * A tier key's prompt size (`input_cost_per_token_above_200k_tokens`: 200,000 tokens, `…_above_1.5m_tokens`:
+ * 1,500,000), or the issue that refuses the file naming the key: a size past 2^53 − 1 tokens is held by no
+ * token count, so such a tier could never be chosen exactly (and `prices` would show it as a column of its own).
+ */
+export function tierThreshold(field: string, file: string, at: string): number | InputIssue {
+  const tier = TIER_KEY.exec(field)!;
+  const threshold = Math.round(Number(tier[2]) * (tier[3] === 'm' ? 1_000_000 : tier[3] === 'k' ? 1_000 : 1));
+  if (Number.isSafeInteger(threshold)) return threshold;
+  return {
+    file,
+    field: at,
+    code: 'tier_out_of_range',
+    message: `is a tier above ${tier[2]}${tier[3] ?? ''} tokens, past 2^53 − 1 (9,007,199,254,740,991) tokens: no prompt's size is counted exactly there`,
+    hint: `write the prompt size the tier starts above as a whole number of tokens up to 2^53 − 1 (e.g. ${tier[1]}_above_200k_tokens), or delete the key`,
+  };
+}

@@ -13,7 +13,7 @@ export interface PriceOptionNames {
 }
 
 /** loadPriceTable's own option names (a library caller's). */
-export const PRICE_TABLE_OPTIONS: PriceOptionNames = { file: '<loadPriceTable options>', pricesFile: 'pricesFile', overridesFile: 'overridesFile', asOf: 'asOf' };
+export const PRICE_TABLE_OPTIONS: Readonly<PriceOptionNames> = Object.freeze({ file: '<loadPriceTable options>', pricesFile: 'pricesFile', overridesFile: 'overridesFile', asOf: 'asOf' });
 
 /** The flags that give them on the command line. */
-export const COMMAND_LINE_PRICE_OPTIONS: PriceOptionNames = { file: '<command line>', pricesFile: '--prices', overridesFile: '--prices-override', asOf: '--prices-as-of' };
+export const COMMAND_LINE_PRICE_OPTIONS: Readonly<PriceOptionNames> = Object.freeze({ file: '<command line>', pricesFile: '--prices', overridesFile: '--prices-override', asOf: '--prices-as-of' });

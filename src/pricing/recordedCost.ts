@@ -9,6 +9,7 @@ import { usdToPico } from '../money.js';
 import { refusedCallIndex } from '../trace/callOrder.js';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { callCostPico } from './cost.js';
+import { billedCall } from '../kernel/cost.js';
 import type { CallUsage, ModelPricing } from './types.js';
 
 /** The usage a recorded call was billed for; undefined when its prompt size was not recorded. */
@@ -23,6 +24,7 @@ export function recordedUsage(call: CallRecord): CallUsage | undefined {
     output,
     reasoning: Math.min(call.reasoningTokens ?? 0, output),
     ...(call.webSearchRequests ? { webSearches: call.webSearchRequests } : {}),
+    ...(billedCall(call.failed !== undefined, call.inputTokens) ? {} : { unbilled: true as const }),
   };
 }
 

@@ -44,7 +44,7 @@ function datingText(source: PriceSource): string {
 export const PRICE_SOURCE_COLUMNS = ['priceSource', 'priceVersion', 'priceHash', 'priceAsOf', 'priceOverrides'] as const;
 
 /**
- * The price source as CSV columns (`priceVersion` names the corrections overlay's version too). `priceAsOf`: the `--prices-as-of` day; else, for the bundled table,
+ * The price source as CSV columns (`priceVersion` and `priceHash` name the corrections overlay's version and hash too). `priceAsOf`: the `--prices-as-of` day; else, for the bundled table,
  * `recorded-day` (each run's own day; per-run CSVs give it in `pricedAsOf`), empty for undated tables.
  */
 export function priceSourceColumns(source: PriceSource): Record<(typeof PRICE_SOURCE_COLUMNS)[number], string> {
@@ -52,7 +52,8 @@ export function priceSourceColumns(source: PriceSource): Record<(typeof PRICE_SO
     priceSource: source.name,
     // The corrections overlay as semver build metadata: `0.1.8+loopcost-corrections.1` is not the bare 0.1.8.
     priceVersion: source.corrections === undefined ? source.version : `${source.version}+loopcost-corrections.${source.corrections.version}`,
-    priceHash: source.hash,
+    // The corrections' hash beside the table's, as text reports give both: `0c9da2297434f9f0+loopcost-corrections.1c4fa99b135a839b`.
+    priceHash: source.corrections === undefined ? source.hash : `${source.hash}+loopcost-corrections.${source.corrections.hash}`,
     priceAsOf: source.asOf ?? (source.releasedOn === undefined ? '' : 'recorded-day'),
     priceOverrides: source.overrides === undefined ? '' : `${source.overrides.name} (sha256 ${source.overrides.hash})`,
   };

@@ -5,7 +5,9 @@
  * naming the option or argument (`<loadPriceTable options>` field 'asOf', `<PriceTable.resolve arguments>`
  * field 'model'), by the rules of options/. Pure: no node:*.
  */
-import { checkArguments, functionIssue, stringIssue } from '../options/arguments.js';
+import { z } from 'zod';
+import { placeIssues, type UserError } from '../errors.js';
+import { argumentsFile, checkArguments, functionIssue, stringIssue } from '../options/arguments.js';
 import { objectIssue, shown, validateOptions, type Issue, type ListsEvery } from '../options/rules.js';
 import type { LoadPriceTableOptions } from './index.js';
 import type { PriceOptionNames } from './optionNames.js';
@@ -41,12 +43,36 @@ function isDate(value: unknown): value is Date {
   return Object.prototype.toString.call(value) === '[object Date]' && Number.isFinite((value as Date).getTime());
 }
 
-/** A table's resolve(model, provider?, recordedAt?): a name, and texts or nothing for the others. Nothing is built when they hold. */
+const RECORDED_AT_HINT = "the day the run was recorded as an ISO date (a trace's header.recordedAt); or leave it out";
+
+/**
+ * A table's resolve(model, provider?, recordedAt?): a name, and texts or nothing for the others; `recordedAt` an
+ * ISO 8601 day (2025-06-01) or time with its offset, as a trace's header.recordedAt is (not `yesterday`, not
+ * `2025-13-45`: once read as no date, the release day's prices). Nothing is built when they hold.
+ */
 export function requireResolveArguments(model: unknown, provider: unknown, recordedAt: unknown): void {
-  if (typeof model === 'string' && (provider === undefined || typeof provider === 'string') && (recordedAt === undefined || typeof recordedAt === 'string')) return;
+  if (typeof model === 'string' && (provider === undefined || typeof provider === 'string') && (recordedAt === undefined || isIsoDay(recordedAt))) return;
   checkArguments('PriceTable.resolve', (issue) => {
     stringIssue(issue, model, { field: 'model', hint: "the model's name, e.g. resolve('gpt-4o')" });
     stringIssue(issue, provider, { field: 'provider', hint: "the provider's id, e.g. 'openai'; or leave it out", optional: true });
-    stringIssue(issue, recordedAt, { field: 'recordedAt', hint: "the day the run was recorded as an ISO date (a trace's header.recordedAt); or leave it out", optional: true });
+    stringIssue(issue, recordedAt, { field: 'recordedAt', hint: RECORDED_AT_HINT, optional: true });
+    if (typeof recordedAt === 'string' && !isIsoDay(recordedAt)) {
+      issue('recordedAt', 'invalid_format', `is the string ${JSON.stringify(recordedAt)}: not an ISO 8601 date (e.g. 2025-06-01) or date and time with its offset (e.g. 2025-06-01T12:00:00Z)`, RECORDED_AT_HINT);
+    }
   });
+}
+
+/** Where a refusal of the model resolve was asked for is said, when a library caller loaded the table (the CLI says where the model was asked for). */
+export const RESOLVE_ARGUMENTS = argumentsFile('PriceTable.resolve');
+
+/** `error`'s issues that name no file placed at resolve's arguments (`<PriceTable.resolve arguments>`). */
+export function atResolveArguments(error: UserError): UserError {
+  return placeIssues(error, (issue) => ({ ...issue, file: RESOLVE_ARGUMENTS })) as UserError;
+}
+
+const ISO_DAY = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+
+/** An ISO 8601 day, or a time with its offset (what a trace's header.recordedAt holds), naming a day that exists. */
+function isIsoDay(value: unknown): boolean {
+  return typeof value === 'string' && ISO_DAY.safeParse(value).success;
 }

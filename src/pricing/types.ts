@@ -108,6 +108,8 @@ export interface CallUsage {
   reasoning: number;
   /** Web searches run inside the call, billed per search on top of the tokens (absent: none). */
   webSearches?: number;
+  /** The call failed with no usage (kernel/cost.ts billedCall): it pays no fee per request and no web searches (absent: billed). */
+  unbilled?: true;
 }
 
 export interface PriceTable {

@@ -3,9 +3,10 @@
  * compute with what the source recorded — cost, calls and prompt tokens.
  */
 import { NO_BRAKES } from '../brakes/config.js';
-import type { PriceTable } from '../pricing/types.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
-import { replayTrace } from './replay.js';
+import { replayTrace, resolveTracePricing, type RunResult } from './replay.js';
+import { recordedCostCheckOf } from './runFacts.js';
 
 export interface FidelityRow {
   source: string;
@@ -13,7 +14,13 @@ export interface FidelityRow {
   calls: number;
   recordedCalls?: number;
   costPico: number;
+  /**
+   * What the run billed: every call's recorded cost, or its recorded total; else, when only some calls
+   * recorded a cost, theirs (costComparedCalls says how many): the price check's rule (pricing/recordedCost.ts).
+   */
   recordedCostPico?: number;
+  /** Only some calls recorded a cost: the cost compared is theirs alone, `compared` of the run's `calls`, and `computedPico` is the table's price of them. */
+  costComparedCalls?: { compared: number; calls: number; computedPico: number };
   /** (computed − recorded) / recorded; undefined without a recorded cost. */
   costRelativeError?: number;
   inputTokens: number;
@@ -34,7 +41,8 @@ export function compareWithRecorded(traces: Iterable<Trace>, prices: PriceTable,
 
 /** One run replayed as recorded, compared with what its source recorded. */
 export function compareRun(trace: Trace, prices: PriceTable, tolerance = 1e-6): FidelityRow {
-  const r = replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices });
+  const pricing = resolveTracePricing(trace, { prices });
+  const r = replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, pricing });
   const problems: string[] = [];
   const row: FidelityRow = { source: trace.source, model: r.model, calls: r.modelCalls, costPico: r.costPico, inputTokens: r.inputTokens, outputTokens: r.outputTokens, agrees: true, problems };
   const end = trace.end;
@@ -42,11 +50,14 @@ export function compareRun(trace: Trace, prices: PriceTable, tolerance = 1e-6): 
     row.recordedCalls = end.recordedCalls;
     if (end.recordedCalls !== r.modelCalls) problems.push(`calls ${r.modelCalls} vs recorded ${end.recordedCalls}`);
   }
-  if (r.recordedCostPico !== undefined) {
-    row.recordedCostPico = r.recordedCostPico;
-    const rel = r.recordedCostPico === 0 ? (r.costPico === 0 ? 0 : Infinity) : (r.costPico - r.recordedCostPico) / r.recordedCostPico;
+  const cost = comparedCost(trace, r, pricing);
+  if (cost !== undefined) {
+    row.recordedCostPico = cost.recordedPico;
+    if (cost.partial !== undefined) row.costComparedCalls = cost.partial;
+    const rel = cost.recordedPico === 0 ? (cost.computedPico === 0 ? 0 : Infinity) : (cost.computedPico - cost.recordedPico) / cost.recordedPico;
     row.costRelativeError = rel;
-    if (Math.abs(rel) > tolerance) problems.push(`cost off by ${(rel * 100).toFixed(4)}%`);
+    const over = cost.partial === undefined ? '' : ` over the ${cost.partial.compared} of ${cost.partial.calls} calls that recorded a cost`;
+    if (Math.abs(rel) > tolerance) problems.push(`cost off by ${(rel * 100).toFixed(4)}%${over}`);
   }
   const recordedInput = end.recordedInputTokens ?? r.recordedInputTokens;
   if (recordedInput !== undefined) {
@@ -60,4 +71,17 @@ export function compareRun(trace: Trace, prices: PriceTable, tolerance = 1e-6): 
   if (r.inputTokenDelta !== undefined) row.growthModelDelta = r.inputTokenDelta;
   row.agrees = problems.length === 0;
   return row;
+}
+
+/**
+ * The cost compared: the replay's beside the run's recorded cost (every call's, or its total); else, when
+ * only some calls recorded a cost, the table's price of those calls as recorded beside what they recorded,
+ * as the price-gap warning compares them (recordedCostCheck's partial check). Undefined when none did.
+ */
+function comparedCost(trace: Trace, r: RunResult, pricing: ModelPricing): { computedPico: number; recordedPico: number; partial?: { compared: number; calls: number; computedPico: number } } | undefined {
+  if (r.recordedCostPico !== undefined) return { computedPico: r.costPico, recordedPico: r.recordedCostPico };
+  const check = recordedCostCheckOf(trace, pricing);
+  if (check?.comparedCalls === undefined) return undefined;
+  const partial = { compared: check.comparedCalls, calls: check.calls ?? check.comparedCalls, computedPico: check.computedPico };
+  return { computedPico: check.computedPico, recordedPico: check.recordedPico, partial };
 }

@@ -27,6 +27,7 @@ import { optionPlace, requireTrace, type NamedPlace } from '../options/given.js'
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { placePricingIssues } from '../pricing/issuePlace.js';
+import { RESOLVE_ARGUMENTS } from '../pricing/tableArguments.js';
 import type { Trace } from '../trace/types.js';
 import { compiledForOneReplay, compiledOf, handedOverCompiled } from './compiledRuns.js';
 import { freezeTrace } from '../trace/freezeTrace.js';
@@ -138,7 +139,7 @@ function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'mod
     if (!(error instanceof UserError)) throw error;
     // Say which trace asked for the model, not only which table lacks it.
     const place = trace.modelPlace ?? { file: trace.source, ...(trace.headerLine === undefined ? {} : { line: trace.headerLine }) };
-    throw new UserError(error.issues.flatMap((issue) => placePricingIssues([issue], { ...place, field: 'header.model', hint: [issue.hint, issue.file ? `price table: ${issue.file}` : undefined].filter(Boolean).join('; ') })));
+    throw new UserError(error.issues.flatMap((issue) => placePricingIssues([issue], { ...place, field: 'header.model', hint: [issue.hint, issue.file !== undefined && issue.file !== RESOLVE_ARGUMENTS ? `price table: ${issue.file}` : undefined].filter(Boolean).join('; ') })));
   }
 }
 

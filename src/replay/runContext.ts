@@ -7,7 +7,7 @@
 import { placeIssues, UserError, type InputIssue } from '../errors.js';
 import { CallCostOutOfRange, pastExactAmount } from '../kernel/callPastExact.js';
 import { counted } from '../plural.js';
-import { finalBeforeAbort } from '../trace/replayedCalls.js';
+import { finalAgainstEnd } from '../trace/replayedCalls.js';
 import type { Trace } from '../trace/types.js';
 import { recordedCallCount } from './runFacts.js';
 
@@ -36,7 +36,7 @@ function callIndexOf(trace: Trace, call: CallCostOutOfRange['call']): number {
   if (typeof call === 'number') return call;
   // (The readable loop's records are the trace's, but a last call replayed without its `final` mark: a copy, trace/replayedCalls.ts.)
   const index = trace.calls.indexOf(call);
-  return index < 0 && finalBeforeAbort(trace) && call.final === undefined ? trace.calls.length - 1 : index;
+  return index < 0 && finalAgainstEnd(trace) && call.final === undefined ? trace.calls.length - 1 : index;
 }
 
 /** The refusal of the run of `trace` named by its call `call` (0-based), at its line when the run's file has lines, else by its index. */

@@ -5,6 +5,7 @@
  * served from that cache is never decoded; else from the calls. Tests hold the two equal.
  */
 import { CallField, CallFlag } from '../kernel/callRecord.js';
+import { billedCall } from '../kernel/cost.js';
 import { CompiledField, type CompiledTrace } from '../fast/layout.js';
 import { usdToPico } from '../money.js';
 import { checkRecordedCosts, recordedCostCheck, type RecordedCallCost, type RecordedCostCheck } from '../pricing/recordedCost.js';
@@ -38,6 +39,15 @@ export function hasRecordedCache(trace: Trace): boolean {
     if (r[at + CallField.RecordedCached]! + r[at + CallField.RecordedCacheWrite]! + r[at + CallField.RecordedCacheWrite1h]! > 0) return true;
   }
   return false;
+}
+
+/** The web searches the run's calls record (CallRecord.webSearchRequests), summed. */
+export function recordedWebSearches(trace: Trace): number {
+  const c = handedOverCompiled(trace);
+  if (c === undefined) return trace.calls.reduce((sum, call) => sum + (call.webSearchRequests ?? 0), 0);
+  let searches = 0;
+  for (let at = 0; at < c.calls * CompiledField.Stride; at += CompiledField.Stride) searches += c.records[at + CallField.WebSearches]!;
+  return searches;
 }
 
 /** Σ of recorded per-call costs (pico) when every call recorded one, else undefined. */
@@ -87,5 +97,6 @@ function recordedUsageOf(c: CompiledTrace, i: number): CallUsage | undefined {
     output: r[at + CallField.Output]!,
     reasoning: r[at + CallField.Reasoning]!,
     ...(r[at + CallField.WebSearches]! > 0 ? { webSearches: r[at + CallField.WebSearches]! } : {}),
+    ...(billedCall((flags & CallFlag.Failed) !== 0, (flags & CallFlag.RecordedInput) !== 0 ? r[at + CallField.RecordedInput]! : undefined) ? {} : { unbilled: true as const }),
   };
 }

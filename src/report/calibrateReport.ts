@@ -45,6 +45,19 @@ export function buildCalibrateReport(args: Omit<CalibrateReport, 'tool' | 'comma
 
 const rate = (value: number | null): string => (value === null ? '-' : percentText(value));
 
+/**
+ * When synthetic runs were judged but none gets stuck with no brakes: precision and recall then say nothing
+ * of the loop detectors (a note, in every format). `fitted`: the scenario files among the inputs that
+ * `loopcost fit` wrote, whose agents are healthy by construction (fit draws repeats and errors as recorded,
+ * never a stuck loop). Undefined when some run is stuck, or none is synthetic.
+ */
+export function noStuckRunsNote(configurations: readonly Pick<CalibrationFigures, 'synthetic'>[], fitted: readonly string[]): string | undefined {
+  const runs = configurations[0]?.synthetic.runs ?? 0;
+  if (runs === 0 || configurations.some((row) => row.synthetic.stuck > 0)) return undefined;
+  const why = fitted.length === 0 ? '' : ` ${fitted.join(', ')} ${fitted.length === 1 ? 'is a profile' : 'are profiles'} loopcost fit wrote: ${fitted.length === 1 ? 'it has' : 'they have'} no stuck agents by construction (fit gives each group of runs a healthy agent that repeats and fails as its runs did, never one stuck in a loop).`;
+  return `No stuck runs: none of the ${runs} synthetic runs gets stuck with no brakes (ground truth), so precision (none of those caught is stuck) and recall (no stuck run to catch) say nothing of the loop detectors here.${why} To calibrate the detectors, add a scenario whose population has behaviours that get stuck (repeater, retrier, asker, perfectionist); the false stops stand as they are.`;
+}
+
 export function renderCalibrateCsv(report: CalibrateReport): string {
   const rows = report.configurations.map((row) => ({
     settings: row.settings,

@@ -36,6 +36,8 @@ export interface CompareRun {
   agrees: boolean;
   /** The source recorded a cost, so the computed cost was compared with it (recordedCostUsd is not null). */
   costCompared: boolean;
+  /** Only some calls recorded a cost: the cost compared is theirs (`compared` of `calls`), `computedCostUsd` the table's price of them; null otherwise. */
+  costComparedCalls: { compared: number; calls: number; computedCostUsd: number } | null;
   problems: string;
 }
 
@@ -69,6 +71,7 @@ export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSo
     growthModelDelta: row.growthModelDelta ?? null,
     agrees: row.agrees,
     costCompared: row.recordedCostPico !== undefined,
+    costComparedCalls: row.costComparedCalls === undefined ? null : { compared: row.costComparedCalls.compared, calls: row.costComparedCalls.calls, computedCostUsd: picoToUsd(row.costComparedCalls.computedPico) },
     problems: row.problems.join('; '),
   }));
   return {
@@ -110,7 +113,7 @@ function modelSummary(report: CompareReport, view: ReportView): string {
     if (!run.agrees) entry.disagree += 1;
     if (run.recordedCostUsd !== null) {
       entry.recordedRuns += 1;
-      entry.cost += BigInt(usdToPico(run.costUsd));
+      entry.cost += BigInt(usdToPico(run.costComparedCalls?.computedCostUsd ?? run.costUsd)); // Of the calls compared, where only some recorded a cost.
       entry.recorded += BigInt(usdToPico(run.recordedCostUsd));
     }
     byModel.set(run.model, entry);
@@ -139,7 +142,7 @@ const RUN_COLUMNS: (Column & { wide?: boolean; cell: (run: CompareRun, name: str
   { header: 'model', shrink: true, wide: true, cell: (run) => run.model },
   { header: 'calls', align: 'right', cell: (run) => (run.recordedCalls === null ? run.calls : `${run.calls}/${run.recordedCalls}`) },
   { header: 'cost', align: 'right', cell: (run) => usd(run.costUsd) },
-  { header: 'recorded', align: 'right', cell: (run) => usd(run.recordedCostUsd) },
+  { header: 'recorded', align: 'right', cell: (run) => (run.costComparedCalls === null ? usd(run.recordedCostUsd) : `${usd(run.recordedCostUsd)} (${run.costComparedCalls.compared} of ${run.costComparedCalls.calls} calls)`) },
   { header: 'gap', align: 'right', cell: (run) => relative(run.costRelativeError) },
   { header: 'input tok', align: 'right', wide: true, cell: (run) => tokenCount(run.inputTokens) },
   { header: 'recorded input', align: 'right', wide: true, cell: (run) => (run.recordedInputTokens === null ? '-' : tokenCount(run.recordedInputTokens)) },

@@ -10,7 +10,8 @@ import type { Projection, PromptCrossing, Quantiles } from '../population/projec
 import type { PriceSource } from '../pricing/types.js';
 import { noRoomCrossingLine } from '../population/modelWindow.js';
 import { thresholdWords } from './crossingWords.js';
-import { confidenceText } from './projectConfidenceText.js';
+import { confidenceText, type FittedProfile } from './projectConfidenceText.js';
+import { partsText, type ProjectPart } from './projectParts.js';
 import { formatUsdNumber } from './money.js';
 import { scenarioLine, type InputsRecord } from './scenarios.js';
 import { SETTINGS_SEPARATOR, type ReportSettings } from './settings.js';
@@ -49,6 +50,10 @@ export interface ProjectReport extends ProjectionUsd {
   worstCase: { perRunUsd: number | null; perDayUsd: number | null; rule: string };
   capBound: { runs: number; share: number; text: string };
   crossings: PromptCrossing[];
+  /** How each part's runs ended under the settings it took (recorded runs, each scenario file's, or the session trees), and what they cost a run. */
+  parts: ProjectPart[];
+  /** The fitted profiles among the inputs: their runs stand for the recorded runs each was fitted to in `confidence` (projectConfidence.ts). */
+  fittedProfiles?: FittedProfile[];
   /** `project --tree`: each session tree one run (one task) of every figure; the per-agent limits (`none` without them). */
   tree?: { sessionTrees: number; subagentLimits: string };
   suggestCap?: SuggestedCap;
@@ -76,16 +81,21 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
   const c = report.confidence;
   const lines = [
     `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.tree === undefined ? `${report.perRunUsd.runs} runs` : `${counted(report.perRunUsd.runs, 'session tree')}, each one run`} (${runKinds(report.inputs)}; ${report.trials} simulated periods drawn with seed ${report.seed}${populationSeedText(report)}).`,
+    partsText(report.parts),
     `Worst case the brakes allow: ${report.worstCase.rule}.`,
-    `${confidenceText(c, report.perRunUsd.runs)} ${report.capBound.text}`,
+    `${confidenceText(c, report.perRunUsd.runs, report.fittedProfiles)} ${report.capBound.text}`,
     ...report.crossings.map((x) => noRoomCrossingLine(x) ?? `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
     ...(report.suggestCap ? [report.suggestCap.text] : []),
     ...report.notes,
   ];
   text += lines.map((line) => wrapLine('', line, view.width)).join('');
   text += reportFooter({ settings: report.settings, warnings: [], width: view.width });
-  // Each scenario file's runs and seed, as replay names them; every file's brakes and context are the settings' (projectConfig), so only a latency can differ.
-  for (const s of report.inputs.scenarios) text += labelledLine(printableText(scenarioLine({ ...s, spec: { latency: s.latency } }, report.settings)), view.width, SETTINGS_SEPARATOR);
+  // Each scenario file's runs and seed, as replay names them, and what its runs took that the settings line does not say (its own brakes, context, cache, latency).
+  const synthetic = report.parts.filter((part) => part.kind === 'synthetic');
+  for (const [i, s] of report.inputs.scenarios.entries()) {
+    const spec = synthetic[i]?.settings ?? { latency: s.latency };
+    text += labelledLine(printableText(scenarioLine({ ...s, spec }, report.settings)), view.width, SETTINGS_SEPARATOR);
+  }
   return `${text}${reportFooter({ priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
 }
 

@@ -9,7 +9,7 @@ import { isPicoFigure, shownWith, type StrategyFigureKey } from '../metrics/stra
 import { picoToUsd } from '../money.js';
 import type { StrategyTotals } from '../population/sweep.js';
 
-type ReportName<K extends string> = K extends `${infer Stem}Pico` ? `${Stem}Usd` : K;
+export type ReportName<K extends string> = K extends `${infer Stem}Pico` ? `${Stem}Usd` : K;
 
 /** A strategy figure's name in reports (JSON, CSV): `summaryCostPico` as `summaryCostUsd`. */
 export type FigureKey = ReportName<StrategyFigureKey>;

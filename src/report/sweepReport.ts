@@ -5,13 +5,14 @@
  * frontier, no recommendation); `finishSweepReport` joins rows into the report a single run gives, so
  * `loopcost merge` of the shards is byte-identical to one run.
  */
-import { percentText } from './percentText.js';
 import { LOOPCOST_VERSION } from '../version.js';
 import type { ContextTokenCurves } from '../population/contextTokens.js';
 import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import type { SweepMetrics } from '../population/sweep.js';
-import { paretoIndices, recommendedIndex, wilsonInterval } from '../population/recommend.js';
-import { howSureOf, type HowSure, type Resampled } from '../population/recommendSureness.js';
+import { paretoIndices } from '../population/recommend.js';
+import type { HowSure, Resampled } from '../population/recommendSureness.js';
+import { recommendationOf } from './sweepRecommendation.js';
+import type { SweepOpenLoop } from './sweepOpenLoop.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatUsdNumber } from './money.js';
 import { jsonPieces } from './jsonPieces.js';
@@ -61,6 +62,10 @@ export interface SweepRecommendation {
   costPerCompletedUsd: number;
   costUsd: number;
   halfStepCap: HalfStepCap | null;
+  /** The configurations that tie with it on these runs (the same completions and spend), in grid order: the tighter brakes won the tie (recommendTie.ts). Absent: none. */
+  tiedWith?: string[];
+  /** Its grid values recorded runs replay open loop (a context strategy, a tool-result cap, skip): what they cannot show, and the closed-loop way (sweepOpenLoop.ts). Absent: none. */
+  openLoop?: SweepOpenLoop;
   /** The recommendation in one plain sentence (what text reports print). */
   text: string;
   /** How sure the choice is: the share of paired resamples of the runs that pick it, and the runners-up (a line under the recommendation). */
@@ -78,6 +83,8 @@ export interface SweepHeader {
   targetCompletion?: number;
   /** With `context` a grid axis and recorded runs: each strategy's cumulative prompt tokens per step (the chart shows them side by side). */
   contextTokens?: ContextTokenCurves;
+  /** What the runs complete with no brakes, when every configuration shares one baseline the sweep knows whole (synthetic runs alone: cli/actions/sweepCompletion.ts); said when no configuration reaches the target. */
+  noBrakes?: { runs: number; completed: number };
   /** What the figures mean, one line each. */
   notes: string[];
   warnings: ReportWarning[];
@@ -132,8 +139,8 @@ export interface SweepReport extends SweepHeader {
 }
 
 export function sweepHeader(args: Omit<SweepHeader, 'tool' | 'command'>): SweepHeader {
-  const { settings, prices, grid, inputs, targetCompletion, contextTokens, notes, warnings } = args;
-  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'sweep', settings, prices, grid, inputs, ...(targetCompletion === undefined ? {} : { targetCompletion }), ...(contextTokens === undefined ? {} : { contextTokens }), notes, warnings };
+  const { settings, prices, grid, inputs, targetCompletion, contextTokens, noBrakes, notes, warnings } = args;
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'sweep', settings, prices, grid, inputs, ...(targetCompletion === undefined ? {} : { targetCompletion }), ...(contextTokens === undefined ? {} : { contextTokens }), ...(noBrakes === undefined ? {} : { noBrakes }), notes, warnings };
 }
 
 /** How the note on the baseline starts: finishSweepReport adds what the runs cost under it. */
@@ -164,35 +171,16 @@ function notesWithBaselineCost(notes: readonly string[], rows: readonly SweepRow
 /**
  * The whole report from every row: the frontier and the recommendation worked out, the baseline's cost said.
  * `replayArgs`: the inputs and their read and price flags, shell-quoted (cli/actions/sweepReproduce.ts), for
- * the recommendation's command; unknown (a merge of shards), it is said as a placeholder.
+ * the recommendation's command; unknown (a merge of shards), it is said as a placeholder. `resampled`: the
+ * grid's paired resamples, in slices (one for a sweep, a shard's each for a merge), joined with the rows' tie order.
  */
-export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[], replayArgs?: string, resampled?: Resampled): SweepReport {
+export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[], replayArgs?: string, resampled?: readonly Resampled[]): SweepReport {
   const report: SweepReport = { ...header, notes: notesWithBaselineCost(header.notes, rows), configurations: [...rows], pareto: paretoIndices(rows).map((i) => rows[i]!.settings) };
-  if (header.targetCompletion !== undefined) report.recommendation = recommendationOf(rows, header.targetCompletion, { replayArgs, resampled });
+  if (header.targetCompletion !== undefined) report.recommendation = recommendationOf(rows, header, { target: header.targetCompletion, replayArgs, resampled });
   return report;
 }
 
 const usd = (value: number): string => formatUsdNumber(value);
-
-/** `resampled`: the whole grid's paired resamples of the runs, for how sure the choice is (absent: not said). */
-function recommendationOf(rows: readonly SweepRow[], target: number, over: { replayArgs: string | undefined; resampled: Resampled | undefined }): SweepRecommendation | null {
-  const { replayArgs, resampled } = over;
-  const index = recommendedIndex(rows, target);
-  if (index === undefined) return null;
-  const row = rows[index]!;
-  const half = row.halfStepCap ?? null;
-  let text = `For at least ${percentText(target)} of runs completed, the cheapest configuration is ${row.settings}: ${row.completed}/${row.runs} complete (${percentText(row.completionRate)}) at ${usd(row.costPerCompletedUsd!)} per completed run (${usd(row.costUsd)} in all).`;
-  if (half !== null) {
-    const lost = row.completed - half.completed;
-    text += ` Halving its step cap to ${half.maxSteps} would complete ${half.completed}/${row.runs} (${lost === 0 ? 'no fewer' : `${lost} fewer`}) and spend ${usd(half.costUsd)} (${usd(row.costUsd - half.costUsd)} less).`;
-  } else text += ' It has no step cap to halve.';
-  const interval = wilsonInterval(row.completed, row.runs);
-  text += ` How far to trust it: on ${row.runs} runs, its completion rate is ${percentText(interval[0])}–${percentText(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`;
-  text += ` To reproduce it: loopcost replay ${replayArgs ?? '<the same inputs and price flags>'}${row.flags === '' ? '' : ` ${row.flags}`}`;
-  const howSure = resampled === undefined ? {} : { howSure: howSureOf(resampled, { chosen: index, settings: rows.map((r) => r.settings) }) };
-  return { settings: row.settings, flags: row.flags, targetCompletion: target, completionRate: row.completionRate, completionRateInterval: interval, costPerCompletedUsd: row.costPerCompletedUsd!, costUsd: row.costUsd, halfStepCap: half, text, ...howSure };
-}
-
 
 /** Most panels (one per combination of the other keys' values) a chart draws; the table has the rest. */
 const MAX_CHART_PANELS = 12;

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { MAX_COUNT } from '../io/limits.js';
+import { costQuantilesProblem, meanOfTotal } from '../metrics/costFigureRules.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from './settings.js';
 import type { HalfStepCap, SweepReport, SweepRow, SweepShard } from './sweepReport.js';
@@ -78,15 +79,12 @@ export function rowProblems(row: RowShape): RowProblem[] {
   const predictive = row.predictiveBudgetStops ?? 0;
   if (predictive > (row.stopReasons.budget ?? 0)) at('predictiveBudgetStops', `is ${predictive}, more than the ${row.stopReasons.budget ?? 0} budget stops`);
   if ((row.costPerCompletedUsd === null) !== (completed === 0)) at('costPerCompletedUsd', completed === 0 ? 'must be null when no run completed' : 'is null, but runs completed');
-  const { p50, p95, max, mean } = row.costPerRunUsd;
-  if (!(p50 <= p95 && p95 <= max && mean <= max)) at('costPerRunUsd', `p50 ${p50} ≤ p95 ${p95} ≤ max ${max} and mean ${mean} ≤ max do not hold`);
+  const quantiles = costQuantilesProblem(row.costPerRunUsd);
+  if (quantiles !== undefined) at('costPerRunUsd', quantiles);
   moneyProblems(row, at);
   if (row.halfStepCap !== undefined && row.halfStepCap.completed > runs) at('halfStepCap.completed', `is ${row.halfStepCap.completed}, more than the ${runs} runs`);
   return problems;
 }
-
-/** Relative slack of a product of figures written exact to the picodollar (a float rounding each; a generous 2^-48). */
-const FLOAT_SLACK = 2 ** -48;
 
 /**
  * The money of a row against itself, as sweep writes it (src/metrics/population.ts tallyMetrics): costUsd the
@@ -96,9 +94,8 @@ const FLOAT_SLACK = 2 ** -48;
 function moneyProblems(row: RowShape, at: (field: string, message: string) => void): void {
   const { runs, costUsd, wastedUsd, completed } = row;
   const { mean } = row.costPerRunUsd;
-  const slack = runs * 0.5e-12 + Math.max(mean * runs, costUsd) * FLOAT_SLACK;
   // With mean ≤ max (rowProblems), this also holds costUsd to at most max × runs.
-  if (Math.abs(mean * runs - costUsd) > slack) at('costUsd', `is ${costUsd}, not costPerRunUsd.mean × runs (${mean} × ${runs})`);
+  if (!meanOfTotal({ totalUsd: costUsd, meanUsd: mean, runs })) at('costUsd', `is ${costUsd}, not costPerRunUsd.mean × runs (${mean} × ${runs})`);
   if (wastedUsd > costUsd) at('wastedUsd', `is ${wastedUsd}, more than costUsd ${costUsd}`);
   else if (completed === 0 && wastedUsd !== costUsd) at('wastedUsd', `is ${wastedUsd}, not costUsd ${costUsd}: no run completed, so every run's cost is wasted`);
 }
@@ -137,6 +134,7 @@ function headerShape() {
         steps: z.array(z.strictObject({ step: count().min(1), meanCumulativeInputTokens: z.array(count()) })),
       })
       .optional(),
+    noBrakes: z.strictObject({ runs: count(), completed: count() }).optional(),
     notes: z.array(text),
     // A warning as the report gives it; inputs left out or given twice name their files (and the problems:
     // issues, each as a UserError's, kept as written).

@@ -9,6 +9,7 @@ import { predictiveStopsLine } from './predictiveStops.js';
 import { counted } from '../plural.js';
 import { formatUsdNumber as usd } from './money.js';
 import { percentText } from './percentText.js';
+import { noBrakesCeilingText } from './sweepRecommendation.js';
 import { STRATEGY_FIGURES } from './sweepCsv.js';
 import type { SweepReport, SweepRow } from './sweepReport.js';
 import { cellWidthsOf, formatTablePieces, rowsIn, type Cell, type Column, type RowSource } from './table.js';
@@ -111,7 +112,7 @@ function predictiveSweepLine(report: SweepReport, width: number): string {
 /** The recommendation under the table or chart (with --target-completion), or that none reaches the target. */
 export function recommendationLines(report: SweepReport, width: number): string {
   if (report.recommendation === undefined) return '';
-  if (report.recommendation === null) return wrapLine('', `No configuration completes at least ${percentText(report.targetCompletion!)} of runs.`, width);
+  if (report.recommendation === null) return wrapLine('', `No configuration completes at least ${percentText(report.targetCompletion!)} of runs.${noBrakesCeilingText(report)}`, width);
   const howSure = report.recommendation.howSure;
   return wrapLine('→ ', report.recommendation.text, width) + (howSure === undefined ? '' : wrapLine('  ', howSure.text, width));
 }

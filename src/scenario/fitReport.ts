@@ -14,12 +14,12 @@ import { quantile } from '../synthetic/distributions.js';
 export const FIT_QUANTILES = [['p10', 0.1], ['p50', 0.5], ['p90', 0.9], ['p95', 0.95], ['max', 1]] as const;
 export type QuantileName = (typeof FIT_QUANTILES)[number][0];
 
-export const FIT_METRICS = {
+export const FIT_METRICS = Object.freeze({
   costPerRunUsd: (run: RunResult) => picoToUsd(run.costPico),
   stepsPerRun: (run: RunResult) => run.steps,
   /** Prompt of the last call that reached the model (a call failed at the provider sent nothing billable). */
   promptTokensAtLastCall: (run: RunResult) => [...run.rows].reverse().find((row) => !row.failed)?.inputTokens ?? 0,
-} as const;
+} as const);
 export type FitMetric = keyof typeof FIT_METRICS;
 
 export interface QuantileRow {

@@ -31,6 +31,8 @@ export interface FitPrices {
 interface Kept {
   warnings: readonly string[];
   prices?: FitPrices;
+  /** The recorded runs fit fitted it to (`# Fitted by loopcost fit to 38 recorded runs (…)`). */
+  runs?: number;
 }
 
 const KEPT = new WeakMap<object, Kept>();
@@ -99,11 +101,23 @@ function storedIn(value: unknown): StoredCorrections | undefined {
   return typeof c?.version === 'string' && typeof c.hash === 'string' ? { version: c.version, hash: c.hash } : undefined;
 }
 
+/** The recorded runs a fitted profile was fitted to, as its first comment line says; none for a file fit did not write. */
+export function fitRunsIn(text: string): number | undefined {
+  const match = /^# Fitted by loopcost fit to (\d+) recorded runs? /.exec(fittedHead(text)[0] ?? '');
+  return match === null ? undefined : Number(match[1]);
+}
+
 /** Keeps what fit wrote into `text` beside `scenario` (the object parseScenario returns). */
 export function keepFitWarnings(scenario: object, text: string): void {
   const warnings = fitWarningsIn(text);
   const prices = fitPricesIn(text);
-  if (warnings.length > 0 || prices !== undefined) KEPT.set(scenario, { warnings, ...(prices === undefined ? {} : { prices }) });
+  const runs = fitRunsIn(text);
+  if (warnings.length > 0 || prices !== undefined || runs !== undefined) KEPT.set(scenario, { warnings, ...(prices === undefined ? {} : { prices }), ...(runs === undefined ? {} : { runs }) });
+}
+
+/** The recorded runs a loaded fitted profile was fitted to; none for a scenario fit did not write (project's interval: projectConfidence.ts). */
+export function fitRunsOf(scenario: object): number | undefined {
+  return KEPT.get(scenario)?.runs;
 }
 
 /** The fit warnings of a loaded scenario; none for one built in memory (or a copy of one). */

@@ -59,10 +59,22 @@ export function tightestLimits(issues: readonly ZodIssue[]): ZodIssue[] {
   return issues.filter((issue) => (issue.code !== 'too_big' && issue.code !== 'too_small') || best.get(keyOf(issue)) === issue);
 }
 
-const DISCRIMINATORS: Record<string, { what: string; names: readonly string[] }> = {
-  behaviour: { what: 'behaviour', names: BEHAVIOUR_NAMES },
-  kind: { what: 'distribution', names: DISTRIBUTION_KINDS },
-};
+interface Discriminator {
+  what: string;
+  names: readonly string[];
+}
+
+/**
+ * The union key `field` stands for (`behaviour`, a distribution's `kind`), its names read at each call: not
+ * as this module loads, when schema.ts may not have run yet (schema.ts → synthetic/agent.ts → … →
+ * scenarioObject.ts → here: the CLI bundle that loads given.ts first built this table of undefined names, and
+ * `serve` crashed on `behaviour: helthy`). Only these two keys: `toString` or `__proto__` is none.
+ */
+function discriminatorOf(field: PropertyKey | undefined): Discriminator | undefined {
+  if (field === 'behaviour') return { what: 'behaviour', names: BEHAVIOUR_NAMES };
+  if (field === 'kind') return { what: 'distribution', names: DISTRIBUTION_KINDS };
+  return undefined;
+}
 
 /**
  * A `behaviour` (or distribution `kind`) missing because its key is misspelt (`behavior`): reported as that
@@ -70,7 +82,7 @@ const DISCRIMINATORS: Record<string, { what: string; names: readonly string[] }>
  */
 export function misspeltDiscriminator(issue: ZodIssue, value: unknown): ZodIssue {
   const field = issue.path[issue.path.length - 1];
-  if (issue.code !== 'invalid_union' || typeof field !== 'string' || !(field in DISCRIMINATORS) || valueAt(value, issue.path) !== undefined) return issue;
+  if (issue.code !== 'invalid_union' || typeof field !== 'string' || discriminatorOf(field) === undefined || valueAt(value, issue.path) !== undefined) return issue;
   const entry = valueAt(value, issue.path.slice(0, -1));
   const near = entry !== null && typeof entry === 'object' ? Object.keys(entry).filter((key) => nearestField(key, [field]) === field) : [];
   // The nearest only: `knd` is the misspelt kind, not `min` (a field of its own, two edits away).
@@ -90,7 +102,7 @@ export function describeIssue(issue: ZodIssue, value: unknown, writtenAt: IssueS
 function describeAnyIssue(issue: ZodIssue, value: unknown, writtenAt: IssueSubject['writtenAt']): IssueWords {
   const field = issue.path[issue.path.length - 1];
   const given = valueAt(value, issue.path);
-  const discriminator = issue.code === 'invalid_union' && typeof field === 'string' ? DISCRIMINATORS[field] : undefined;
+  const discriminator = issue.code === 'invalid_union' ? discriminatorOf(field) : undefined;
   if (discriminator !== undefined) return discriminatorWords(discriminator, given);
   // A union of types too (`systemTokens`: a number or a distribution): `1e400` is too large, not of no type it takes.
   const nonFinite = issue.code === 'invalid_type' || issue.code === 'invalid_union' ? nonFiniteIssue(field, given, writtenAt?.(issue.path)) : undefined;
@@ -98,7 +110,10 @@ function describeAnyIssue(issue: ZodIssue, value: unknown, writtenAt: IssueSubje
   if ((issue.code === 'too_small' || issue.code === 'too_big') && isShareMessage(issue.message)) {
     return { code: 'not_a_share', message: `is ${String(given)}, not ${issue.message}` };
   }
-  if (issue.code === 'custom' && typeof issue.params?.code === 'string') return { code: issue.params.code, message: issue.message };
+  if (issue.code === 'custom' && typeof issue.params?.code === 'string') {
+    const hint = issue.params.hint;
+    return { code: issue.params.code, message: issue.message, ...(typeof hint === 'string' ? { hint } : {}) };
+  }
   if (issue.code === 'unrecognized_keys') {
     const hint = unknownFieldsHint(issue.keys, knownFieldsAt(scenarioSchema, value, issue.path));
     return { code: issue.code, message: `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`, ...(hint === undefined ? {} : { hint: `${hint}; ${SCENARIO_HINT}` }) };
@@ -108,7 +123,7 @@ function describeAnyIssue(issue: ZodIssue, value: unknown, writtenAt: IssueSubje
   return contextSpecRefusal(issue, given) ?? zodIssueWords(issue, { schema: scenarioSchema, value, writtenAt }) ?? { code: issue.code, message: issue.message };
 }
 
-function discriminatorWords(discriminator: { what: string; names: readonly string[] }, given: unknown): IssueWords {
+function discriminatorWords(discriminator: Discriminator, given: unknown): IssueWords {
   const missing = given === null ? 'has no value' : given === undefined ? 'missing required field' : undefined;
   if (missing !== undefined) return { code: 'missing_field', message: `${missing} (one of ${discriminator.names.join(', ')})` };
   const near = typeof given === 'string' ? nearestField(given, discriminator.names) : undefined;

@@ -8,6 +8,8 @@ import { UserError } from '../errors.js';
 import { brakesFromFlags, strategyFromFlags } from '../flags/settingsFlags.js';
 import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import type { AnyScenarioFile } from './schema.js';
+import type { BrakeConfig } from '../brakes/config.js';
+import { fileBrakeIssues } from './fileBrakeRules.js';
 
 /** A zod path as a field (`population[0].steps`). */
 export function fieldPath(path: readonly PropertyKey[]): string {
@@ -38,10 +40,15 @@ export function checkBehaviourNames(scenario: AnyScenarioFile, lineAt: (path: re
   );
 }
 
-/** Brakes and context go through the replay flags' own parser: a complaint names the file's key. */
+/**
+ * Brakes and context go through the replay flags' own parser: a complaint names the file's key. Then the
+ * brakes are held to the flags' rules (fileBrakeRules.ts: `preset: recorded`, a mode without its brake), every
+ * key refused at once.
+ */
 export function checkSettings(scenario: AnyScenarioFile, lineAt: (path: string[]) => number | undefined, file: string): void {
+  let brakes: BrakeConfig;
   try {
-    brakesFromFlags(fileBrakeFlags(scenario));
+    brakes = brakesFromFlags(fileBrakeFlags(scenario));
     strategyFromFlags(fileContextFlags(scenario));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
@@ -53,4 +60,12 @@ export function checkSettings(scenario: AnyScenarioFile, lineAt: (path: string[]
       }),
     );
   }
+  const refused = fileBrakeIssues(scenario, brakes);
+  if (refused.length === 0) return;
+  throw new UserError(
+    refused.map(({ key, issue }) => {
+      const line = lineAt(['brakes', key]);
+      return { file, ...(line === undefined ? {} : { line }), field: `brakes.${key}`, ...issue };
+    }),
+  );
 }

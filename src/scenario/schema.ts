@@ -9,6 +9,7 @@ import { BEHAVIOURS } from '../synthetic/agent.js';
 import { expectSchema } from './expectSchema.js';
 import { belowOneShare, share } from './share.js';
 import { DESCRIBED, described } from './zodMini.js';
+import { noEffectOnTraces } from './tracesOnlyKeys.js';
 
 export const SCENARIO_SCHEMA = 'loopcost.scenario/1';
 
@@ -179,8 +180,24 @@ export const latencySchema = z.strictObject({
   tool: latencyPart(),
 });
 
+/**
+ * The weight that takes the population's sum past the largest number (two of 1e308): the sum is Infinity and
+ * every run would be drawn to one entry (run.ts pickEntry), so it is refused at that weight, saying what to do.
+ */
+function weightPastLargestSum(population: readonly { weight: number }[]) {
+  let sum = 0;
+  for (const [i, entry] of population.entries()) {
+    sum += entry.weight;
+    if (Number.isFinite(sum)) continue;
+    const message = `takes the weights' sum past the largest number (about ${Number.MAX_VALUE.toPrecision(2).replace('+', '')}), where every run would be drawn from one entry`;
+    const hint = 'scale the weights down: only their ratios count (weights 1 and 1 mean what 1e308 and 1e308 would)';
+    return { code: 'custom' as const, path: ['population', i, 'weight'], params: { code: 'weights_too_large', hint }, message };
+  }
+  return undefined;
+}
+
 /** What a scenario needs unless `traces` names recorded runs instead. */
-const SYNTHETIC_FIELDS = ['model', 'systemTokens', 'population'] as const;
+export const SYNTHETIC_FIELDS = ['model', 'systemTokens', 'population'] as const;
 
 export const scenarioSchema = z
   .strictObject({
@@ -220,7 +237,11 @@ export const scenarioSchema = z
         }
       }
       const total = (scenario.population ?? []).reduce((sum, entry) => sum + entry.weight, 0);
-      if (scenario.population !== undefined && !(total > 0)) ctx.addIssue({ code: 'custom', path: ['population'], message: 'the weights must sum to a positive number' });
+      const pastLargest = weightPastLargestSum(scenario.population ?? []);
+      if (pastLargest !== undefined) ctx.addIssue(pastLargest);
+      else if (scenario.population !== undefined && !(total > 0)) ctx.addIssue({ code: 'custom', path: ['population'], message: 'the weights must sum to a positive number' });
+      // Keys that shape synthetic runs alone, in a scenario of recorded runs only: refused, each (tracesOnlyKeys.ts).
+      for (const issue of noEffectOnTraces(scenario)) ctx.addIssue(issue);
     }),
   );
 

@@ -15,7 +15,7 @@ import { checkedCount, drawCount, drawReal, type DistributionSpec } from './dist
 import { cutAtCap } from './outputCap.js';
 import { Rng, STREAM, type StreamPurpose } from './random.js';
 
-export const BEHAVIOURS = ['healthy', 'perfectionist', 'repeater', 'retrier', 'forgetful', 'asker', 'backtracker', 'sloppy'] as const;
+export const BEHAVIOURS = Object.freeze(['healthy', 'perfectionist', 'repeater', 'retrier', 'forgetful', 'asker', 'backtracker', 'sloppy'] as const);
 export type BehaviourKind = (typeof BEHAVIOURS)[number];
 
 /** What really happened in a synthetic run: what sweeps and calibration need to judge a stop. */

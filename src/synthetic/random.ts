@@ -12,7 +12,7 @@ import { argumentPlace } from '../options/given.js';
 import { shown } from '../options/rules.js';
 
 /** What a stream is for; one number each so stream seeds never collide across purposes. */
-export const STREAM = {
+export const STREAM = Object.freeze({
   /** Which population entry a run belongs to. */
   pick: 1,
   /** The run's plan: step counts, prompt head, the moment it gets stuck. */
@@ -33,7 +33,7 @@ export const STREAM = {
   checkBootstrap: 103,
   /** `sweep --target-completion`: a paired bootstrap resample of the runs, for how sure its recommendation is (run = the resample). */
   sweepBootstrap: 104,
-} as const;
+} as const);
 export type StreamPurpose = (typeof STREAM)[keyof typeof STREAM];
 
 /**

@@ -4,7 +4,7 @@
  * final answer completes its run (no call follows a call marked `final`).
  */
 import type { RuleViolation } from './rules.js';
-import type { CallRecord, TraceEnd } from './types.js';
+import type { CallRecord, TraceEnd, TraceHeader } from './types.js';
 
 /** What a refusal is, as every rule about one says it. */
 export const REFUSED = 'the provider refused the call (failed.contextLengthExceeded)';
@@ -53,4 +53,35 @@ export function afterFinalViolation(finalWhere: string): RuleViolation {
 /** The index of each call that follows a call marked final (once per mark: the call right after it). */
 export function callsAfterFinal(calls: readonly CallRecord[]): number[] {
   return calls.flatMap((_, k) => (k > 0 && calls[k - 1]!.final === true ? [k] : []));
+}
+
+/**
+ * A run's end record that says it did not complete (`error`, `timeout`, `limit`; `unknown` says nothing
+ * either way) though its last call (`lastWhere`) is an answer with no tool calls, which completed the run
+ * there (LoopSession.endStep): refused, not read as completed. (A `final` answer with tool calls completes
+ * only after them: a brake or an abort may stop it there, and a replay takes the end's word of an error or
+ * timeout: trace/replayedCalls.ts finalAgainstEnd.)
+ */
+export function answerAgainstEnd(calls: readonly CallRecord[], end: TraceEnd, lastWhere: string): RuleViolation | undefined {
+  const last = calls[calls.length - 1];
+  if (end.outcome === 'completed' || end.outcome === 'unknown' || last === undefined) return undefined;
+  if (last.failed !== undefined || last.unparseable === true || last.backtrack === true || last.compaction === true || (last.toolCalls?.length ?? 0) > 0) return undefined;
+  return {
+    field: 'outcome',
+    code: 'inconsistent_outcome',
+    message: `is ${end.outcome}, but the run's last call (${lastWhere}) is an answer with no tool calls, which completed the run`,
+    hint: 'write outcome completed if the run completed with that answer; else write the calls as the run made them: a failed call, or the tool calls it was running when it stopped',
+  };
+}
+
+/** A generated run's ground truth (header.synthetic.doneAtStep) past its calls: its task cannot have been done at a step the run never took. */
+export function doneAfterLastCall(header: TraceHeader, calls: readonly CallRecord[]): RuleViolation | undefined {
+  const done = header.synthetic?.doneAtStep;
+  if (done === undefined || done <= calls.length) return undefined;
+  return {
+    field: 'synthetic.doneAtStep',
+    code: 'inconsistent_outcome',
+    message: `is ${done}, but the run has ${calls.length} call${calls.length === 1 ? '' : 's'}: its task cannot have been done at a step it never took`,
+    hint: 'write the step the task was done at, at most the number of the run\'s calls; or leave doneAtStep out and set taskDone false',
+  };
 }

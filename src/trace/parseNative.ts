@@ -4,6 +4,7 @@
  */
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
+import { answerAgainstEnd, doneAfterLastCall } from './callOrder.js';
 import { AFTER_REFUSAL_HINT, afterFinalViolation, afterRefusalViolation, callRuleViolations, completedAfterRefusal, endRuleViolations, headerRuleViolations, RULES_HINT, type RuleViolation, type WrittenNumbers } from './rules.js';
 import { traceSchemas } from './schema.js';
 import { isSurelyValidRecord } from './fastRecord.js';
@@ -195,6 +196,10 @@ export class NativeTraceReader {
       const completed = this.refusedLine === 0 ? undefined : completedAfterRefusal(record, `line ${this.refusedLine}`);
       if (completed !== undefined) issues.push({ file, line, field: completed.field, code: completed.code, message: completed.message, hint: completed.hint ?? RULES_HINT });
       dropThrownSent(this.header, this.calls, this.callLines);
+      const answered = answerAgainstEnd(this.calls, record, `line ${this.callLines[this.callLines.length - 1]}`);
+      if (answered !== undefined) issues.push({ file, line, field: answered.field, code: answered.code, message: answered.message, hint: answered.hint ?? RULES_HINT });
+      const pastRun = doneAfterLastCall(this.header, this.calls);
+      if (pastRun !== undefined) issues.push({ file, line: this.headerLine, field: pastRun.field, code: pastRun.code, message: pastRun.message, hint: pastRun.hint ?? RULES_HINT });
       return this.endRun(record);
     }
     return [];

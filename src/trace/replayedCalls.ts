@@ -19,9 +19,22 @@ export function finalBeforeAbort(trace: Recording): boolean {
   return trace.calls[trace.calls.length - 1]?.final === true && runAborted(trace);
 }
 
-/** `trace`'s calls as replays play them: its own, or (finalBeforeAbort) a copy whose last call has no `final` mark. */
+/**
+ * Whether `trace`'s last call is marked `final` though its end record says the run failed (`error`) or
+ * timed out (`timeout`), or was aborted after it (finalBeforeAbort): the end's word wins, so a replay never
+ * counts completed a run its recording says did not — the mark completes nothing. (`limit`: a brake may
+ * stop a final response's tool calls, and replayed under it stops there still, under looser brakes the
+ * answer completes; `unknown` says nothing against the mark. An answer with no tool calls completes
+ * without its mark: against such an end the native reader refuses it, trace/callOrder.ts answerAgainstEnd.)
+ */
+export function finalAgainstEnd(trace: Recording): boolean {
+  if (trace.calls[trace.calls.length - 1]?.final !== true) return false;
+  return trace.end.outcome === 'error' || trace.end.outcome === 'timeout' || runAborted(trace);
+}
+
+/** `trace`'s calls as replays play them: its own, or (finalAgainstEnd, finalBeforeAbort among them) a copy whose last call has no `final` mark. */
 export function replayedCalls(trace: Recording): readonly CallRecord[] {
-  if (!finalBeforeAbort(trace)) return trace.calls;
+  if (!finalAgainstEnd(trace)) return trace.calls;
   const { final: _completedNothing, ...last } = trace.calls[trace.calls.length - 1]!;
   return [...trace.calls.slice(0, -1), last];
 }

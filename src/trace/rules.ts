@@ -32,7 +32,7 @@ export { afterFinalViolation, AFTER_REFUSAL_HINT, afterRefusalViolation, callAft
 /** One broken rule: the native field it is about (e.g. `cachedInputTokens`), a code and a message; a hint when RULES_HINT does not fit it. */
 export interface RuleViolation {
   field: string;
-  code: 'too_large' | 'too_small' | 'setting_without_effect' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal' | 'inconsistent_failure' | 'inconsistent_unreached' | 'inconsistent_abort' | 'call_after_final';
+  code: 'too_large' | 'too_small' | 'setting_without_effect' | 'inconsistent_usage' | 'too_deep' | 'end_before_start' | 'call_after_refusal' | 'inconsistent_refusal' | 'inconsistent_status' | 'completed_after_refusal' | 'inconsistent_failure' | 'inconsistent_unreached' | 'inconsistent_abort' | 'call_after_final' | 'inconsistent_outcome';
   message: string;
   hint?: string;
 }
@@ -99,6 +99,7 @@ export function callRuleViolations(call: CallRecord, numbers = AS_READ): RuleVio
   if (call.failed?.status !== undefined && !isFailureStatus(call.failed.status)) out.push(statusViolation(call.failed.status));
   if (call.failed !== undefined && call.final === true && call.failed.contextLengthExceeded === undefined) out.push(FINAL_FAILED_CALL);
   if (call.failed?.contextLengthExceeded !== undefined) refusalViolations(call, out, numbers);
+  if (call.failed?.estimated === true) unreadViolations(call, out);
   const cached = call.cachedInputTokens ?? 0;
   const written = (call.cacheWriteTokens ?? 0) + (call.cacheWrite1hTokens ?? 0);
   if (call.inputTokens !== undefined && cached > call.inputTokens) {
@@ -124,6 +125,14 @@ export function callRuleViolations(call: CallRecord, numbers = AS_READ): RuleVio
     if (tool.unreached === true) unreachedViolations(tool, j, out);
   }
   return out;
+}
+
+/** What a call sent and never read (failed.estimated: billed at the loop's prompt estimate alone, its output 0, agent/failedCalls.ts) may not carry: any of its response. */
+function unreadViolations(call: CallRecord, out: RuleViolation[]): void {
+  for (const field of ['outputTokens', 'reasoningTokens', 'webSearchRequests'] as const) {
+    const value = call[field] ?? 0;
+    if (value > 0) out.push({ field, code: 'inconsistent_usage', message: `is ${value} on a call sent and never read (failed.estimated): no response was read, so none of it is known or billed`, hint: 'write 0, as the loop does: such a call is billed at its prompt estimate alone; or leave failed.estimated out if its response was read' });
+  }
 }
 
 /** What a tool call the run never reached may not carry: it ran nothing. */
@@ -236,8 +245,12 @@ export function headerRuleViolations(header: TraceHeader, numbers = AS_READ): Ru
     ...recordedCountViolations(header.recordedSettings ?? {}, numbers),
     ...recordedSettingsViolations(header.recordedSettings ?? {}),
     header.agent?.part === undefined ? undefined : countTooLarge('agent.part', header.agent.part, numbers),
+    header.synthetic?.taskDone === false && header.synthetic.doneAtStep !== undefined ? UNDONE_AT_STEP : undefined,
   ]);
 }
+
+/** Ground truth of a task never done that names the step it was done at (trace/callOrder.ts doneAfterLastCall: one past the run's calls). */
+const UNDONE_AT_STEP: RuleViolation = { field: 'synthetic.doneAtStep', code: 'inconsistent_outcome', message: 'is set, but taskDone is false: a run whose task was never done has no step it was done at', hint: 'set taskDone true if the task was done at that step, or leave doneAtStep out' };
 
 /** The recorded brakes' counts (and the budget in picodollars), each held exactly or refused. */
 function recordedCountViolations(settings: RecordedSettings, numbers: WrittenNumbers): (RuleViolation | undefined)[] {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { CACHE_WRITES_SETTINGS, TRACE_SCHEMA } from './types.js';
 import { LIVE_LINES_MARKS } from './liveRecording.js';
+import { beforeFirstYear, RECORDED_YEARS } from './traceDates.js';
 
 /** What a failed call's status out of range is (the range is isFailureStatus's, src/trace/rules.ts). */
 const HTTP_STATUS_MESSAGE = 'is no HTTP status (a whole number from 100 to 599)';
@@ -65,6 +66,7 @@ function headerSchemaWith({ tokens, usd }: ReturnType<typeof scalarSchemas>, age
     task: z.string().optional(),
     recordedAt: z.iso
       .datetime({ offset: true })
+      .refine((at) => !beforeFirstYear(at), { message: `is a day before 1970: a recording's day is one of ${RECORDED_YEARS}` })
       .optional()
       .describe('When the run was recorded (its first call), ISO 8601: prices are read as of this day by default'),
     importedFrom: z

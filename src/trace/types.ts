@@ -10,7 +10,7 @@ export const TRACE_SCHEMA = 'loopcost.trace/1';
  * recorder states in the header): `five-minutes`, `may-last-an-hour` (a 1-hour TTL, or a loop that cannot
  * say), `none` (no writes asked for). The predictive bound's write price (kernel/cacheWrites.ts).
  */
-export const CACHE_WRITES_SETTINGS = ['five-minutes', 'may-last-an-hour', 'none'] as const;
+export const CACHE_WRITES_SETTINGS = Object.freeze(['five-minutes', 'may-last-an-hour', 'none'] as const);
 export type CacheWritesSetting = (typeof CACHE_WRITES_SETTINGS)[number];
 
 /**

@@ -180,8 +180,10 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
   if (finalStop) record.stop = agentStopDetail(finalStop, { part: lastPartStarted(outcomes), parts: agent.runs.length, steps: record.steps });
   // A background sub-agent's tool call returned at launch: its stop reaches the parent later (a notification), ending no call;
   // an unlinked one's id names no call of its parent: its start is unknown, and its stop ends none either.
-  if (stop && stop.by !== 'parent' && !agent.background && !record.unlinked && agent.parentAgentId !== undefined && agent.parentToolCallId !== undefined) {
-    record.endedToolCall = { agentId: agent.parentAgentId, toolCallId: agent.parentToolCallId, reason: stop.reason };
+  // A resumed sub-agent's later part names the call that resumed it (Claude Code's Task({resume})): its stop ends that call.
+  const toolCallId = agent.runs[lastPartStarted(outcomes) - 1]?.header.agent?.parentToolCallId ?? agent.parentToolCallId;
+  if (stop && stop.by !== 'parent' && !agent.background && !record.unlinked && agent.parentAgentId !== undefined && toolCallId !== undefined) {
+    record.endedToolCall = { agentId: agent.parentAgentId, toolCallId, reason: stop.reason };
   }
   return record;
 }

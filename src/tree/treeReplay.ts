@@ -15,12 +15,12 @@ import type { RunOutcome, StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { inRunContext } from '../replay/runContext.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
-import { replayedCalls } from '../trace/replayedCalls.js';
 import type { CallRecord, Trace } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import type { ScheduledCall } from './schedule.js';
 import { AgentBudget, runBrakes, TreeBudget } from './budget.js';
 import { asRanRun, type AsRanRun } from './asRan.js';
+import { treeCalls } from './waitedTime.js';
 import { agentStop, type AgentStop } from './result.js';
 import type { TreeEngineOptions } from './engine.js';
 
@@ -28,7 +28,7 @@ export interface AgentState {
   sessions: (LoopSession | undefined)[];
   /** Per run: it asked for no call after its last (kernel/gaveUp.ts). */
   endsAfterLast: boolean[];
-  /** Per run: its calls as replays play them (trace/replayedCalls.ts). */
+  /** Per run: its calls as replays play them (trace/replayedCalls.ts), each tool call's time its own beyond the sub-agents it ran (waitedTime.ts). */
   calls: (readonly CallRecord[])[];
   /** Per run: replayed as its loop ran it (a live recording that states its strategy, under full context: asRan.ts), else undefined. */
   asRan: (AsRanRun | undefined)[];
@@ -68,10 +68,11 @@ function recordedCall(run: Trace, calls: readonly CallRecord[], index: number, e
 
 /** Each agent's state before its first call: no session yet, its runs' calls as replays play them (as their loops ran them where they state a strategy), its budget. */
 function agentStates(tree: SessionTree, budget: TreeBudget, strategy: TreeEngineOptions['strategy']): AgentState[] {
-  return tree.agents.map((agent) => ({
+  const calls = treeCalls(tree);
+  return tree.agents.map((agent, a) => ({
     sessions: agent.runs.map(() => undefined),
     endsAfterLast: agent.runs.map((run) => endsAfterLastCall(run)),
-    calls: agent.runs.map((run) => replayedCalls(run)),
+    calls: calls[a]!,
     asRan: agent.runs.map((run) => asRanRun(run, strategy)),
     outcomes: agent.runs.map(() => undefined),
     budget: new AgentBudget(budget, agent.kind === 'subagent'),

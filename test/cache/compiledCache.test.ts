@@ -17,6 +17,7 @@ import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
 import type { CallRecord, Trace } from '../../src/trace/types.js';
 import { cli, tempDir } from '../cli/run.js';
 import { callArb } from '../core/arbitraries.js';
+import { answerAgainstEnd } from '../../src/trace/callOrder.js';
 
 const SHARED_MINI = '../shared/traces/mini-swe-agent';
 
@@ -98,7 +99,8 @@ function nativeText(runs: RandomRun[]): string {
       [
         { type: 'header', schema: 'loopcost.trace/1', model: 'gpt-4o-mini', systemTokens: run.systemTokens, goalTokens: run.goalTokens },
         ...run.calls,
-        { type: 'end', outcome: run.outcome, ...(run.runCostUsd === undefined ? {} : { recordedCostUsd: run.runCostUsd / 1e6 }) },
+        // A last call that answers completed the run: an end saying otherwise is refused (trace/callOrder.ts answerAgainstEnd).
+        { type: 'end', outcome: answerAgainstEnd(run.calls, { type: 'end', outcome: run.outcome }, '') === undefined ? run.outcome : 'completed', ...(run.runCostUsd === undefined ? {} : { recordedCostUsd: run.runCostUsd / 1e6 }) },
       ]
         .map((record) => JSON.stringify(record))
         .join('\n'),

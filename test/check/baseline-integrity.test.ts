@@ -41,9 +41,11 @@ function refused(r: { code: number; stdout: string; stderr: string }, message: R
 describe('a baseline that gives a scenario twice', () => {
   it('is refused naming the entry given twice, whether the copy is appended, first or in place of another', async () => {
     const { scenarios, edit } = await written();
+    // A copy whose runs cost twice as much: every money figure doubled (exactly, in binary), so the figures stay ones runs make.
+    const doubled = (key: string, value: unknown) => (typeof value === 'number' && /Usd|^(mean|p50|p95|max|min)$/.test(key) ? value * 2 : value);
     const dearer = (file: any) => {
       const copy = structuredClone(file.scenarios[0]);
-      copy.figures.costPerRunUsd.mean *= 10;
+      for (const part of ['figures', 'expectations']) copy[part] = JSON.parse(JSON.stringify(copy[part]), doubled);
       return copy;
     };
     const appended = edit('appended.json', (file) => file.scenarios.push(dearer(file)));
@@ -87,7 +89,7 @@ describe("a baseline's expectations block", () => {
     const text = (expectations: string) =>
       `{"baseline": "loopcost.check-baseline/1", "loopcost": "0", "prices": {"name": "x", "version": "y", "hash": "z"}, "scenarios": [{"source": "a.yaml", "name": "a", "settings": {}, "figures": {"runs": 1, "completionRate": 1, "falseStopRate": null, "wastedShare": 0, "costUsd": 0.001, "costPerRunUsd": {"mean": 0.001, "p50": 0.001, "p95": 0.001, "max": 0.001}, "costPerCompletedUsd": 0.001}, "expectations": ${expectations}}]}`;
     expect(parseBaseline(text('{}'), 'b.json').scenarios).toHaveLength(1);
-    expect(parseBaseline(text('{"population.costPerRunUsd.p95": 0.001, "runs.costUsd": null}'), 'b.json').scenarios).toHaveLength(1);
+    expect(parseBaseline(text('{"population.costPerRunUsd.p95": 0.001, "runs.costUsd": {"min": 1000000000, "max": 1000000000}}'), 'b.json').scenarios).toHaveLength(1);
     expect(userErrorOf(() => parseBaseline(text('{"population.tokens": 3}'), 'b.json')).issues).toEqual([expect.objectContaining({ file: 'b.json', field: 'scenarios[0].expectations.population.tokens' })]);
   });
 

@@ -30,7 +30,8 @@ describe("a baseline's run-cost range is read in its format's unit", () => {
   });
 
   it('the same numbers in format 3 are USD, as written; its tiny USD amounts stay as written too', () => {
-    expect(parseBaseline(baseline(3, { min: 3, max: 5 }), 'b.json').scenarios[0]!.expectations['runs.costUsd']).toEqual({ min: 3, max: 5 });
+    // $3 to $5, more than the most a run cost ($5e-12): refused as figures no runs make (baselineSanity.ts).
+    expect(() => parseBaseline(baseline(3, { min: 3, max: 5 }), 'b.json')).toThrow('is 5, more than the most a run cost (figures.costPerRunUsd.max 5e-12)');
     expect(parseBaseline(baseline(3, { min: 3e-12, max: 5e-12 }), 'b.json').scenarios[0]!.expectations['runs.costUsd']).toEqual({ min: 3e-12, max: 5e-12 });
   });
 

@@ -58,7 +58,7 @@ describe('check --tree', () => {
     const r = await cli('check', '--tree', file, '--subagent-max-cost', '5');
     expect(r.code, r.stdout).toBe(0);
     const flat = r.stdout.replace(/\s+/g, ' ');
-    expect(flat).toContain('runs.costUsd $1.4067 ≤ $1.5 pass');
+    expect(flat).toContain('runs.costUsd $1.4208 ≤ $1.5 pass'); // $1.4067 before the sub-agent's last output was its Task result's
     expect(flat).toContain('(--tree: the recorded runs are 1 session tree, each one run; per-agent limits subagent-max-cost=5)');
     const json = await cli('check', '--tree', file, '--subagent-max-cost', '5', '--format', 'json');
     const report = JSON.parse(json.stdout) as CheckJson;

@@ -38,7 +38,8 @@ describe('a check baseline with a key given twice', () => {
     const text = '{"baseline": "loopcost.check-baseline/1",\n"baseline": "loopcost.check-baseline/1", "loopcost": "0", "prices": {"name": "x", "version": "y", "hash": "z"}, "scenarios": []}';
     const error = userErrorOf(() => parseBaseline(text, 'b.json'));
     expect(error.issues).toEqual([expect.objectContaining({ file: 'b.json', line: 2, field: 'baseline', code: 'duplicate_key' })]);
-    expect(parseBaseline(text.replace('"baseline": "loopcost.check-baseline/1",\n', ''), 'b.json').scenarios).toEqual([]);
+    // Once given once, the file's one problem left is that it holds no scenario (baselineSanity.ts).
+    expect(userErrorOf(() => parseBaseline(text.replace('"baseline": "loopcost.check-baseline/1",\n', ''), 'b.json')).issues).toEqual([expect.objectContaining({ field: 'scenarios', code: 'no_scenarios' })]);
   });
 });
 
@@ -70,14 +71,20 @@ describe('money drift at tolerance 0', () => {
     const file = JSON.parse(readFileSync(saved, 'utf8'));
     const drifted = async (figure: 'mean' | 'p50', picodollars: number) => {
       const edited = structuredClone(file);
-      edited.scenarios[0].figures.costPerRunUsd[figure] = (Math.round(edited.scenarios[0].figures.costPerRunUsd[figure] * 1e12) + picodollars) / 1e12;
+      const figures = edited.scenarios[0].figures;
+      const moved = (usd: number, by: number) => (Math.round(usd * 1e12) + by) / 1e12;
+      figures.costPerRunUsd[figure] = moved(figures.costPerRunUsd[figure], picodollars);
+      // A mean moves with the total it is the mean of (and, every run completed, the spend per completed run):
+      // figures no runs make are refused (baselineSanity.ts).
+      if (figure === 'mean') [figures.costUsd, figures.costPerCompletedUsd] = [moved(figures.costUsd, picodollars * figures.runs), moved(figures.costPerCompletedUsd, picodollars)];
       const path = join(dir, `${figure}-${picodollars}.json`);
       writeFileSync(path, JSON.stringify(edited));
       const r = await cli('check', REFERENCE, '--baseline', path, '--tolerance', '0', '--format', 'json');
       return JSON.parse(r.stdout).drift.rows.filter((row: { status: string }) => row.status === 'drift').map((row: { figure: string }) => row.figure);
     };
     expect(await drifted('mean', 0)).toEqual([]);
-    expect(await drifted('mean', 1)).toEqual(['costPerRunUsd.mean']);
-    expect(await drifted('p50', 1)).toEqual(['costPerRunUsd.p50']);
+    // Down, not up: every run of the reference costs the same, and no runs make a mean or a p50 past their max.
+    expect(await drifted('mean', -1)).toEqual(['costUsd', 'costPerRunUsd.mean', 'costPerCompletedUsd']);
+    expect(await drifted('p50', -1)).toEqual(['costPerRunUsd.p50']);
   });
 });

@@ -53,8 +53,10 @@ describe('settings written otherwise are the same settings', () => {
     writeFileSync(reordered, JSON.stringify(stored));
     expect(await changes(scenario, reordered)).toEqual([]);
 
-    // A setting that did change is said, part by part.
+    // A setting that did change is said, part by part (the brake loosened fails the check: brakesLoosened.test.ts).
     writeFileSync(scenario, scenarioText({ ...OTHERWISE, brakes: OTHERWISE.brakes.replace('max-repeat: 3.0', 'max-repeat: 4') }));
-    expect(await changes(scenario, baseline)).toEqual([{ scenario, changes: [expect.objectContaining({ setting: 'brakes', change: 'max-repeat 3 → 4' })] }]);
+    const loosened = await cli('check', scenario, '--baseline', baseline, '--tolerance', '0', '--format', 'json');
+    expect(loosened.code).toBe(1);
+    expect(JSON.parse(loosened.stdout).drift.changes).toEqual([{ scenario, changes: [expect.objectContaining({ setting: 'brakes', change: 'max-repeat 3 → 4' })] }]);
   });
 });

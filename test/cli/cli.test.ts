@@ -155,7 +155,7 @@ describe('bad input: exit 2, one message naming the place, no output file', () =
     ['bad latency model', ['replay', 'scenarios', '--latency-model', 'call=fast'], /--latency-model.*'call=fast' is not a number of milliseconds/],
     ['unknown latency part', ['replay', 'scenarios', '--latency-model', 'network=5'], /--latency-model.*'network=5' is not a latency setting/],
     ['missing curve flag', ['curve', '--model', 'gpt-4o-mini'], /required option/],
-    ['impossible --prices-as-of day', ['replay', 'scenarios', '--prices-as-of', '2025-02-30'], /--prices-as-of.*'2025-02-30' is not a day written YYYY-MM-DD/],
+    ['impossible --prices-as-of day', ['replay', 'scenarios', '--prices-as-of', '2025-02-30'], /--prices-as-of.*'2025-02-30' is no day of the calendar/],
     ['--prices-as-of with a LiteLLM file', ['whatif', 'scenarios', '--try', 'max-steps=3', '--prices', 'test/fixtures/prices/litellm-2024-excerpt.json', '--prices-as-of', '2025-05-01'], /--prices-as-of.*no dated prices/],
   ];
   for (const [name, argv, message] of usage) {

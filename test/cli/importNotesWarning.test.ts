@@ -27,7 +27,7 @@ describe('import notes under a replay', () => {
     const r = await cli('replay', file, '--per-run');
     expect(r.code, r.stderr).toBe(0);
     const text = r.stdout.replace(/\n {9}/g, ' ');
-    expect(text).toContain(`warning: 2 runs carry notes from their importer that may bear on the figures, the first (${SESSION}#main.1): line 102 is cut (not JSON): skipped, as a transcript still being written ends; to see all 7: --format json (runs[].importNotes), or loopcost import FILE (header.importedFrom.notes)`);
+    expect(text).toContain(`warning: 2 runs carry notes from their importer that may bear on the figures, the first (${SESSION}#main.1): line 102 is cut (not JSON): skipped, as a transcript still being written ends; to see all 8: --format json (runs[].importNotes), or loopcost import FILE (header.importedFrom.notes)`);
   });
 
   it('JSON carries it in warnings, CSV on stderr; whatif says it too', async () => {

@@ -61,16 +61,21 @@ describe('project names its inputs, the seeds and the latency its runs took', ()
     expect(mixed.settings.latency).toBe(`as recorded (synthetic: ${LATENCY})`);
   });
 
-  it('names every setting the scenario files disagree on, at once (exit 2)', async () => {
+  it('projects scenario files that disagree each under its own settings, and names each file\'s (as sweep and replay run them)', async () => {
+    // Before, files whose brakes or context differed were refused (one set of brakes a projection): now one rule with sweep (projectParts.ts).
     const dir = tempDir();
     const a = oneEntryScenario(dir, 'a.yaml', { runs: '5', context: '{ context: full, cache: on }' });
     const b = oneEntryScenario(dir, 'b.yaml', { runs: '5', context: '{ context: "window:3", cache: off }' });
     const c = oneEntryScenario(dir, 'c.yaml', { runs: '5', brakes: '{ max-steps: 7 }', context: '{ context: full, cache: on }' });
-    const result = await cli('project', a, b, c);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${b}: runs under context window:3, ${a} under context full`);
-    expect(result.stderr).toContain(`${b}: runs under cache off, ${a} under cache on`);
-    expect(result.stderr).toContain(`${c}: runs under brakes max-steps=7, ${a} under brakes none`);
-    expect(result.stderr).not.toMatch(/at .*\.(ts|js):\d+/);
+    const result = await cli('project', a, b, c, '--format', 'json');
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.parts.map((p: { settings: object }) => p.settings)).toEqual([
+      expect.objectContaining({ brakes: 'none', context: 'full', cache: 'on' }),
+      expect.objectContaining({ brakes: 'none', context: 'window:3', cache: 'off' }),
+      expect.objectContaining({ brakes: 'max-steps=7', context: 'full', cache: 'on' }),
+    ]);
+    const text = (await cli('project', a, b, c)).stdout.replace(/\s+/g, ' ');
+    expect(text).toContain(`synthetic: ${c} (5 runs, seed 1) · brakes max-steps=7`);
   });
 });

@@ -38,10 +38,11 @@ async function treeCosts(...args: string[]): Promise<number[]> {
 describe('project --tree', () => {
   it("takes each tree as one run: its cost per run is replay --tree's tree total under the tree's budget", async () => {
     const report = await project('--tree', SESSION, '--max-cost', '1');
-    // Hand-checked: replay --tree of this session at --max-cost 1 stops the tree by its budget at $1.1334061.
-    expect(await treeCosts(SESSION, '--max-cost', '1')).toEqual([1.1334061]);
-    expect(report.perRunUsd).toMatchObject({ runs: 1, mean: 1.1334061, p50: 1.1334061, max: 1.1334061 });
-    expect(report.perDayUsd.mean).toBeCloseTo(2000 * 1.1334061, 6);
+    // Hand-checked: replay --tree of this session at --max-cost 1 stops the tree by its budget at $1.1474611
+    // ($1.1334061 before its sub-agent's last output was its Task result's 938 tokens, not 1).
+    expect(await treeCosts(SESSION, '--max-cost', '1')).toEqual([1.1474611]);
+    expect(report.perRunUsd).toMatchObject({ runs: 1, mean: 1.1474611, p50: 1.1474611, max: 1.1474611 });
+    expect(report.perDayUsd.mean).toBeCloseTo(2000 * 1.1474611, 6);
     expect(report.inputs.recordedRuns).toBe(1);
     expect(report.tree).toEqual({ sessionTrees: 1, subagentLimits: 'none' });
     expect(report.notes.join('\n')).toContain('Settings (--tree): each session tree (an agent and its sub-agents; 1 here) is one task');

@@ -35,7 +35,9 @@ export function windowInputs(): WindowInputs {
   writeFileSync(mini, recorded);
   const scenario: WindowInputs['scenario'] = (name, options) => {
     // An expectation that always holds: check refuses a scenario with none (the other commands ignore it).
-    const lines = ['scenario: loopcost.scenario/1', `model: ${options.model}`, 'systemTokens: 10', 'runs: 4', 'expect: { runs: { steps: { min: 0 } } }'];
+    // Without a population, `model:` would re-price the recorded runs, and the population's keys are refused (src/scenario/tracesOnlyKeys.ts).
+    const synthetic = options.population === false ? [] : [`model: ${options.model}`, 'systemTokens: 10', 'runs: 4'];
+    const lines = ['scenario: loopcost.scenario/1', ...synthetic, 'expect: { runs: { steps: { min: 0 } } }'];
     if (options.brakes !== undefined) lines.push('brakes:', ...options.brakes.map((line) => `  ${line}`));
     if (options.traces !== undefined) lines.push('traces:', ...options.traces.map((file) => `  - ${file}`));
     if (options.population !== false) lines.push('population:', '  - behaviour: healthy', '    weight: 1', '    steps: 3', '    outputTokens: 10', '    toolResultTokens: 10');

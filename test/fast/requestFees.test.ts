@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import { compileTrace } from '../../src/fast/compile.js';
+import { billedCall } from '../../src/kernel/cost.js';
 import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
 import { sweepCompiled, sweepTotals } from '../../src/fast/sweep.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
@@ -44,7 +45,8 @@ describe('web search fees: every engine = the readable loop (seeded)', () => {
         // The fees are in: the same run priced without them costs its searches' fees less.
         const searches = calls.slice(0, slow.calls).reduce((sum, c) => sum + (c.webSearchRequests ?? 0), 0);
         const noFee = runLoop(new ReplaySource(t), { brakes: NO_BRAKES, strategy, cache, pricing: pricings[priceIndex]!, systemTokens: system, goalTokens: 0 });
-        const all = calls.slice(0, noFee.calls).reduce((sum, c) => sum + (c.webSearchRequests ?? 0), 0);
+        // A call its provider did not bill (failed with no usage) pays no searches (kernel/cost.ts callFeesPico).
+        const all = calls.slice(0, noFee.calls).reduce((sum, c) => sum + (billedCall(c.failed !== undefined, c.inputTokens) ? (c.webSearchRequests ?? 0) : 0), 0);
         expect(runLoop(new ReplaySource(t), { brakes: NO_BRAKES, strategy, cache, pricing, systemTokens: system, goalTokens: 0 }).costPico - noFee.costPico).toBe(all * SEARCH_PICO);
         if (searches > 0) withFees += 1;
       }),

@@ -1,7 +1,8 @@
 /**
  * The two real Claude Code sessions in ../shared (marot/spotter, see its README): the importer's calls,
  * prompt and output tokens per session equal a count made here independently (one call per
- * (message.id, requestId), the last line's usage), and cost per agent adds up to cost per tree.
+ * (message.id, requestId), the last line's usage; a sub-agent's final output as its Task result reports
+ * it), and cost per agent adds up to cost per tree.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -58,7 +59,27 @@ function independentCalls(session: string): Map<string, IndependentCall> {
       });
     }
   }
+  withTaskResultOutputs(session, calls);
   return calls;
+}
+
+/**
+ * A Task result's `toolUseResult.usage` is the billed usage of its sub-agent's final response: the one call
+ * of that sub-agent's file with the same input, cache-write and cache-read tokens bills its output.
+ */
+function withTaskResultOutputs(session: string, calls: Map<string, IndependentCall>): void {
+  const text = gunzipSync(readFileSync(join(sharedDir, `${session}.jsonl.gz`))).toString('utf8');
+  for (const line of text.split('\n')) {
+    if (!line.includes('"toolUseResult"')) continue;
+    const result = JSON.parse(line).toolUseResult;
+    if (typeof result?.agentId !== 'string' || result.usage === undefined) continue;
+    const usage = result.usage;
+    const file = join(sharedDir, session, 'subagents', `agent-${result.agentId}.jsonl.gz`);
+    const same = [...calls].filter(
+      ([key, call]) => key.startsWith(`${file}\u0000`) && call.input === usage.input_tokens && call.cacheWrite + call.cacheWrite1h === usage.cache_creation_input_tokens && call.cacheRead === usage.cache_read_input_tokens,
+    );
+    if (same.length === 1) same[0]![1].output = Math.max(same[0]![1].output, usage.output_tokens);
+  }
 }
 
 function sum(values: Iterable<number>): number {

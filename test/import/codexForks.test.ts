@@ -64,7 +64,7 @@ describe('a Codex rollout that opens with its parent’s copied history', () => 
     const forked = await childRuns({ copied, forkedFrom: MAIN });
     expect(callsOf(forked)).toEqual(callsOf(clean));
     expect(forked[0]!.header.goalTokens).toBeGreaterThan(0);
-    expect(forked[0]!.header.agent).toEqual({ sessionId: MAIN, agentId: CHILD, kind: 'subagent', parentAgentId: 'main' });
+    expect(forked[0]!.header.agent).toEqual({ sessionId: MAIN, agentId: CHILD, kind: 'subagent', parentAgentId: 'main', background: true }); // spawn_agent returns at launch: in the background
   });
 
   it('a `codex fork` (forked_from_id, no spawn) is its own session without the parent’s calls (review case c2)', async () => {

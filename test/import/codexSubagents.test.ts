@@ -65,10 +65,11 @@ describe('Codex sub-agents', () => {
     const runs = await runsOf(writeSession(['main', 'child', 'grandchild']));
     const byThread = (id: string) => runs.find((run) => run.header.agent?.agentId === id || (id === MAIN && run.header.agent?.agentId === 'main'))!;
     expect(byThread(MAIN).header.agent).toEqual({ sessionId: MAIN, agentId: 'main', kind: 'main' });
-    expect(byThread(CHILD).header.agent).toEqual({ sessionId: MAIN, agentId: CHILD, kind: 'subagent', parentAgentId: 'main' });
+    // spawn_agent returns at launch and the parent waits later (`wait`): the sub-agent ran in the background.
+    expect(byThread(CHILD).header.agent).toEqual({ sessionId: MAIN, agentId: CHILD, kind: 'subagent', parentAgentId: 'main', background: true });
     expect(byThread(CHILD).source).toMatch(/#agent-Euclid$/);
     // Depth 2: the parent is a sub-agent, named by its thread (the tree joins it there).
-    expect(byThread(GRANDCHILD).header.agent).toEqual({ sessionId: CHILD, agentId: GRANDCHILD, kind: 'subagent', parentAgentId: CHILD });
+    expect(byThread(GRANDCHILD).header.agent).toEqual({ sessionId: CHILD, agentId: GRANDCHILD, kind: 'subagent', parentAgentId: CHILD, background: true });
     const spawns = byThread(MAIN).calls.flatMap((call) => call.toolCalls ?? []);
     expect(spawns.map((tool) => [tool.id, tool.startedAgentId])).toEqual([
       ['call_a0', CHILD],
@@ -119,13 +120,13 @@ describe('Codex sub-agents', () => {
       [GRANDCHILD, CHILD, 'call_b0'],
     ]);
     expect(report.trees[0].notes ?? []).toEqual([]);
-    // Six calls in all; a tree cap of 4 stops the sub-agent, the spawn call that started it ends with it,
-    // and its own sub-agent stops with it.
+    // Six calls in all; a tree cap of 4 stops the sub-agent, and its own sub-agent with it. Its spawn call had
+    // returned at launch (the sub-agent ran in the background): no call ends with it.
     const capped = JSON.parse((await cli('replay', '--tree', dir, '--max-steps', '4', '--format', 'json')).stdout);
-    expect(capped.trees[0].agents.map((a: { agent: string; stopReason: string; endedToolCall?: unknown }) => [a.agent, a.stopReason, a.endedToolCall])).toEqual([
-      ['main', 'completed', undefined],
-      [CHILD, 'max_steps', 'main/call_a0 ended with max_steps'],
-      [GRANDCHILD, 'max_steps', undefined],
+    expect(capped.trees[0].agents.map((a: { agent: string; stopReason: string; endedToolCall?: unknown; background?: boolean }) => [a.agent, a.stopReason, a.endedToolCall, a.background])).toEqual([
+      ['main', 'completed', undefined, undefined],
+      [CHILD, 'max_steps', undefined, true],
+      [GRANDCHILD, 'max_steps', undefined, true],
     ]);
   });
 });

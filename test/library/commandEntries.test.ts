@@ -41,24 +41,31 @@ describe('the commands as library calls give the CLI JSON figures', () => {
     const libRuns = result.runs.flatMap((run) => run.settings.map((cell, i) => [run.source, json.totals[i].setting, run.baseline.stopReason, run.baseline.steps, picoToUsd(run.baseline.costPico), cell.stopReason, cell.steps, picoToUsd(cell.costPico), cell.falseStop]));
     expect(libRuns).toEqual(cliRuns.map((r) => [r.source, r.setting, r.baselineStopReason, r.baselineSteps, r.baselineCostUsd, r.stopReason, r.steps, r.costUsd, r.falseStop]));
     expect(result.totals[0]!.stopReasons.max_steps).toBe(1);
+    expect(result.warnings).toEqual(json.warnings);
+    expect(result.warnings.map((w) => w.code)).toContain('import_notes');
   });
 
   it('compareWithRecorded: each run as recorded beside its recorded figures', () => {
     const json = cliJson('compare', ...FILES, '--tolerance', '5%');
-    const rows = compareWithRecorded(traces, { prices, tolerance: 0.05 });
+    const { runs: rows, warnings } = compareWithRecorded(traces, { prices, tolerance: 0.05 });
     expect(rows.map((r) => [r.source, r.model, r.calls, r.recordedCalls, picoToUsd(r.costPico), picoToUsd(r.recordedCostPico!), r.costRelativeError, r.inputTokens, r.outputTokens, r.growthModelDelta, r.agrees, r.problems.join('; ')])).toEqual(
       json.runs.map((r: any) => [r.source, r.model, r.calls, r.recordedCalls, r.costUsd, r.recordedCostUsd, r.costRelativeError, r.inputTokens, r.outputTokens, r.growthModelDelta, r.agrees, r.problems]),
     );
     expect(rows.map((r) => r.recordedCostPico !== undefined)).toEqual([true, true]);
+    expect(warnings).toEqual(json.warnings);
+    expect(warnings.map((w) => w.code)).toContain('import_notes');
   });
 
   it('projectSpend: per day, per period and per run, and the intervals, under the brakes given', () => {
     const json = cliJson('project', ...FILES, '--max-steps', '80', '--runs-per-day', '50', '--days', '7', '--trials', '40', '--seed', '3');
     const projection = projectSpend(traces, { prices, brakes: { maxSteps: 80 }, runsPerDay: 50, days: 7, trials: 40, seed: 3 });
-    expect(asJson({ perDayUsd: projection.perDay, perPeriodUsd: projection.perPeriod, perRunUsd: projection.perRunUsd, confidence: projection.confidence })).toEqual({ perDayUsd: json.perDayUsd, perPeriodUsd: json.perPeriodUsd, perRunUsd: json.perRunUsd, confidence: json.confidence });
+    expect(asJson({ perDayUsd: projection.perDayUsd, perPeriodUsd: projection.perPeriodUsd, perRunUsd: projection.perRunUsd, confidence: projection.confidence })).toEqual({ perDayUsd: json.perDayUsd, perPeriodUsd: json.perPeriodUsd, perRunUsd: json.perRunUsd, confidence: json.confidence });
     expect([projection.runsPerDay, projection.days, projection.seed, projection.trials]).toEqual([json.runsPerDay, json.days, json.seed, json.trials]);
     // The step cap stopped the 104-step run at 80 steps: the mean is below the runs' own, $0.1339.
     expect(projection.perRunUsd.mean).toBeLessThan(0.1339);
+    expect(projection.warnings).toEqual(json.warnings);
+    expect(projection.warnings.map((w) => w.code)).toContain('import_notes');
+    expect(projection).not.toHaveProperty('perDay');
   });
 
   it('calibrate: precision, recall and false stops per configuration, on runs with ground truth and recorded runs', async () => {
@@ -67,10 +74,18 @@ describe('the commands as library calls give the CLI JSON figures', () => {
     const json = cliJson('calibrate', generated, FILES[0]!, '--grid', 'max-repeat=2,3', '--grid', 'repeat-mode=total,consecutive');
     const runs = await readTraces([generated, FILES[0]!]);
     const configurations = [2, 3].flatMap((maxRepeat) => (['total', 'consecutive'] as const).map((repeatMode) => ({ maxRepeat, repeatMode })));
-    const figures = calibrate(runs, { prices, configurations });
+    const { configurations: figures, warnings } = calibrate(runs, { prices, configurations });
     expect(json.configurations.map((c: any) => c.brakes)).toEqual(['max-repeat=2,repeat-mode=total', 'max-repeat=2,repeat-mode=consecutive', 'max-repeat=3,repeat-mode=total', 'max-repeat=3,repeat-mode=consecutive']);
     expect(asJson(figures)).toEqual(json.configurations.map((c: any) => ({ synthetic: c.synthetic, recorded: c.recorded })));
     expect(figures[0]!.synthetic.caught).toBeGreaterThan(0);
+    expect(warnings).toEqual(json.warnings);
+  });
+
+  it('calibrate on recorded runs only warns as the command does: no ground truth, importers’ notes', () => {
+    const json = cliJson('calibrate', ...FILES, '--grid', 'max-repeat=2,3');
+    const { warnings } = calibrate(traces, { prices, configurations: [{ maxRepeat: 2 }, { maxRepeat: 3 }] });
+    expect(warnings).toEqual(json.warnings);
+    expect(warnings.map((w) => w.code)).toEqual(expect.arrayContaining(['no_ground_truth', 'import_notes']));
   });
 
   it('derivePrices: the models, their prices, the price file and the windows', () => {

@@ -40,7 +40,10 @@ async function libraryWarnings(file: string, flags: string[], extra: Partial<Rep
   const at = flags.indexOf('--context');
   const strategy: ContextStrategy = at < 0 ? { kind: 'full' } : parseContextSpec(flags[at + 1]!);
   const brakeFlags = at < 0 ? flags : [...flags.slice(0, at), ...flags.slice(at + 2)];
-  return replayWarnings(traces, { brakes: brakeSettings(brakeFlags), strategy, prices, inputs: [file], ...extra });
+  const brakes = brakeSettings(brakeFlags);
+  // With the replays' results, as the command has them (a brake's early stop is read off them: open_loop_brakes).
+  const results = traces.map((trace) => replayTrace(trace, { brakes, strategy, prices }));
+  return replayWarnings(traces, { brakes, strategy, prices, inputs: [file], results, ...extra });
 }
 
 /** `--max-repeat N` and `--repeat-action skip` as library brake settings (as the CLI reads them). */

@@ -95,11 +95,12 @@ describe('recommendation bootstrap', () => {
     expect(joinResampled([resampledSlice(rows.slice(0, 2), { from: 0, configurations: 5, target: 0.4, seed: 3 }), resampledSlice([], { from: 2, configurations: 5, target: 0.4, seed: 3 }), resampledSlice(rows.slice(2), { from: 2, configurations: 5, target: 0.4, seed: 3 })])).toEqual(whole);
     const chosen = choiceSureness(whole.choices!, 0).sameChoice >= choiceSureness(whole.choices!, 1).sameChoice ? 0 : 1;
     const sure = howSureOf(whole, { chosen, settings });
-    expect(sure.text).toMatch(/^How sure: picked in [\d.]+% of 200 paired resamples of these runs \(seed 3\)/);
+    // Said as a pick's stability, not its chance of being best; a runner-up picked more often than the pick is said to be preferred.
+    expect(sure.text).toMatch(/^How sure: (picked in [\d.]+% of 200 paired resamples of these runs \(seed 3\)|resamples prefer \S+ \(picked in [\d.]+% of 200 paired resamples of these runs, seed 3\) to this pick \([\d.]+%\)) — how stable the pick is, not the chance it is best/);
     expect(sure.pickedShare! + sure.runnersUp.reduce((n, r) => n + r.share, 0)).toBeLessThanOrEqual(1);
     if (sure.pickedShare! < 0.9) expect(sure.text).toMatch(/more runs would\.$/);
     const sameEverywhere = resampledSlice([outcomes([1, 2, 3], [1, 1, 1]), outcomes([5, 5, 5], [1, 1, 1])], { from: 0, configurations: 2, target: 0.5, seed: 1 });
-    expect(howSureOf(sameEverywhere, { chosen: 0, settings: ['a', 'b'] }).text).toBe('How sure: picked in 100.0% of 200 paired resamples of these runs (seed 1).');
+    expect(howSureOf(sameEverywhere, { chosen: 0, settings: ['a', 'b'] }).text).toBe('How sure: picked in 100.0% of 200 paired resamples of these runs (seed 1) — how stable the pick is, not the chance it is best.');
     const past = resampledSlice(rows, { from: 0, configurations: Math.ceil(MAX_RESAMPLED_CELLS / 30) + 1, target: 0.4, seed: 3 });
     expect(past.choices).toBeNull();
     expect(howSureOf(joinResampled([past, whole]), { chosen, settings }).text).toContain('How sure: not worked out');

@@ -92,7 +92,7 @@ describe('curve: what it used, not what a recording would have', () => {
     expect(json.settings.latency).toBe('none');
     expect(json.prices).toMatchObject({ dating: 'release', asOf: json.prices.releasedOn });
     const csv = (await cli(...CURVE, '--format', 'csv')).stdout.split('\n');
-    expect(csv[1]).toMatch(new RegExp(`,none,,@pydantic/genai-prices,[^,]+,\\w+,${json.prices.releasedOn},$`));
+    expect(csv[1]).toMatch(new RegExp(`,none,,@pydantic/genai-prices,[^,]+,\\w+\\+loopcost-corrections\\.\\w+,${json.prices.releasedOn},$`));
   });
 
   it('with --latency-model and --prices-as-of: those', async () => {

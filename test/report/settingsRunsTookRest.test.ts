@@ -78,8 +78,9 @@ describe('sweep, project, calibrate: the cache a recording generate wrote with t
     expect(settingsLine((await cli('sweep', MIX, '--runs', '5', '--cache', 'off')).stdout)).toMatch(/ · cache off · /);
   });
 
-  it("project with a scenario file: every run takes the file's cache (on), the recorded runs beside it too", async () => {
-    expect(settingsLine((await cli('project', MIX, PAIR, '--runs', '5')).stdout)).toMatch(/ · cache on · /);
+  it("project with a scenario file: its runs take the file's cache (on), the recorded runs beside it their own, as a sweep's (projectParts.ts)", async () => {
+    expect(settingsLine((await cli('project', MIX, PAIR, '--runs', '5')).stdout)).toMatch(/ · cache as recorded \(synthetic: on\) · /);
+    expect(settingsLine((await cli('project', MIX, '--runs', '5')).stdout)).toMatch(/ · cache on · /);
   });
 });
 

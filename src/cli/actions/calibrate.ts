@@ -6,7 +6,8 @@
 import { UserError } from '../../errors.js';
 import { calibrationsOf } from '../../population/calibrate.js';
 import { CompletionMeanings, completionMeaningsLine } from '../../population/completionMeanings.js';
-import { buildCalibrateReport, renderCalibrate } from '../../report/calibrateReport.js';
+import { buildCalibrateReport, noStuckRunsNote, renderCalibrate } from '../../report/calibrateReport.js';
+import { fitPricesOf, fitWarningsOf } from '../../scenario/fitWarnings.js';
 import { reportSettings } from '../../report/settings.js';
 import { brakesFromFlags, strategyFromFlags } from '../../flags/settingsFlags.js';
 import type { CliIO } from '../io.js';
@@ -49,6 +50,9 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
   if (syntheticRuns === 0) sayInputWarning(io, NO_GROUND_TRUTH, `loopcost: warning: ${NO_GROUND_TRUTH.message}\n`);
   const configs = prepared.configurations;
   const say = configurationSayer(prepared);
+  // A fitted profile among the inputs has no stuck agents: said when no synthetic run is stuck (fitWarnings.ts knows the profiles fit wrote).
+  const fitted = [...new Set(prepared.scenarios.filter(({ scenario }) => fitPricesOf(scenario) !== undefined || fitWarningsOf(scenario).length > 0).map(({ scenario }) => scenario.source))];
+  const noStuck = noStuckRunsNote(figures, fitted);
   const report = buildCalibrateReport({
     // What the runs took of the brakes, context, cache and latency no grid axis gave, as sweep says it (sweepTookOwn).
     settings: reportSettings({
@@ -69,7 +73,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
     notes: [
       'Ground truth (synthetic runs, and traces `loopcost generate` wrote, whose headers carry it): whether the agent gets stuck with no brakes, and from which step; whether its task is done, and at which step. Recorded runs have none: only their false stops are counted, by outcome (baseline: replayed as recorded with no brakes).',
       ...scenarioNotes(prepared, 'calibrate'),
-      ...[completionMeaningsLine(meanings.counts(), { completed: 'what a completion rate counts, and recorded runs are judged by', done: 'false stops (synthetic), precision and recall' })].filter((line): line is string => line !== undefined),
+      ...[completionMeaningsLine(meanings.counts(), { completed: 'what a completion rate counts, and recorded runs are judged by', done: 'false stops (synthetic), precision and recall' }), noStuck].filter((line): line is string => line !== undefined),
     ],
     warnings: [...inputWarningsOf(io), ...gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces) })],
   });

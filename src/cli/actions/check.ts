@@ -29,8 +29,9 @@ import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parse
 import { type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
 import { LOOPCOST_VERSION } from '../../version.js';
 import { checkBrakeFlags, chooseFormat, refuseStdoutOutput, warnScenarioFlags } from './flagChecks.js';
-import { baselineKeys, readBaseline } from './checkBaseline.js';
-import { refuseScenariosNotAsFiles, type GivenFlag } from './inputs.js';
+import { baselineKeys, readBaseline, writesComparedBaseline } from './checkBaseline.js';
+import { acceptedDrift } from '../../check/gateCounts.js';
+import { checkReadFlags, refuseScenariosNotAsFiles, type GivenFlag } from './inputs.js';
 import { readCheckTraces } from './checkTraces.js';
 import { nothingCheckedWarnings } from './checkUnchecked.js';
 import { leftOut, leftOutMessage } from './checkLeftOut.js';
@@ -49,6 +50,7 @@ import { recordedStrategyWarnings, statedStrategiesOf } from '../../report/recor
 import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
 import type { CheckInput } from '../../check/inputs.js';
+import { recordedRunsModel } from '../../check/fileModel.js';
 import type { PriceTable } from '../../pricing/types.js';
 import type { Scenario } from '../../scenario/load.js';
 
@@ -102,7 +104,9 @@ function sessionPartWarnings(checks: readonly CheckInput[], recorded: readonly T
 function windowWarnings(checks: readonly CheckInput[], traces: readonly Trace[][], options: { prices: PriceTable; model?: string }): ReportWarning[] {
   const found = new WindowlessModels();
   checks.forEach((input, i) => {
-    const windows = PopulationWindows.of([{ brakes: input.settings.brakes, ...(options.model === undefined ? {} : { model: options.model }) }], options.prices).addInputs({ traces: traces[i]! });
+    // Recorded runs priced as --model, else as a traces-only file's `model:` (fileModel.ts), else as their own.
+    const model = recordedRunsModel(input.scenario, options.model);
+    const windows = PopulationWindows.of([{ brakes: input.settings.brakes, ...(model === undefined ? {} : { model }) }], options.prices).addInputs({ traces: traces[i]! });
     if (input.scenario.population !== undefined) windows.addScenario(input.scenario as Scenario);
     found.add(windows.models());
   });
@@ -211,6 +215,7 @@ function checkFiles(opts: CheckFlags, rendered: { text: string; report: CheckRep
 export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
   letYoungGenerationGrow();
   refuseCheckOutExtension(opts);
+  checkReadFlags(opts);
   const format = chooseFormat(opts, io);
   tableOrJson('check', format);
   refuseScenariosNotAsFiles(inputs, 'check');
@@ -240,7 +245,9 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const pricing = { prices, ...(opts.model === undefined ? {} : { model: opts.model }) };
   const checked = await readCheckTraces(checks, { flags: opts, io, pricing, ...(tree === undefined ? {} : { tree: true }) }, ({ perScenario }) => checkAll(checks, perScenario, { ...pricing, ...(compared === undefined ? {} : { compared }), ...(tree === undefined ? {} : { tree }) }));
   const { perScenario: traces, runs: recorded } = checked.traces;
-  const { scenarios, models, drift } = checked.result;
+  const { scenarios, models } = checked.result;
+  // Writing again the baseline compared with accepts what was found against it: the way the report says to accept a change.
+  const drift = checked.result.drift !== undefined && writesComparedBaseline(opts.baseline, opts.updateBaseline) ? acceptedDrift(checked.result.drift, opts.updateBaseline!) : checked.result.drift;
   const parts = tree === undefined ? sessionPartWarnings(checks, recorded) : [];
   const warnings = [...inputWarningsOf(io), ...checkWarnings({ checks, recorded, traces, scenarios, parts, tree: tree !== undefined, drift, prices, opts })];
   const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: prices.source, version: LOOPCOST_VERSION, warnings });

@@ -80,3 +80,17 @@ export function baselineKeys(file: string): { keys: ScenarioKeys; keysNote?: str
   const here = process.cwd();
   return { keys: scenarioKeysFrom(here), keysNote: `${file} is not a file in a directory: scenario files are matched by their path relative to the current directory, ${here}` };
 }
+
+/**
+ * Whether `--update-baseline` writes the very file `--baseline` compared with (`./b.json` and `b.json`, a
+ * link to it): the check then accepts what it found against it (gateCounts.ts acceptedDrift).
+ */
+export function writesComparedBaseline(compared: string | undefined, written: string | undefined): boolean {
+  if (compared === undefined || written === undefined || descriptorPath(compared)) return false;
+  try {
+    const [a, b] = [statSync(compared), statSync(written)];
+    return a.dev === b.dev && a.ino === b.ino;
+  } catch {
+    return resolve(compared) === resolve(written);
+  }
+}

@@ -6,7 +6,7 @@
 import type { BrakeConfig } from '../../brakes/config.js';
 import { UserError } from '../../errors.js';
 import { STDOUT_PATH } from '../../io/outputTarget.js';
-import { MODE_BRAKES } from '../../flags/modeBrakes.js';
+import { modesWithoutBrake as modesGivenAlone } from '../../flags/modesWithoutBrake.js';
 import { brakesFromFlags, RECORDED_PRESET, type BrakeFlags } from '../../flags/settingsFlags.js';
 import type { CliIO } from '../io.js';
 import type { SubagentLimits } from '../../tree/engine.js';
@@ -18,17 +18,13 @@ function useless(flag: string, message: string, hint: string, command: string): 
 
 /**
  * The modes that mean something only beside their brake, given without it in any of `applied`: [mode flag,
- * brake flag]. `subagentBudget`: a per-agent cost limit (`--subagent-max-cost` under --tree) binds too, and
- * the budget mode applies to it (src/tree/budget.ts), so the budget mode has an effect beside it alone.
+ * brake flag] (the rule a scenario file's `brakes:` is held to as well: flags/modesWithoutBrake.ts).
+ * `subagentBudget`: a per-agent cost limit (`--subagent-max-cost` under --tree) binds too, and the budget
+ * mode applies to it (src/tree/budget.ts), so the budget mode has an effect beside it alone; so it has under
+ * --preset recorded, where a run's own cost limit may apply.
  */
 function modesWithoutBrake(flags: BrakeFlags, applied: readonly BrakeConfig[], subagentBudget = false): [string, string][] {
-  const out: [string, string][] = [];
-  const none = (brake: keyof BrakeConfig) => applied.every((brakes) => brakes[brake] === undefined) && !(brake === 'maxCostPico' && subagentBudget);
-  for (const { mode, brake, modeFlag, brakeFlag } of MODE_BRAKES) {
-    // Under --preset recorded a run's own cost limit may apply: the budget mode then has an effect.
-    if (flags[mode] !== undefined && none(brake) && !(mode === 'budgetMode' && flags.preset === RECORDED_PRESET)) out.push([modeFlag, brakeFlag]);
-  }
-  return out;
+  return modesGivenAlone(flags, applied, subagentBudget || flags.preset === RECORDED_PRESET).map(({ modeFlag, brakeFlag }) => [modeFlag, brakeFlag]);
 }
 
 /** A per-agent cost limit that binds: `--subagent-max-cost` given with --tree (without --tree it is refused on its own). */

@@ -82,6 +82,16 @@ export function traceInputs(
   return set;
 }
 
+/**
+ * The read flags (--max-input-mb, --max-line-mb, --cache-dir) checked before any work, as reading traces checks
+ * them: for a command that may read no trace file at all (check and serve on scenario files alone), so that a
+ * bad value is refused whatever the inputs are.
+ */
+export function checkReadFlags(flags: ReadFlags & { cacheDir?: string }): void {
+  readOptionsFromFlags(flags);
+  if (flags.cacheDir !== undefined) usableCacheDir(flags.cacheDir);
+}
+
 /** The sets whose --cache-dir takes no file (cacheWriteProblem), read without a cache: said once they are read (sayInputsRead). */
 const uncachedSets = new WeakMap<TraceInputs, ReportWarning>();
 

@@ -9,7 +9,7 @@ import { readSmallTextFileSync } from '../../io/readInput.js';
 import { readSweepShard } from '../../report/sweepShard.js';
 import type { SweepShardReport } from '../../report/sweepShardSchema.js';
 import { finishSweepReport, resampledOfShard, sweepReportPieces, type SweepHeader, type SweepReport } from '../../report/sweepReport.js';
-import { joinResampled, type Resampled } from '../../population/recommendSureness.js';
+import type { Resampled } from '../../population/recommendSureness.js';
 import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, reportView, type ViewFlags } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
@@ -70,16 +70,17 @@ export function mergeShards(files: readonly string[]): SweepReport {
 }
 
 /**
- * The shards' resamples joined (how sure the recommendation is), as one sweep's: absent when none has them;
- * shards that resampled otherwise (seed, resamples, or one without them) are refused.
+ * The shards' resamples (how sure the recommendation is), each its slice of the grid's (finishSweepReport
+ * joins them as one sweep's): absent when none has them; shards that resampled otherwise (seed, resamples,
+ * or one without them) are refused.
  */
-function resampledOfShards(shards: readonly { file: string; report: SweepShardReport }[]): Resampled | undefined {
+function resampledOfShards(shards: readonly { file: string; report: SweepShardReport }[]): Resampled[] | undefined {
   const parts = shards.map(({ report }) => report.shard.resampled);
   const first = parts[0];
   if (parts.every((part) => part === undefined)) return undefined;
   const other = shards.find(({ report }) => report.shard.resampled?.seed !== first?.seed || report.shard.resampled?.resamples !== first?.resamples);
   if (other !== undefined) throw new UserError(shardIssue(other.file, `resampled its choice otherwise than ${shards[0]!.file} (seed or resamples differ, or one has none)`, 'make every shard with the same loopcost sweep command and --seed, then merge them'));
-  return joinResampled(parts.map((part) => resampledOfShard(part!)));
+  return parts.map((part) => resampledOfShard(part!));
 }
 
 export function mergeAction(files: string[], opts: MergeFlags, io: CliIO): number {

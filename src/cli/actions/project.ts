@@ -5,29 +5,26 @@
  */
 import { isIdentity } from '../../context/strategy.js';
 import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, unrecordedAgentsWarnings, type ReportWarning } from '../../report/warnings.js';
-import { UserError, type InputIssue } from '../../errors.js';
+import { UserError } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { shareFlagValue } from '../../io/numberText.js';
-import { capBoundShare, projectSpend, PromptCrossings, runsToClaim, suggestCapPico, type PromptCrossing } from '../../population/project.js';
-import { summaryCallsOf, uncountedCallsOf, worstCaseRun } from '../../population/worstCase.js';
-import { configurationRuns, type PopulationConfig } from '../../population/run.js';
-import { PopulationWindows } from '../../population/modelWindow.js';
+import { capBoundShare, projectSpend, runsToClaim, suggestCapPico, type PromptCrossing } from '../../population/project.js';
+import type { WorstCase } from '../../population/worstCase.js';
+import { withBrakes, type PopulationConfig } from '../../population/run.js';
 import { completesWithoutBrakes, isFalseStop, type JudgedBaseline, type RunPair } from '../../metrics/population.js';
 import { stopCodeOf } from '../../kernel/stopCodes.js';
 import { taskDoneCostsPico } from '../../population/taskDoneCost.js';
 import { sweepPairs } from '../../population/sweep.js';
 import { upperShareBound } from '../../population/projectConfidence.js';
 import { tooManySimulatedDays } from '../../population/projectDays.js';
-import type { ModelPricing } from '../../pricing/types.js';
-import type { RunResult } from '../../replay/replay.js';
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
 import { percentText } from '../../report/percentText.js';
 import { suggestCapText } from '../../report/suggestCapText.js';
-import { oneRunWarnings } from '../../report/projectConfidenceText.js';
+import { oneRunWarnings, type FittedProfile } from '../../report/projectConfidenceText.js';
 import { CompletionMeanings, completionMeaningsLine } from '../../population/completionMeanings.js';
 import { predictiveStopsLine } from '../../report/predictiveStops.js';
-import { brakeSpec, contextText, hasBrakes, reportSettings } from '../../report/settings.js';
+import { contextText, hasBrakes, reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioPricings, scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { nonNegativeInt, positiveInt } from '../../flags/numberFlags.js';
@@ -36,16 +33,19 @@ import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, tableOrJson } from './output.js';
 import { chooseFormat } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
-import { prepareSweep, sweepTook, type PreparedSweep, type SweepFlags } from './sweepWork.js';
+import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
+import { sweepTookOwn } from './sweepTook.js';
+import { fittedStrata, partCacheWarnings, partRecords, partWindowWarnings, projectConfig, projectedRuns, worstCaseOverParts, type RunsPart } from './projectParts.js';
+import type { ProjectPart } from '../../report/projectParts.js';
 import { tallyDropping } from './sweepDrop.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
 import { maxOf } from '../../metrics/extremes.js';
-import { cacheOnWarnings, fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
+import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { importNotesTallyOf } from './runNotes.js';
 import { inputWarningsOf } from './inputWarnings.js';
 import { recordedStrategyWarnings, statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
-import { perPartConfig, projectTreeOf, treeCapBoundText, treeNotes } from './projectTree.js';
+import { projectTreeOf, treeCapBoundText, treeNotes } from './projectTree.js';
 import { subagentLimitsFromFlags } from './treeFlags.js';
 
 export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion' | 'workers' | 'shard'> & { runsPerDay?: string; days?: string; trials?: string; suggestCap?: string };
@@ -58,24 +58,6 @@ function share(flag: string, value: string): number {
   // Past this, 1 − share is 1 in doubles: the cap is the largest completed run's whatever the share, and the runs to claim it are past 1e17.
   if (1 - n === 1) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is too small a share to tell from 0 (1 − it is 1 in double precision)`, hint: smallHint });
   return n;
-}
-
-/**
- * Every run under the configuration, paired with its baseline (recorded runs first, as sweepPairs gives
- * them), and where their prompts passed a price tier or the context window less the max_tokens sent: one
- * pass, each run's steps read as it is made.
- */
-function projectedRuns(prepared: PreparedSweep, config: PopulationConfig): { pairs: RunPair[]; crossings: PromptCrossings } {
-  const crossings = new PromptCrossings({ maxOutputTokens: config.brakes.maxOutputTokens });
-  const observe = (result: RunResult, pricing: ModelPricing) => crossings.add(pricing, result.rows);
-  if (prepared.trees !== undefined) {
-    // --tree: each tree one run (sweep --tree's TreePopulation); its runs' prompts read each on its own (projectTree.ts).
-    configurationRuns({ traces: prepared.traces }, perPartConfig(config), prepared.prices, observe);
-    return { pairs: prepared.trees.pairs(config), crossings };
-  }
-  const { recorded, synthetic } = prepared.population;
-  const pairs = [...configurationRuns(recorded, config, prepared.prices, observe), ...configurationRuns(synthetic, config, prepared.prices, observe)];
-  return { pairs, crossings };
 }
 
 /**
@@ -95,12 +77,13 @@ function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: 
   const needed = runsToClaim(target);
   let stopped = 0;
   if (cap !== undefined) {
-    const capped = { ...config, brakes: { ...config.brakes, maxCostPico: cap, budgetMode: 'check' as const } };
+    // Every part's runs under the cap (a scenario file's own brakes too: run.ts withBrakes).
+    const capped = withBrakes(config, (brakes) => ({ ...brakes, maxCostPico: cap, budgetMode: 'check' as const }));
     const underCap = prepared.trees === undefined ? sweepPairs(prepared.population, [capped], prepared.prices)[0]! : prepared.trees.pairs(capped);
     stopped = underCap.filter((p) => p.run.stopReason === 'budget' && isFalseStop(stopCodeOf(p.run.stopReason), p.run.steps, judged(p.baseline))).length;
   }
   // The cap is verified as a plain budget (checked after each call): say so where the runs predict.
-  const modeFlag = config.brakes.budgetMode === 'check' ? '' : ' --budget-mode check';
+  const modeFlag = [config, ...(config.perScenario ?? [])].every((own) => own === undefined || own.brakes.budgetMode === 'check') ? '' : ' --budget-mode check';
   const largestPico = n === 0 ? undefined : completed.reduce((a, b) => Math.max(a, b), 0);
   // One-sided 95%, as the distribution-free bound beside it (projectConfidence.ts upperShareBound).
   const upperShare = n === 0 ? 0 : upperShareBound(stopped, n);
@@ -116,42 +99,6 @@ function judged(baseline: RunPair['baseline']): JudgedBaseline {
 /** The runs the predictive budget bound stopped (their stops' byPredictiveBound), said under the table. */
 function predictiveStopsOf(pairs: readonly RunPair[]): number {
   return pairs.filter((pair) => pair.run.byPredictiveBound === true).length;
-}
-
-/** What a configuration's brakes and context say, part by part, to tell two scenario files' apart. */
-function settingsParts(config: Pick<PopulationConfig, 'brakes' | 'strategy'>): string[] {
-  return [`brakes ${brakeSpec(config.brakes)}`, `context ${contextText(config.strategy)}`, `cache ${config.strategy.cache ?? 'as recorded'}`];
-}
-
-/**
- * The one configuration every run is projected under: the flags', or with scenario files their own
- * brakes and context (each file's, the flags given on top, as replay and check run them), which must
- * then agree; recorded runs beside them take the same. Latency stays each file's (as in a sweep) unless
- * --latency-model is given.
- */
-export function projectConfig(prepared: Pick<PreparedSweep, 'scenarios' | 'configurations'>): PopulationConfig {
-  const flags = prepared.configurations[0]!.config;
-  const [first, ...rest] = prepared.scenarios;
-  if (first === undefined) return flags;
-  const config: PopulationConfig = { ...flags, brakes: first.settings.brakes, strategy: first.settings.strategy };
-  const ours = settingsParts(config);
-  // Every file and every setting that disagrees, named at once (not one per run of the command).
-  const issues = rest.flatMap((other) => {
-    const theirs = settingsParts(other.settings);
-    return theirs.flatMap((part, i) => (part === ours[i] ? [] : [settingsDiffer(other.scenario.source, { theirs: part, first: first.scenario.source, ours: ours[i]! })]));
-  });
-  if (issues.length > 0) throw new UserError(issues);
-  return config;
-}
-
-/** A scenario file whose runs take another setting than the first file's. */
-function settingsDiffer(file: string, parts: { theirs: string; first: string; ours: string }): InputIssue {
-  return {
-    file,
-    code: 'settings_differ',
-    message: `runs under ${parts.theirs}, ${parts.first} under ${parts.ours}: a projection takes one set of brakes and context`,
-    hint: "project one scenario file at a time, or give the setting as a flag (--preset NAME replaces every file's brakes; --max-steps, --context, --cache and the like override them one by one)",
-  };
 }
 
 /** Each trial keeps its days' spend for the quantiles: days × trials numbers in memory, bounded. */
@@ -180,25 +127,26 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   subagentLimitsFromFlags(opts, 'project');
   const { days, target } = flags;
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
-  const sweepOpts = { ...opts, grid: [], seedSeedsProjection: true, scenarioBrakesTaken: true };
+  // Each scenario file's runs under its own settings, the flags on top; recorded runs under the flags alone (as sweep: projectParts.ts).
+  const sweepOpts = { ...opts, grid: [], seedSeedsProjection: true };
   const read = await prepareSweep(inputs, sweepOpts, given, io);
   // Every tally over the runs (a run past $9,007 makes its file bad: sweepDrop.ts), then the bad files refused or listed.
-  const { prepared, config, pairs, crossings, suggestCap } = await tallyDropping({ prepared: read, opts: sweepOpts, io }, (prepared) => {
+  const { prepared, config, pairs, crossings, parts, suggestCap } = await tallyDropping({ prepared: read, opts: sweepOpts, io }, (prepared) => {
     const config = projectConfig(prepared);
-    const { pairs, crossings } = projectedRuns(prepared, config);
+    const { pairs, crossings, parts } = projectedRuns(prepared, config);
     const suggestCap = target === undefined || pairs.length === 0 ? undefined : suggestedCap(prepared, config, pairs, target);
-    return { prepared, config, pairs, crossings, suggestCap };
+    return { prepared, config, pairs, crossings, parts, suggestCap };
   });
   const runsPerDay = flags.runsPerDay ?? defaultRunsPerDay(prepared);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
-  // Under --tree every run of the trees (the population holds none: its trees are the runs).
-  const uncounted = uncountedCallsOf({ traces: prepared.trees === undefined ? prepared.population.traces : prepared.traces, scenarios: prepared.population.synthetic.scenarios });
-  const worst = worstCaseRun(config.brakes, crossings.pricings, { uncounted, ...summaryCallsOf(config.strategy, prepared.prices) });
+  const worst = worstCaseOverParts(parts, prepared);
   const costsPico = pairs.map((p) => p.run.costPico);
   checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: worst.perRunUsd === null ? null : usdToPico(worst.perRunUsd), place: runsPerDayPlace(prepared, flags.runsPerDay) });
-  const projection = projectSpend(costsPico, { runsPerDay, days, seed: flags.seed, trials: flags.trials });
+  // A fitted profile's runs stand for the recorded runs it was fitted to in the intervals (projectConfidence.ts).
+  const { strata, fitted } = fittedStrata(parts, pairs);
+  const projection = projectSpend(costsPico, { runsPerDay, days, seed: flags.seed, trials: flags.trials, ...(strata === undefined ? {} : { strata }) });
   const meanings = suggestCap === undefined ? [] : completionNotes(pairs);
-  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io) }, { projection, worst, runsPerDay, days });
+  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), parts, records: partRecords(parts, pairs), fitted, suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io) }, { projection, worst, runsPerDay, days });
   emitReport(renderProject(report, flags.format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format: flags.format, warnings: report.warnings }, io);
   return 0;
 }
@@ -218,24 +166,25 @@ function readProjectFlags(opts: ProjectFlags, io: CliIO): { format: string; runs
 
 /** The report of a projection: the spend drawn, the worst case the brakes allow, the cap bound, the crossings, notes and warnings. */
 function projectReportOf(
-  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[] },
-  spend: { projection: ReturnType<typeof projectSpend>; worst: ReturnType<typeof worstCaseRun>; runsPerDay: number; days: number },
+  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[] },
+  spend: { projection: ReturnType<typeof projectSpend>; worst: WorstCase; runsPerDay: number; days: number },
 ): ProjectReport {
   const { prepared, config, suggestCap } = runs;
   const { worst, runsPerDay, days } = spend;
   const times = (count: number) => (worst.perRunUsd === null ? null : picoToUsd(BigInt(usdToPico(worst.perRunUsd)) * BigInt(count)));
   const n = runs.runs;
-  const bound = capBoundShare(n);
+  // A fitted profile's runs stand for the runs it was fitted to (projectConfidence.ts): the bound of that many.
+  const standsFor = spend.projection.confidence.standsFor;
+  const bound = capBoundShare(standsFor ?? n);
   const tree = prepared.trees === undefined ? undefined : projectTreeOf(prepared.trees, config);
   return buildProjectReport({
-    // What each run took of the cache and latency no flag (nor scenario file) gave: --latency-model, else recorded runs
-    // theirs and synthetic runs their file's; the cache the one configuration's (a scenario file's), else each trace its own.
+    // The flags' settings (the recorded runs'), each scenario file's runs what they took of their file's, as sweep says them.
     settings: reportSettings({
       brakes: config.brakes,
       strategy: config.strategy,
       ...(config.latency === undefined ? {} : { latency: config.latency }),
       ...(config.model === undefined ? {} : { model: config.model }),
-      took: sweepTook(prepared, config.strategy.cache),
+      took: sweepTookOwn(prepared),
     }),
     prices: prepared.prices.source,
     inputs: inputsRecord(tree?.sessionTrees ?? prepared.population.traces.length, prepared.scenarios.map(scenarioRunSettings)),
@@ -243,17 +192,19 @@ function projectReportOf(
     ...spend.projection,
     worstCaseUsd: times(runsPerDay * days),
     worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
-    capBound: { runs: n, share: bound, text: tree === undefined ? `A budget at the largest of these ${n} runs' costs may stop up to ${percentText(bound)} of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)).` : treeCapBoundText(n, percentText(bound)) },
+    capBound: { runs: n, share: bound, text: tree === undefined ? `A budget at the largest of these ${n} runs' costs may stop up to ${percentText(bound)} of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)${standsFor === undefined ? '' : `, n the ${standsFor} runs they stand for`}).` : treeCapBoundText(n, percentText(bound)) },
     crossings: runs.crossings,
+    parts: runs.records,
+    ...(runs.fitted.length === 0 ? {} : { fittedProfiles: runs.fitted }),
     ...(suggestCap === undefined ? {} : { suggestCap }),
     notes: tree !== undefined ? [...treeNotes(tree, prepared.traces.length), ...predictiveNotes(runs.predictiveStops, n)] : [
-      ...(prepared.scenarios.length > 0 ? [`Settings: the scenario files' own, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the same' : ''}.`] : []),
+      ...(prepared.scenarios.length > 0 ? [`Settings: each scenario file's runs take its own brakes, context and cache, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the flags alone (as sweep, replay and calibrate run them)' : ''}.`] : []),
       'Each simulated period resamples these runs (a bootstrap draw: how little a sample says of its population is in the p95 and p99 too), then draws every day of it from them, runs with replacement (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
       ...predictiveNotes(runs.predictiveStops, n),
       ...runs.meanings,
     ],
     // What reading the inputs said on stderr first (inputWarnings.ts), then what the runs warn of.
-    warnings: [...runs.said, ...oneRunWarnings(n), ...projectWarnings(prepared, { config, inputs: runs.inputs, crossings: runs.crossings })],
+    warnings: [...runs.said, ...oneRunWarnings(n), ...projectWarnings(prepared, { config, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts })],
   });
 }
 
@@ -271,16 +222,16 @@ function predictiveNotes(stops: number, n: number): string[] {
 }
 
 /** What the projection's report warns of: price gaps, open-loop context, the cache, windows, unread and fitted scenario files, summary triggers, parts, import notes. */
-function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig; inputs: string[]; crossings: PromptCrossing[] }): ReportWarning[] {
+function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig; inputs: string[]; crossings: PromptCrossing[]; parts: readonly RunsPart[] }): ReportWarning[] {
   const { config, inputs } = of;
   const scenarios = prepared.scenarios.map((s) => s.scenario);
   return [
     ...priceGapWarningsOf(prepared.traces, { prices: prepared.prices, ...(config.model === undefined ? {} : { model: config.model }), inputs }),
     ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextText(config.strategy))),
-    ...cacheOnWarnings([config], { prices: prepared.prices, scenarios, traces: prepared.traces }),
+    ...partCacheWarnings(of.parts, prepared),
     // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
     ...pastWindowWarnings(of.crossings, config.brakes.contextWindow === 'model'),
-    ...PopulationWindows.of([config], prepared.prices).addInputs(prepared.trees === undefined ? prepared.population.recorded : { traces: prepared.traces }).addInputs(prepared.population.synthetic).warnings(),
+    ...partWindowWarnings(of.parts, prepared),
     ...unreadTracesWarnings(scenarios),
     ...fittedProfileWarnings(scenarios, prepared.prices),
     ...scenarioInputTriggerWarnings(prepared.scenarios, scenarioPricings(prepared.scenarios, prepared.prices, config.model)),

@@ -163,7 +163,7 @@ function replayReportArgs(command: ReplayCommand, shared: ReplayShared, ran: { r
   // The trace files kept (--skip-bad may leave none beside scenario files).
   const traceFilesKept = command.traces.files.length - command.traces.badCount;
   const shown = reportedSettings(command, traceFilesKept, command.scenarios);
-  const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario), prices), ...skipOpenLoopWarnings(ran.skips), ...cacheRuleWarnings(results)];
+  const warnings = [...notes.warnings(command.inputs, results), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario), prices), ...skipOpenLoopWarnings(ran.skips), ...cacheRuleWarnings(results)];
   return {
     results,
     brakes: shown.brakes,

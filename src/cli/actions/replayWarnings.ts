@@ -3,7 +3,8 @@
  * given settings (report/warnings.ts ReportWarning: a code and one line each) — a price gap, a context strategy
  * that changes cost only (open loop), a strategy a recording states and replays under, importers' notes, runs that
  * are parts of a session tree, models the table gives no cached price or window, repeat-action skip replayed open
- * loop, and with the replays' results at hand the cache rule's lost tokens. Computed as replay computes them: its
+ * loop, and with the replays' results at hand the cache rule's lost tokens and recorded runs a brake stopped early
+ * (open loop). Computed as replay computes them: its
  * notes of each run (runNotes.ts RunNotes), then the same rules (`loopcost replay … --format json`'s `warnings`
  * for the same runs and settings; the parity test holds them equal). Shell side: it reads what runNotes reads.
  */
@@ -28,7 +29,7 @@ export interface ReplayWarningOptions {
   prices: PriceTable;
   /** The model every run is re-priced as (replayTrace's `model`), when one is. */
   model?: string;
-  /** The replays' results (replayTrace's), when at hand: what is read off them is warned of too (`cache_min_prefix`). */
+  /** The replays' results (replayTrace's), when at hand: what is read off them is warned of too (`cache_min_prefix`, `open_loop_brakes`). */
   results?: readonly RunResult[];
   /** The inputs the runs were read from, as a fix names them (`loopcost prices derive …`); default `TRACES...`. */
   inputs?: readonly string[];
@@ -56,5 +57,5 @@ export function replayWarnings(traces: readonly Trace[], options: ReplayWarningO
   const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens([brakes]), partsBraked: hasBrakes(brakes), parts: { figures: REPLAY_PART_FIGURES } });
   for (const trace of traces) notes.addNote(notes.noteOf(trace, resolveTracePricing(trace, { prices: options.prices, ...model, modelPlace: optionPlace('replayWarnings', 'model') })));
   const skips = brakes.repeatAction === 'skip' ? traces.length : 0;
-  return [...notes.warnings(options.inputs ?? []), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(options.results ?? [])];
+  return [...notes.warnings(options.inputs ?? [], options.results ?? []), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(options.results ?? [])];
 }

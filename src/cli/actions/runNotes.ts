@@ -10,9 +10,11 @@ import type { PriceDays } from '../../pricing/source.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { UserError } from '../../errors.js';
 import { runOfFile } from '../../io/openInput.js';
-import { resolveTracePricing } from '../../replay/replay.js';
+import { resolveTracePricing, type RunResult } from '../../replay/replay.js';
+import { isBrakeStop } from '../../brakes/stopReasons.js';
 import { COMMAND_LINE_MODEL } from '../../options/given.js';
-import { recordedCostCheckOf } from '../../replay/runFacts.js';
+import { recordedCostCheckOf, recordedWebSearches } from '../../replay/runFacts.js';
+import { UnpricedSearches, unpricedSearchesOf, type UnpricedRunSearches } from '../../pricing/unpricedSearches.js';
 import { contextText } from '../../report/settings.js';
 import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, SessionParts, sessionPartsWarnings, type PartsSaid, type ReportWarning } from '../../report/warnings.js';
 import { recordedStrategyOf } from '../../replay/recordedStrategy.js';
@@ -35,6 +37,8 @@ export interface RunNote {
   ranUnder?: string;
   /** Its importer's notes (header.importedFrom.notes), but those warned of on stderr already (missingTranscripts.ts). */
   importNotes?: readonly string[];
+  /** Its web searches, when the table prices them at $0 (pricing/unpricedSearches.ts). */
+  unpricedSearches?: UnpricedRunSearches;
 }
 
 /** A run's importer's notes (header.importedFrom.notes) but those warned of on stderr already (missingTranscripts.ts); undefined: none. */
@@ -51,6 +55,29 @@ export function importNotesTallyOf(traces: readonly Trace[], tally: ImportNotesT
   return tally;
 }
 
+/** What brakeOpenLoopWarnings reads of a replay's result (replay/replay.ts RunResult). */
+export type StoppedRun = Pick<RunResult, 'stopReason' | 'modelCalls' | 'recordedCalls' | 'synthetic'>;
+
+/**
+ * A brake stopped recorded runs before their last recorded call: they replay open loop, so what the report
+ * shows after a stop (a later part of the session, completed as recorded; every other run) is what the
+ * recording did, not what the agent would have done once stopped. Synthetic runs (`synthetic`: a scenario's)
+ * run closed loop and are not counted.
+ */
+export function brakeOpenLoopWarnings(results: Iterable<StoppedRun>): ReportWarning[] {
+  let stopped = 0;
+  for (const result of results) if (result.synthetic === undefined && isBrakeStop(result.stopReason) && result.modelCalls < result.recordedCalls) stopped += 1;
+  if (stopped === 0) return [];
+  return [
+    {
+      code: 'open_loop_brakes',
+      message:
+        `a brake stopped ${counted(stopped, 'recorded run')} early: recorded responses are replayed as recorded (open loop), so a brake changes where a run stops, not what the agent would have done after a stop (later parts of its session and other runs go on as recorded); ` +
+        `for the brakes' effect on what agents do, fit a synthetic population to these runs and replay it closed loop (loopcost fit, then replay profile.yaml --runs N)`,
+    },
+  ];
+}
+
 export class RunNotes {
   private readonly priceGaps = new PriceGapCheck();
   private recordedRuns = 0;
@@ -63,6 +90,7 @@ export class RunNotes {
   /** Runs replayed under the strategy their recording states, by its spec. */
   private readonly ranUnder = new Map<string, number>();
   private readonly importNotes = new ImportNotesTally();
+  private readonly unpricedSearches = new UnpricedSearches();
 
   /**
    * `modelWindowBrake`: the max_tokens sent by the settings that take `--context-window model`, which
@@ -86,6 +114,8 @@ export class RunNotes {
     if (recordedStrategyOf(trace, this.options.strategy) !== undefined) note.ranUnder = trace.header.context!.spec;
     const importNotes = importNotesOf(trace);
     if (importNotes !== undefined) note.importNotes = importNotes;
+    const unpriced = unpricedSearchesOf(recordedWebSearches(trace), pricing, trace.header);
+    if (unpriced !== undefined) note.unpricedSearches = unpriced;
     return note;
   }
 
@@ -95,6 +125,7 @@ export class RunNotes {
     this.sessionRuns.add(note.sessionId);
     if (note.ranUnder !== undefined) this.ranUnder.set(note.ranUnder, (this.ranUnder.get(note.ranUnder) ?? 0) + 1);
     this.importNotes.add(note.source, note.importNotes);
+    this.unpricedSearches.add(note.unpricedSearches);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
     this.notePricing(note.source, note.pricing, this.options.strategy.cache);
@@ -121,15 +152,18 @@ export class RunNotes {
     }
   }
 
-  warnings(inputs: readonly string[]): ReportWarning[] {
+  /** `results`: the replays' results, when at hand (replay's): a brake's early stop of a recorded run is said (brakeOpenLoopWarnings). */
+  warnings(inputs: readonly string[], results: Iterable<StoppedRun> = []): ReportWarning[] {
     return [
       ...priceGapWarnings(this.priceGaps.gaps(this.options.tolerance ?? PRICE_GAP_TOLERANCE), inputs),
       ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextText(this.options.strategy))),
+      ...brakeOpenLoopWarnings(results),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
       ...this.windowless.warnings(),
       ...sessionPartsWarnings(this.sessionRuns.parts(), { ...this.options.parts, braked: this.options.partsBraked === true }),
       ...recordedStrategyWarnings(this.ranUnder),
       ...this.importNotes.warnings(),
+      ...this.unpricedSearches.warnings(),
     ];
   }
 

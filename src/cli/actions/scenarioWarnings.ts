@@ -21,6 +21,7 @@ import { scenarioSettings, type ScenarioOverrides } from '../../scenario/setting
 import type { Trace } from '../../trace/types.js';
 import type { CheckInput } from '../../check/inputs.js';
 import { pricingFor, RunNotes } from './runNotes.js';
+import { recordedRunsModel } from '../../check/fileModel.js';
 
 /** Runs of `source` priced with `pricing` under `cache`; `sentMaxTokens`: the max_tokens a synthetic run's settings send (none: not noted). */
 export interface PricedRuns {
@@ -124,9 +125,15 @@ export function checkCacheWarnings(checks: readonly CheckInput[], traces: readon
   return pricedRunsWarnings(
     checks.flatMap((input, i) => [
       ...cacheOnRuns([{ strategy: input.settings.strategy, ...model }], { prices: options.prices, scenarios: input.scenario.population === undefined ? [] : [input.scenario as Scenario] }),
-      ...cacheOnRuns([{ strategy: input.traceStrategy, ...model }], { prices: options.prices, scenarios: [], traces: traces[i] ?? [] }),
+      ...cacheOnRuns([{ strategy: input.traceStrategy, ...recordedAs(input, options.model) }], { prices: options.prices, scenarios: [], traces: traces[i] ?? [] }),
     ]),
   );
+}
+
+/** The model a scenario's recorded runs are priced as (--model, else a traces-only file's `model:`: check/fileModel.ts), as a config's `model`. */
+function recordedAs(input: CheckInput, flagModel: string | undefined): { model?: string } {
+  const model = recordedRunsModel(input.scenario, flagModel);
+  return model === undefined ? {} : { model };
 }
 
 /** Whether a sweep's runs are priced with the cache on in some configuration (then its threads collect pricedRunsOf). */

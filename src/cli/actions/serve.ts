@@ -22,7 +22,7 @@ import { decimalNumber } from '../../io/numberText.js';
 import { nonNegativeInt } from '../../flags/numberFlags.js';
 import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { repeatedInputsMessage, skippedMessage } from '../../import/inputSet.js';
-import { sayNoModelCall, traceInputs } from './inputs.js';
+import { checkReadFlags, sayNoModelCall, traceInputs } from './inputs.js';
 import { missingTranscriptsOf, warnMissingTranscripts } from './missingTranscripts.js';
 import { counted } from '../../plural.js';
 import { warningLines } from '../../report/warnings.js';
@@ -166,6 +166,7 @@ function listenProblem(error: unknown, at: { host: string; port: number }): User
 
 export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO): Promise<number> {
   const { host, port, cache, maxSessions, sessionIdleSeconds } = flagOptions(flags);
+  checkReadFlags(flags);
   const sources = await sourcesOf(inputs, flags, io);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));
   const what = sources.traces ? counted(sources.traces.length, 'recorded run') : `synthetic runs of ${sources.scenario!.scenario.source}`;

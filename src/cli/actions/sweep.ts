@@ -37,8 +37,9 @@ import { shardInputHashes } from './sweepInputHashes.js';
 import { nonNegativeInt } from '../../flags/numberFlags.js';
 import { takeRunOutcomes } from '../../population/recommendRuns.js';
 import { resampledSlice, type Resampled } from '../../population/recommendSureness.js';
+import { tieOrderOf } from '../../population/recommendTie.js';
 import { shardResampled } from '../../report/sweepReport.js';
-import { sweepCompletionNotes } from './sweepCompletion.js';
+import { sweepCompletionFacts } from './sweepCompletion.js';
 
 export type { SweepFlags } from './sweepWork.js';
 
@@ -114,13 +115,14 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
   const { recordedRuns } = read;
   const scenarios = prepared.scenarios.map(scenarioRunSettings);
   const fixedBrakes = brakesFromFlags(prepared.fixed.brakeFlags);
+  const completion = sweepCompletionFacts(prepared, recordedRuns);
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
   const notes = [
     `${BASELINE_NOTE_START} the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap${hardCapText(prepared.scenarios)} or their provider's refusal of a prompt + max_tokens past the window).`,
     ...(opts.tree !== true ? [] : [treeNote(opts, prepared.axes)]),
     ...(recordedRuns > 0 ? ['Recorded responses are replayed as recorded (open loop): a brake changes where a run stops, not what the agent would have done next.'] : []),
     ...scenarioNotes(prepared, 'sweep'),
-    ...sweepCompletionNotes(prepared),
+    ...completion.notes,
   ];
   const took = sweepTookOwn({ ...prepared, recordedCaches: read.recordedCaches });
   const warnings = [...inputWarningsOf(args.io), ...gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), headerFacts: read.headerFacts })];
@@ -139,6 +141,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; 
     inputs: inputsRecord(recordedRuns, scenarios),
     ...(prepared.targetCompletion === undefined ? {} : { targetCompletion: prepared.targetCompletion }),
     ...(read.contextTokens === undefined ? {} : { contextTokens: read.contextTokens }),
+    ...(completion.noBrakes === undefined ? {} : { noBrakes: completion.noBrakes }),
     notes,
     warnings,
   });
@@ -215,7 +218,9 @@ function resampledRows(args: { rows: SweepRow[]; setup: SweepSetup; opts: SweepF
   const outcomes = takeRunOutcomes(rows);
   const target = setup.targetCompletion;
   if (target === undefined || !splitsRuns(setup, opts) || (outcomes === undefined && rows.length > 0)) return undefined;
-  return resampledSlice(outcomes ?? [], { from: range.from, configurations: setup.configurations.length, target, seed });
+  // Ties broken as the report breaks them (recommendTie.ts): by the configurations' grid values, in a shard as in one sweep.
+  const tieOrder = tieOrderOf((i) => setup.configurations[i]!.settings, setup.axes);
+  return resampledSlice(outcomes ?? [], { from: range.from, configurations: setup.configurations.length, target, seed, tieOrder });
 }
 
 export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO, given: GivenFlag, cores: number): Promise<number> {
@@ -258,7 +263,7 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   const resampled = resampledRows({ rows, setup, opts, range, seed });
   const report: SweepReport =
     shard === undefined
-      ? finishSweepReport(header, rows, replayInputs, resampled)
+      ? finishSweepReport(header, rows, replayInputs, resampled === undefined ? undefined : [resampled])
       : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length, replayInputs, inputs: shardInputHashes(setup, opts), ...(resampled === undefined ? {} : { resampled: shardResampled(resampled) }) }, configurations: rows };
   if (opts.reportDir !== undefined) return writeReportDir(report, { ...opts, reportDir: opts.reportDir }, io);
   // In pieces (JSON a configuration at a time, CSV a MiB at a time): a report of 10^5 configurations is never one string.

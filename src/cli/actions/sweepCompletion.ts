@@ -8,20 +8,43 @@
  * its first configuration's), whatever slice a shard computes, so every shard of one sweep says the same
  * (merge refuses shards whose headers differ).
  */
-import { CompletionMeanings, completionMeaningsLine } from '../../population/completionMeanings.js';
+import { CompletionMeanings, completionMeaningsLine, type CompletionCounts } from '../../population/completionMeanings.js';
 import { configurationBaselines, type ScenarioPopulation } from '../../population/run.js';
 import type { SweepSetup } from './sweepWork.js';
 
 /** What each meaning counts in a sweep's report. */
 const SWEEP_USES = { completed: "what the completion rate and the cost per completed run count, and recorded runs' false stops are judged by", done: "what synthetic runs' false stops are judged by" };
 
-/** The note, or none without scenario files (no run with ground truth the sweep knows of). */
-export function sweepCompletionNotes(setup: Pick<SweepSetup, 'scenarios' | 'configurations' | 'prices'>): string[] {
+/** The synthetic runs' no-brake counts under the grid's first configuration; undefined without scenario files. */
+function firstCounts(setup: Pick<SweepSetup, 'scenarios' | 'configurations' | 'prices'>): CompletionCounts | undefined {
   const first = setup.configurations[0];
-  if (setup.scenarios.length === 0 || first === undefined) return [];
+  if (setup.scenarios.length === 0 || first === undefined) return undefined;
   const scenarios: ScenarioPopulation[] = setup.scenarios.map(({ scenario, settings }) => ({ scenario, runs: settings.runs, seed: settings.seed }));
   const meanings = new CompletionMeanings();
   for (const baseline of configurationBaselines({ scenarios }, first.config, setup.prices)) meanings.add(baseline.stopReason, baseline.truth);
-  const line = completionMeaningsLine(meanings.counts(), SWEEP_USES);
-  return line === undefined ? [] : [line];
+  return meanings.counts();
+}
+
+/** Grid keys that change the runs with no brakes (their context, cache, model, max_tokens sent): their configurations' baselines differ. */
+const BASELINE_KEYS = ['context', 'tool-result-cap', 'cache', 'model', 'max-output-tokens'];
+
+/** What a sweep's header says of its runs with no brakes. */
+export interface SweepCompletionFacts {
+  /** The "completed" two ways note, or none without scenario files (no run with ground truth the sweep knows of). */
+  notes: string[];
+  /**
+   * What the runs complete with no brakes (stop reason completed), when every configuration shares one
+   * baseline that the sweep knows whole: synthetic runs alone (no recorded run, whose baselines the threads
+   * hold), under a grid with no key that changes the baseline. The ceiling no brake that only stops runs can
+   * pass (the report says it when no configuration reaches the target). Absent otherwise.
+   */
+  noBrakes?: { runs: number; completed: number };
+}
+
+export function sweepCompletionFacts(setup: Pick<SweepSetup, 'scenarios' | 'configurations' | 'prices' | 'axes'>, recordedRuns: number): SweepCompletionFacts {
+  const counts = firstCounts(setup);
+  if (counts === undefined) return { notes: [] };
+  const line = completionMeaningsLine(counts, SWEEP_USES);
+  const whole = recordedRuns === 0 && counts.runs > 0 && !setup.axes.some((axis) => BASELINE_KEYS.includes(axis.key));
+  return { notes: line === undefined ? [] : [line], ...(whole ? { noBrakes: { runs: counts.runs, completed: counts.completed } } : {}) };
 }

@@ -2,7 +2,7 @@
  * What could make a sweep's or a calibration's figures mislead, one warning each: the price table does
  * not price the recorded runs as they were billed (runs a configuration prices as their own model; a model
  * grid that prices none so says there is no such check), recorded runs swept under a context strategy they
- * were not recorded with (open loop), the cache on with a model the table gives no cached-input price
+ * were not recorded with or a configuration's repeat-action skip (open loop, as replay says them), the cache on with a model the table gives no cached-input price
  * (scenarioWarnings.ts, as replay says it), and `--context-window model` on runs whose model the table
  * gives no window (population/modelWindow.ts) — each over the configurations and each scenario file's own
  * under them (scenarioBase.ts) — and under `--tree` the started sub-agents with no recording among the inputs (once per tree, as replay --tree);
@@ -12,7 +12,7 @@
 import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import type { PriceGapCheck } from '../../pricing/recordedCost.js';
-import { noPriceCheckWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, unrecordedAgentsWarnings, type ReportWarning, type UnrecordedInTree } from '../../report/warnings.js';
+import { noPriceCheckWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type ReportWarning, type UnrecordedInTree } from '../../report/warnings.js';
 import { scenarioConfig } from '../../population/run.js';
 import type { Trace } from '../../trace/types.js';
 import { strategyFromFlags } from '../../flags/settingsFlags.js';
@@ -78,6 +78,8 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
     ...priceGapWarnings(checked.gaps(PRICE_GAP_TOLERANCE), args.inputs),
     ...(modelGrid && checked.sums().length === 0 ? noPriceCheckWarnings(unchecked) : []),
     ...(swept || !isIdentity(strategy) ? openLoopWarnings(recordedRuns, swept ? 'as swept' : strategy.kind) : []),
+    // A configuration that skips repeated actions: the recorded runs' calls after a skip are replayed as recorded, as replay says it.
+    ...(setup.configurations.some((c) => c.config.brakes.repeatAction === 'skip') ? skipOpenLoopWarnings(recordedRuns) : []),
     ...cacheWarnings(setup, args.traces),
     ...windows.warnings(),
     ...unreadTracesWarnings(setup.scenarios.map((s) => s.scenario)),

@@ -59,8 +59,6 @@ export type SweepFlags = BrakeFlags &
     seed?: string;
     /** `project`: its --seed also seeds the simulated days (flagChecks.ts warnScenarioFlags). */
     seedSeedsProjection?: boolean;
-    /** `project`: runs take each scenario file's own brakes (the flags on top), so a mode flag may govern a brake a file sets. */
-    scenarioBrakesTaken?: boolean;
     wide?: boolean;
     perRun?: boolean;
   };
@@ -196,10 +194,10 @@ export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: G
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   checkModels(prices, axes, fixed);
   const pricings = new Map(modelsPricedAs(axes, fixed).map((model) => [model, scenarioPricings(scenarios, prices, model)]));
-  // Each scenario file's own settings the base of its runs' configurations (project takes them itself: projectConfig).
-  const bases = opts.scenarioBrakesTaken === true ? [] : scenarios.map(({ scenario, strategyPlace }) => ({ base: scenarioBaseOf(scenario, fixed, axes), strategyPlace }));
+  // Each scenario file's own settings the base of its runs' configurations.
+  const bases = scenarios.map(({ scenario, strategyPlace }) => ({ base: scenarioBaseOf(scenario, fixed, axes), strategyPlace }));
   const configurations = withScenarioBases(gridConfigurations(axes, fixed), fixed, bases);
-  refuseModesWithoutBrakes(axes, fixed, configurations, opts.scenarioBrakesTaken === true ? scenarios.map((input) => input.settings.brakes) : []);
+  refuseModesWithoutBrakes(axes, fixed, configurations);
   checkGridStrategies({ configurations, axes, prices, pricingsOf: (model) => pricings.get(model ?? fixed.model)! });
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   const target = targetCompletionOf(opts.targetCompletion);

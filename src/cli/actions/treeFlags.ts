@@ -3,6 +3,7 @@ import { UserError } from '../../errors.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import { maxCostPico } from '../../flags/settingsFlags.js';
 import { positiveInt } from '../../flags/numberFlags.js';
+import { RECORDED_NOT_ONE_CONFIGURATION } from '../../flags/modesWithoutBrake.js';
 
 export interface TreeFlags {
   tree?: boolean;
@@ -29,7 +30,7 @@ export function subagentLimitsFromFlags(flags: TreeFlags, command: string): Suba
  * the limits its recordings state (`replay --tree --preset recorded`: cli/actions/treeRecorded.ts).
  */
 export function recordedPresetRefused(tree: boolean, holds: string): UserError {
-  if (!tree) return new UserError({ file: '<command line>', field: '--preset', code: 'bad_value', message: "'recorded' (each run's own limits) is not one configuration shared by every run", hint: 'use a named preset or brake flags' });
+  if (!tree) return new UserError({ file: '<command line>', field: '--preset', code: 'bad_value', message: RECORDED_NOT_ONE_CONFIGURATION, hint: 'use a named preset or brake flags' });
   return new UserError({
     file: '<command line>',
     field: '--preset',

@@ -5,7 +5,7 @@ import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.
 import type { PriceTable } from '../../pricing/types.js';
 import { traceWhatIfSubject, triedBrakes, whatIfRun, whatIfSubjects, whatIfTotals, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
 import { defaultCacheMode } from '../../replay/replay.js';
-import { unrecordedAgentsWarnings, type ReportWarning } from '../../report/warnings.js';
+import { skipOpenLoopWarnings, unrecordedAgentsWarnings, type ReportWarning } from '../../report/warnings.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
@@ -53,6 +53,9 @@ export interface WhatIfCommand {
   subagent?: SubagentLimits;
 }
 
+/** Whether a try skips repeated actions (its own brakes', or the field it sets on each run's baseline). */
+const skips = (setting: WhatIfSetting): boolean => (setting.onTop === undefined ? setting.brakes.repeatAction : setting.onTop.repeatAction) === 'skip';
+
 export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<number> {
   const settings = command.settings;
   const prices = loadPriceTable(command.priceOptions);
@@ -86,6 +89,8 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   // Each run's own cache, as replay's rows carry it (RunResult.cache): `--cache` on a trace file's run, else its default.
   const runCaches = [...recorded.map(({ cache }) => command.strategy.cache ?? cache), ...syntheticCaches];
   const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario), prices)];
+  // A try that skips repeated actions: the recorded runs' calls after a skip are replayed as recorded, as replay says it.
+  warnings.push(...skipOpenLoopWarnings(settings.some(skips) ? recorded.length : 0));
   warnings.push(...scenarioInputTriggerWarnings(command.scenarios, scenarioPricings(command.scenarios, prices, command.model)));
   emitWhatIf(command, result, { warnings, notes, prices, took, runCaches }, io);
   return 0;

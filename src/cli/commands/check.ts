@@ -24,9 +24,9 @@ const check: CommandModule = {
       .addOption(outOption(command))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(option(command, '--junit <file>', 'also write JUnit XML: one testcase per expectation, a failure carries the measured value and the limit', 'none'))
-      .addOption(option(command, '--update-baseline <file>', "write the measured figures, each scenario's settings, models and run counts, the price table's source and hash and loopcost's version to this file (a first run: the baseline later checks compare with)", 'none'))
+      .addOption(option(command, '--update-baseline <file>', "write the measured figures, each scenario's settings, models and run counts, the price table's source and hash and loopcost's version to this file (a first run: the baseline later checks compare with; naming the --baseline file: accepts what this check found against it, exit 0 unless an expectation fails)", 'none'))
       .addOption(option(command, '--baseline <file>', 'report drift against a baseline written by --update-baseline, with what changed since (settings, model, runs; a changed price table is reported as a price change)', 'none'))
-      .addOption(option(command, '--tolerance <share>', "with --baseline: drift allowed before a figure fails ('5%' or 0.05; rates in points, money as a share of the baseline)", '5%'));
+      .addOption(option(command, '--tolerance <share>', "with --baseline: drift allowed before a figure fails ('5%' or 0.05, a bare number below 1; rates in points, money as a share of the baseline)", '5%'));
     addInputOptions(addTreeOptions(addScenarioOptions(addBrakeOptions(addPriceOptions(addContextOptions(command)))))).action(async (inputs: string[], opts: CheckFlags) => {
       const { checkAction } = await import('../actions/check.js');
       setExitCode(await checkAction(inputs, opts, io, givenOptions(command)));

@@ -9,6 +9,8 @@
  * - fast mode (`usage.speed: "fast"`) and US-only inference (`usage.inference_geo: "us"`): the bundled
  *   table has no prices for either (no speed or data-residency tier), so such calls are priced at the
  *   model's standard prices, and their recorded cost may be understated.
+ * - Claude Code's own web tools (`WebSearch`, `WebFetch` tool calls, webToolNote): each runs model
+ *   requests of its own that the transcript does not log, so what they bill is in no figure.
  */
 import { counted } from '../../plural.js';
 import { webSearchUsdPerThousand } from '../../pricing/webSearchPrice.js';
@@ -72,4 +74,21 @@ function unpricedNotes(calls: readonly BilledCall[], field: 'speed' | 'inference
 /** The notes of what bills the calls beyond their token prices (none when nothing does). */
 export function billingNotes(calls: readonly BilledCall[]): string[] {
   return [webSearchNote(calls), webFetchNote(calls), ...unpricedNotes(calls, 'speed'), ...unpricedNotes(calls, 'inferenceGeo')].filter((note): note is string => note !== undefined);
+}
+
+/** Claude Code's web tools: each call runs model requests of its own, outside the transcript. */
+const WEB_TOOLS = ['WebSearch', 'WebFetch'] as const;
+
+/**
+ * The note of the calls of Claude Code's web tools among `toolNames` (the transcript's tool calls): WebSearch
+ * sends a request of its own with Anthropic's web search tool (its tokens, and a fee per search), WebFetch
+ * has a small model read the page it fetched; neither request is in the transcript, so the figures leave
+ * them out and are a floor. Undefined when there is none.
+ */
+export function webToolNote(toolNames: readonly string[]): string | undefined {
+  const counts = WEB_TOOLS.map((tool) => ({ tool, n: toolNames.filter((name) => name === tool).length })).filter(({ n }) => n > 0);
+  if (counts.length === 0) return undefined;
+  const said = counts.map(({ tool, n }) => `${n} ${tool}`).join(' and ');
+  const total = counts.reduce((sum, { n }) => sum + n, 0);
+  return `${said} tool call${total === 1 ? '' : 's'}: Claude Code runs a model request of its own for each (WebSearch a request with Anthropic's web search tool, billed per search on top of its tokens; WebFetch a small model reading the fetched page) that the transcript does not log, so their tokens and search fees are in no figure here: the cost is a floor`;
 }

@@ -4,7 +4,7 @@
  * reads), the model of a failed attempt.
  */
 import type { CallRecord, ToolCallRecord } from '../../trace/types.js';
-import type { AgentCall } from '../common/agentRuns.js';
+import type { TranscriptCall } from './transcriptTypes.js';
 import { clip, shortText } from '../common/text.js';
 import { refusedCall } from '../common/contextRefusal.js';
 import type { ApiFailure, AssistantLine } from './lineFields.js';
@@ -16,6 +16,8 @@ export interface DraftCall {
   /** The line `model` was read from: the call's own first line, or for a failed attempt the line of the call whose model it was given. */
   modelLine?: number;
   sidechain: boolean;
+  /** Which sub-agent of a session's own transcript's sidechain lines made it (sidechainKeys.ts). */
+  sidechainAgent?: string;
   startedAtMs?: number;
   endedAtMs?: number;
   usage?: AssistantLine['usage'];
@@ -91,7 +93,7 @@ export function fillFailedModels(drafts: DraftCall[]): void {
 }
 
 /** The draft's calls: a compaction call for each server-side compaction its usage reports, then its own call. */
-export function agentCalls(draft: DraftCall): AgentCall[] {
+export function agentCalls(draft: DraftCall): TranscriptCall[] {
   const { failed: _failed, stopReason: _stop, goalTokens: _goal, endedAtMs: _end, ...rest } = draft;
   const compactions = (draft.usage?.compactions ?? []).map((usage) => {
     const call = agentCall({ ...rest, usage, toolCalls: [], visibleTokens: 0, thinking: false });
@@ -101,8 +103,9 @@ export function agentCalls(draft: DraftCall): AgentCall[] {
   return [...compactions, agentCall(draft)];
 }
 
-function agentCall(draft: DraftCall): AgentCall {
-  const call: AgentCall = { record: callRecord(draft), model: draft.model!, ...(draft.modelLine === undefined ? {} : { modelLine: draft.modelLine }) };
+function agentCall(draft: DraftCall): TranscriptCall {
+  const call: TranscriptCall = { record: callRecord(draft), model: draft.model!, turn: draft.turn, ...(draft.modelLine === undefined ? {} : { modelLine: draft.modelLine }) };
+  if (draft.sidechainAgent !== undefined) call.sidechainAgent = draft.sidechainAgent;
   if (draft.startedAtMs !== undefined) call.startedAtMs = draft.startedAtMs;
   if (draft.goalTokens !== undefined) call.goalTokens = draft.goalTokens;
   if (draft.stopReason !== undefined) call.stopReason = draft.stopReason;

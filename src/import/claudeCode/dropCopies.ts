@@ -2,6 +2,7 @@
  * Calls a Claude Code session tree holds twice, dropped so that each is counted once (with a note):
  * - the calls a resumed or forked session's file copied from another session file of the walk, which that
  *   file keeps (copiedCalls.ts decides which);
+ *   (and the compactions among those copied lines: that file's compaction transcripts answer them);
  * - the calls of a sub-agent's lines found both in the session's own transcript (sidechain lines) and in
  *   the sub-agent's own file: counted in the sub-agent's file, where they are linked to its Task call.
  */
@@ -9,10 +10,11 @@ import { basename } from 'node:path';
 import type { AgentCall } from '../common/agentRuns.js';
 import { counted } from '../../plural.js';
 import type { Transcript } from './transcript.js';
+import type { TranscriptCall } from './transcriptTypes.js';
 
 const COPY_WHY = 'the same message.id, requestId and usage: a resumed or forked session\'s file opens with a copy of the conversation it goes on from';
 
-function kept(calls: AgentCall[], drop: (key: string) => boolean): AgentCall[] {
+function kept<T extends AgentCall>(calls: T[], drop: (key: string) => boolean): T[] {
   return calls.filter((call) => call.responseKey === undefined || !drop(call.responseKey));
 }
 
@@ -22,7 +24,12 @@ function kept(calls: AgentCall[], drop: (key: string) => boolean): AgentCall[] {
  */
 function linksKept(transcript: Transcript, dropped: (call: AgentCall) => boolean): Transcript['links'] {
   const droppedTools = new Set([...transcript.calls, ...transcript.sidechainCalls].filter(dropped).flatMap((call) => (call.record.toolCalls ?? []).flatMap((tool) => (tool.id === undefined ? [] : [tool.id]))));
-  return new Map([...transcript.links].filter(([, link]) => !droppedTools.has(link.toolUseId)));
+  const links: Transcript['links'] = new Map();
+  for (const [agentId, runs] of transcript.links) {
+    const left = runs.filter((link) => !droppedTools.has(link.toolUseId));
+    if (left.length > 0) links.set(agentId, left);
+  }
+  return links;
 }
 
 /**
@@ -44,9 +51,12 @@ export function withoutCopies(transcript: Transcript, copied: ReadonlyMap<string
     ([keeper, keys]) => `${counted(keys.size, 'call')} of this file ${keys.size === 1 ? 'is a copy of a call' : 'are copies of calls'} of ${basename(keeper)} (${COPY_WHY}): counted there once, dropped here`,
   );
   const drop = (key: string): boolean => copied.has(key);
+  // A compaction among the copied lines is the keeping file's (its compaction transcript is that session's).
+  const lastCopiedLine = transcript.calls.reduce((last, call) => (call.responseKey !== undefined && drop(call.responseKey) ? Math.max(last, call.modelLine ?? 0) : last), 0);
   return {
     ...transcript,
     calls: kept(transcript.calls, drop),
+    compactBoundaries: transcript.compactBoundaries.filter((boundary) => boundary.line > lastCopiedLine),
     sidechainCalls: kept(transcript.sidechainCalls, drop),
     links: linksKept(transcript, (call) => call.responseKey !== undefined && drop(call.responseKey)),
     notes: [...transcript.notes, ...notes],
@@ -55,7 +65,7 @@ export function withoutCopies(transcript: Transcript, copied: ReadonlyMap<string
 }
 
 /** The session's sidechain calls that no sub-agent file of its tree holds too, and a note on those dropped. */
-export function sidechainNotInAgentFiles(main: Transcript, agents: readonly { agentId: string; transcript: Transcript }[]): { calls: AgentCall[]; note?: string } {
+export function sidechainNotInAgentFiles(main: Transcript, agents: readonly { agentId: string; transcript: Transcript }[]): { calls: TranscriptCall[]; note?: string } {
   const owner = new Map<string, string>();
   for (const { agentId, transcript } of agents) for (const call of transcript.calls) if (call.responseKey !== undefined) owner.set(call.responseKey, agentId);
   const calls = kept(main.sidechainCalls, (key) => owner.has(key));

@@ -15,6 +15,7 @@ import { imagesOf } from './imageTokens.js';
 export type { ClaudeUsage };
 import { CLAUDE_CODE_LINE_TYPES } from '../formats.js';
 import type { ContextLengthExceeded } from '../../trace/types.js';
+import type { ReportedUsage } from './transcriptTypes.js';
 
 export interface ToolUseBlock {
   id: string;
@@ -184,20 +185,33 @@ export function promptText(line: JsonObject): string | undefined {
 /** A Task result's `toolUseResult.status` when the sub-agent was launched in the background (the call returned at once). */
 const BACKGROUND_LAUNCH = 'async_launched';
 
+/** A token count a Task result reports: a non-negative integer, else undefined. */
+function reportedCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** A Task result's `toolUseResult.usage` (the billed usage of the sub-agent's final response), when it gives every token count. */
+function reportedUsage(usage: unknown): Omit<ReportedUsage, 'line'> | undefined {
+  if (!isJsonObject(usage)) return undefined;
+  const [input, cacheWrite, cacheRead, output] = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'output_tokens'].map((key) => reportedCount(usage[key]));
+  if (input === undefined || cacheWrite === undefined || cacheRead === undefined || output === undefined) return undefined;
+  return { input, cacheWrite, cacheRead, output };
+}
+
 /**
- * `toolUseResult` of a Task result: the sub-agent the answered tool call ran, the output tokens its
- * final response reported (`usage.output_tokens`, when given), and whether it ran in the background
+ * `toolUseResult` of a Task result: the sub-agent the answered tool call ran, the usage its final
+ * response was billed (`usage`, when it gives every token count), and whether it ran in the background
  * (`status: "async_launched"` or `isAsync: true`: the call returned at launch; another status: it returned
  * when the sub-agent ended; no status: not said).
  */
-export function taskResult(line: JsonObject): { agentId: string; finalOutputTokens?: number; background?: boolean } | undefined {
+export function taskResult(line: JsonObject): { agentId: string; reported?: Omit<ReportedUsage, 'line'>; background?: boolean } | undefined {
   const result = line.toolUseResult;
   if (!isJsonObject(result) || typeof result.agentId !== 'string' || result.agentId === '') return undefined;
-  const output = isJsonObject(result.usage) ? result.usage.output_tokens : undefined;
+  const reported = reportedUsage(result.usage);
   const background = result.status === BACKGROUND_LAUNCH || result.isAsync === true ? true : typeof result.status === 'string' ? false : undefined;
   return {
     agentId: result.agentId,
-    ...(typeof output === 'number' && Number.isInteger(output) && output >= 0 ? { finalOutputTokens: output } : {}),
+    ...(reported === undefined ? {} : { reported }),
     ...(background === undefined ? {} : { background }),
   };
 }

@@ -2,7 +2,8 @@
  * The note a Claude Code session tree carries for a sub-agent whose transcript file is not there (one
  * wording, written by sessionTree.ts and picked out by the commands, which warn of it on standard error):
  * the sub-agent's calls, and their cost, are then missing from every total. The note of response lines not
- * read (unreadLinesNote) is warned of the same way.
+ * read (unreadLinesNote) and of a compaction whose transcript is missing (missingCompactionNote) are warned
+ * of the same way.
  */
 
 /** Where a sub-agent's transcript was looked for: `<dir>/<session>/subagents` then `<dir>` (Claude Code 2.0.x), or nowhere (standard input). */
@@ -23,6 +24,35 @@ export function missingTranscriptNote(args: { agentId: string; toolUseId: string
   return `sub-agent ${agentId} (started by tool call ${toolUseId}, ${file} line ${line}) has no transcript file (${looked}): ${LEFT_OUT}`;
 }
 
+const COMPACTION_LEFT_OUT = 'its call and its cost are left out of the totals';
+const COMPACTIONS_LEFT_OUT = 'their calls and their cost are left out of the totals';
+/** How many boundaries a note of several names by line; the rest are counted. */
+const LINES_SHOWN = 5;
+
+/** What a note says of one boundary beside its line: its trigger and preTokens. */
+function boundaryFacts(boundary: { trigger?: string; preTokens?: number }): string[] {
+  return [boundary.trigger === undefined ? [] : [`trigger ${boundary.trigger}`], boundary.preTokens === undefined ? [] : [`compactMetadata.preTokens ${boundary.preTokens}`]].flat();
+}
+
+/**
+ * The note of the compactions the session's transcript records (`compact_boundary` lines, compactBoundaries.ts)
+ * whose compaction call no transcript holds: where each was, where their transcripts were looked for, and what
+ * they may have cost (`estimate`: compactionEstimate.ts). One note for them all, the first few named by line.
+ */
+export function missingCompactionNote(args: { file: string; boundaries: readonly { line: number; trigger?: string; preTokens?: number }[]; place: TranscriptPlace; estimate: string }): string {
+  const { file, boundaries, place, estimate } = args;
+  const beside = place.siblingDir === undefined ? '' : `, or as ${place.siblingDir}/agent-acompact-<id>.jsonl naming this session`;
+  const looked = place.subagentsDir === undefined ? 'not looked for: the session was read from standard input' : `looked for as ${place.subagentsDir}/agent-acompact-<id>.jsonl or .jsonl.gz${beside}`;
+  const [first] = boundaries;
+  if (boundaries.length === 1) return `compaction at ${file} line ${first!.line} (${['compact_boundary', ...boundaryFacts(first!)].join(', ')}) has no transcript file (${looked}): ${COMPACTION_LEFT_OUT}; ${estimate}`;
+  const shown = boundaries.slice(0, LINES_SHOWN).map((boundary) => {
+    const facts = boundaryFacts(boundary);
+    return facts.length === 0 ? `${boundary.line}` : `${boundary.line} (${facts.join(', ')})`;
+  });
+  const more = boundaries.length > LINES_SHOWN ? ` and ${boundaries.length - LINES_SHOWN} more` : '';
+  return `${boundaries.length} compactions at ${file} (compact_boundary lines ${shown.join(', ')}${more}) have no transcript file (${looked}): ${COMPACTIONS_LEFT_OUT}; ${estimate}`;
+}
+
 /** How the note of unread response lines (`unreadLinesNote`) ends. */
 const UNREAD_LEFT_OUT = 'skipped, so that usage and its cost are left out of the totals';
 
@@ -38,9 +68,14 @@ export function unreadLinesNote(args: { file: string; line: number; count: numbe
 }
 
 /**
- * Whether an import note is one the commands warn of on standard error: a missing sub-agent transcript,
- * or lines of a response not read (`unreadLinesNote`). Either leaves calls or usage out of every total.
+ * Whether an import note is one the commands warn of on standard error: a missing sub-agent or compaction
+ * transcript, or lines of a response not read (`unreadLinesNote`). Each leaves calls or usage out of every total.
  */
 export function isMissingTranscriptNote(note: string): boolean {
-  return (note.startsWith('sub-agent ') && note.endsWith(`): ${LEFT_OUT}`)) || note.endsWith(`(message.usage): ${UNREAD_LEFT_OUT}`);
+  return (
+    (note.startsWith('sub-agent ') && note.endsWith(`): ${LEFT_OUT}`)) ||
+    (note.startsWith('compaction at ') && note.includes(`) has no transcript file (`) && note.includes(`): ${COMPACTION_LEFT_OUT}; `)) ||
+    (/^\d+ compactions at /.test(note) && note.includes(`) have no transcript file (`) && note.includes(`): ${COMPACTIONS_LEFT_OUT}; `)) ||
+    note.endsWith(`(message.usage): ${UNREAD_LEFT_OUT}`)
+  );
 }

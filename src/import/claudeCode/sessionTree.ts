@@ -25,16 +25,18 @@ import { CLAUDE_CODE_AGENT_FILE as AGENT_FILE, sessionFileCandidates } from '../
 import { readTranscript, transcriptReader, type Transcript } from './transcript.js';
 import type { UnreadLines } from './lineFields.js';
 import { noModelCall } from '../importers.js';
-import { missingTranscriptNote, type TranscriptPlace } from './missingTranscript.js';
+import { missingCompactionNote, type TranscriptPlace } from './missingTranscript.js';
+import { CLAUDE_CODE_FORMAT, linkOwners, MAIN, subagentRuns, type SubagentTranscript } from './subagentRuns.js';
+import { namedSidechainAgents, sidechainRuns } from './sidechainRuns.js';
+import { unansweredBoundaries } from './compactBoundaries.js';
+import { compactionEstimate } from './compactionEstimate.js';
 import { siblingAgentFiles } from './siblingAgents.js';
 import { copiedCalls } from './copiedCalls.js';
 import { sidechainNotInAgentFiles, withoutCopies } from './dropCopies.js';
 import { copiesOnly } from './copiesOnly.js';
 import { counted } from '../../plural.js';
 
-export const CLAUDE_CODE_FORMAT = 'claude-code';
-export { sessionFileCandidates };
-const MAIN = 'main';
+export { CLAUDE_CODE_FORMAT, sessionFileCandidates };
 const TRANSCRIPT_FILE = /\.jsonl(\.gz)?$/i;
 
 /** The session id a session file is named after (`<id>.jsonl[.gz]`). */
@@ -88,11 +90,6 @@ function asCompaction(calls: AgentCall[]): AgentCall[] {
   return calls.map((call) => ({ ...call, record: { ...call.record, compaction: true } }));
 }
 
-interface SubagentTranscript {
-  agentId: string;
-  transcript: Transcript;
-}
-
 function subagentTranscript(file: string, transcript: Transcript): SubagentTranscript {
   return { agentId: transcript.agentId ?? agentIdOfName(file), transcript };
 }
@@ -117,80 +114,6 @@ function readWithItsOwnFile(path: string, main: Transcript, walk: readonly strin
   if (walk === undefined || sessionId === undefined || sessionId === sessionIdOfName(path)) return false;
   const base = resolve(dirname(path), sessionId);
   return walk.some((file) => resolve(file) === `${base}.jsonl` || resolve(file) === `${base}.jsonl.gz`);
-}
-
-function firstStart(transcript: Transcript): number {
-  return transcript.calls[0]?.startedAtMs ?? Infinity;
-}
-
-const WARMUP_NOTE = (agentId: string): string =>
-  `sub-agent ${agentId} is a warm-up agent (its prompt is "Warmup": Claude Code starts it to fill the prompt cache, no Task call did): its calls count in the session's totals, unlinked (no parent tool call), as warmup-${agentId}`;
-
-/** Runs of the sub-agents, each linked to the tool call that started it (or noted as unlinked). */
-type Owners = Map<string, { parent: string; toolUseId: string; finalOutputTokens?: number; background?: boolean }>;
-
-/** A note when the Task result reports more output for the sub-agent's last response than its transcript. */
-function finalOutputNote(transcript: Transcript, reported: number | undefined): string | undefined {
-  const last = [...transcript.calls].reverse().find((call) => !call.record.failed);
-  if (reported === undefined || !last || reported <= last.record.outputTokens) return undefined;
-  return `the Task result reports ${reported} output tokens for this sub-agent's final response, its transcript ${last.record.outputTokens}: the transcript's figure is kept (a lower bound)`;
-}
-
-function subagentRuns(sessionPath: string, sessionId: string, agents: SubagentTranscript[], owners: Owners): Trace[] {
-  const runs: Trace[] = [];
-  const ordered = [...agents].sort((a, b) => firstStart(a.transcript) - firstStart(b.transcript) || (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0));
-  for (const { agentId, transcript } of ordered) {
-    if (transcript.calls.length === 0) continue;
-    const owner = owners.get(agentId);
-    const notes = [...transcript.notes];
-    const warmup = !owner && transcript.warmup === true;
-    if (warmup) notes.push(WARMUP_NOTE(agentId));
-    else if (!owner) notes.push(`no progress line or Task result of the session names sub-agent ${agentId}: imported unlinked (no parent tool call)`);
-    const finalOutput = finalOutputNote(transcript, owner?.finalOutputTokens);
-    if (finalOutput !== undefined) notes.push(finalOutput);
-    runs.push(
-      ...agentRuns({
-        format: CLAUDE_CODE_FORMAT,
-        path: transcript.path,
-        sourceBase: sessionPath,
-        label: `${warmup ? 'warmup' : 'agent'}-${agentId}`,
-        agent: {
-          sessionId,
-          agentId,
-          kind: 'subagent',
-          ...(owner ? { parentAgentId: owner.parent, parentToolCallId: owner.toolUseId } : {}),
-          ...(owner?.background === true ? { background: true } : {}),
-        },
-        calls: transcript.calls,
-        notes,
-      }),
-    );
-  }
-  return runs;
-}
-
-/** Every sub-agent link the tree's transcripts hold, and a note on the parent for each missing transcript. */
-function linkOwners(main: Transcript, agents: SubagentTranscript[], mainNotes: string[], place: TranscriptPlace): Owners {
-  const owners: Owners = new Map();
-  const known = new Set(agents.map((agent) => agent.agentId));
-  const holders: { parent: string; transcript: Transcript }[] = [{ parent: MAIN, transcript: main }, ...agents.map((a) => ({ parent: a.agentId, transcript: a.transcript }))];
-  for (const { parent, transcript } of holders) {
-    for (const [agentId, link] of transcript.links) {
-      if (agentId === parent || owners.has(agentId)) continue;
-      owners.set(agentId, {
-        parent,
-        toolUseId: link.toolUseId,
-        ...(link.finalOutputTokens !== undefined ? { finalOutputTokens: link.finalOutputTokens } : {}),
-        ...(link.background === true ? { background: true } : {}),
-      });
-      if (!known.has(agentId)) {
-        const note = missingTranscriptNote({ agentId, toolUseId: link.toolUseId, file: basename(transcript.path), line: link.line, place });
-        if (parent === MAIN) mainNotes.push(note);
-        else agents.find((a) => a.agentId === parent)?.transcript.notes.push(note);
-      }
-    }
-  }
-  return owners;
 }
 
 /** A transcript given on its own that is a sub-agent's or a compaction's: one agent, no tree to link. */
@@ -240,15 +163,25 @@ export async function importClaudeCodeStream(path: string, batches: AsyncIterabl
   return sessionTreeRuns(path, main, agents);
 }
 
+/** The note on the main agent of the compactions its transcript records that no compaction call answers (compactBoundaries.ts), if any. */
+function missingCompactionNotes(path: string, main: Transcript, compactions: readonly SubagentTranscript[], place: TranscriptPlace): string[] {
+  const starts = [...compactions.filter((agent) => agent.transcript.calls.length > 0).map((agent) => agent.transcript.calls[0]!.startedAtMs), ...main.calls.filter((call) => call.record.compaction).map((call) => call.startedAtMs)];
+  const boundaries = unansweredBoundaries(main.compactBoundaries, starts);
+  return boundaries.length === 0 ? [] : [missingCompactionNote({ file: basename(path), boundaries, place, estimate: compactionEstimate(boundaries) })];
+}
+
 /** The runs of one session tree: the main agent's parts, then each sub-agent's, in the order they started. */
 function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscript[]): Trace[] {
   if (main.agentId !== undefined) return loneAgentRuns(main, path);
   const sessionId = main.sessionId ?? sessionIdOfName(path);
   const mainNotes = [...main.notes];
-  const owners = linkOwners(main, agents, mainNotes, path === STDIN_LABEL ? {} : { subagentsDir: subagentsDirOf(path, sessionId), siblingDir: dirname(path) });
+  const place: TranscriptPlace = path === STDIN_LABEL ? {} : { subagentsDir: subagentsDirOf(path, sessionId), siblingDir: dirname(path) };
   const compactions = agents.filter((agent) => isCompaction(agent.agentId));
   const subagents = agents.filter((agent) => !isCompaction(agent.agentId));
-  let calls = main.calls;
+  const sidechain = sidechainNotInAgentFiles(main, subagents);
+  const fileAgents = new Set(agents.map((agent) => agent.agentId));
+  const owners = linkOwners(main, agents, mainNotes, place, namedSidechainAgents(sidechain.calls, fileAgents));
+  let calls: AgentCall[] = main.calls;
   for (const { agentId, transcript } of compactions) {
     calls = mergeByStart(calls, asCompaction(transcript.calls));
     mainNotes.push(...transcript.notes.map((note) => `compaction ${agentId}: ${note}`));
@@ -257,7 +190,7 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
     const count = compactions.reduce((sum, agent) => sum + agent.transcript.calls.length, 0);
     mainNotes.push(`${counted(count, 'context-compaction call')} (${compactions.map((a) => `agent-${a.agentId}`).join(', ')}) merged in as paid compaction calls`);
   }
-  const sidechain = sidechainNotInAgentFiles(main, subagents);
+  mainNotes.push(...missingCompactionNotes(path, main, compactions, place));
   if (sidechain.note !== undefined) mainNotes.push(sidechain.note);
   const runs = agentRuns({
     format: CLAUDE_CODE_FORMAT,
@@ -268,19 +201,7 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
     calls,
     notes: mainNotes,
   });
-  if (sidechain.calls.length > 0) {
-    runs.push(
-      ...agentRuns({
-        format: CLAUDE_CODE_FORMAT,
-        path,
-        sourceBase: path,
-        label: 'sidechain',
-        agent: { sessionId, agentId: 'sidechain', kind: 'subagent', parentAgentId: MAIN },
-        calls: sidechain.calls,
-        notes: [`${sidechain.calls.length} calls of sidechain lines in the session transcript (older Claude Code wrote sub-agents there): one sub-agent run, not linked to its Task calls`],
-      }),
-    );
-  }
+  runs.push(...sidechainRuns({ path, sessionId, main, calls: sidechain.calls, fileAgents, owners }));
   runs.push(...subagentRuns(path, sessionId, subagents, owners));
   if (runs.length === 0 && main.unread !== undefined) throw noModelCall(path, unreadWhy(main.unread));
   // Every call copied from another file of the walk, which counts it: no run, not a file of no model call.

@@ -36,6 +36,10 @@ import {
 import { unreadLinesNote } from './missingTranscript.js';
 import { agentCalls, fillFailedModels, modelMismatch, sameResponse, type DraftCall } from './draftCall.js';
 import { transcriptNotes } from './transcriptNotes.js';
+import { SubagentLinks } from './subagentLinks.js';
+import { agentIdOf, SidechainKeys } from './sidechainKeys.js';
+import { CompactBoundaryLog } from './compactBoundaries.js';
+import { endsCall, TranscriptTime } from './timeSteps.js';
 import type { SubagentLink, Transcript } from './transcriptTypes.js';
 
 /** The prompt of a warm-up agent (anthropics/claude-code#17457: `agent-*.jsonl` files, `isSidechain`, no Task call). */
@@ -50,9 +54,9 @@ const CLAUDE_CODE_HINT =
 interface PendingTool {
   record: ToolCallRecord;
   model: string;
+  line: number;
   atMs?: number;
 }
-
 
 export type { SubagentLink, Transcript };
 
@@ -68,20 +72,21 @@ function chainOf(value: Record<string, unknown>): number {
   return value.isSidechain === true ? 1 : 0;
 }
 
-/** The non-empty `agentId` of a line, if any. */
-function agentIdOf(value: Record<string, unknown>): string | undefined {
-  return typeof value.agentId === 'string' && value.agentId !== '' ? value.agentId : undefined;
-}
-
 class TranscriptReader {
   readonly drafts: DraftCall[] = [];
   private readonly byKey = new Map<string, DraftCall>();
   private readonly pending = new Map<string, PendingTool>();
-  readonly links = new Map<string, SubagentLink>();
+  readonly links = new SubagentLinks();
+  /** The sub-agent of each sidechain line of a session's own transcript (older Claude Code wrote them there). */
+  readonly sidechainKeys = new SidechainKeys();
+  /** The sidechain sub-agent of the line being read, when it is one's. */
+  private lineSidechain: string | undefined;
+  readonly compactions = new CompactBoundaryLog();
   /** Tool calls whose arguments asked for a background sub-agent (`run_in_background: true`). */
   readonly backgroundAsked = new Set<string>();
   readonly clock = new LogClock();
   private previousMs: number | undefined;
+  private readonly time: TranscriptTime; // time running backwards (timeSteps.ts)
   private promptTokens: number | undefined;
   private lastModel: string | undefined;
   sessionId: string | undefined;
@@ -111,7 +116,9 @@ class TranscriptReader {
   constructor(
     private readonly issues: LineIssues,
     private readonly nameId: string | undefined,
-  ) {}
+  ) {
+    this.time = new TranscriptTime(issues);
+  }
 
   private readOwner(value: Record<string, unknown>): void {
     if (typeof value.sessionId === 'string') {
@@ -138,15 +145,22 @@ class TranscriptReader {
     const atMs = timestampOf(this.issues, this.clock, line, value.timestamp);
     this.readOwner(value);
     const link = progressLink(value);
-    if (link && !this.links.has(link.agentId)) this.links.set(link.agentId, { toolUseId: link.toolUseId, line });
+    // A progress line comes while the tool call that started the sub-agent runs: that call's time, else its own.
+    if (link) this.links.link(link.agentId, link.toolUseId, { line, atMs: this.pending.get(link.toolUseId)?.atMs ?? atMs });
+    this.lineSidechain = this.isOtherAgent(value) ? this.sidechainKeys.keyOf(value) : undefined;
+    if (endsCall(value)) this.time.callEnd(line, atMs, value.timestamp, this.lineSidechain);
     if (value.type === 'assistant') this.readAssistant(line, value, atMs);
     else if (value.type === 'user') this.readUser(line, value, atMs);
     else if (value.type === 'system') {
       const failure = apiErrorFailure(value);
       if (failure) this.addFailure(line, value, failure, atMs);
+      this.compactions.system(line, value, { atMs, lastModel: this.lastModel });
     } else this.noteUnread(line, value);
     // Another agent's progress and a queued prompt say nothing about when this agent sent its next request.
-    if (atMs !== undefined && !link && value.type !== 'queue-operation') this.previousMs = atMs;
+    if (atMs !== undefined && !link && value.type !== 'queue-operation') {
+      this.previousMs = atMs;
+      this.time.saw(line, atMs, this.lineSidechain);
+    }
   }
 
   private noteUnread(line: number, value: Record<string, unknown>): void {
@@ -162,6 +176,7 @@ class TranscriptReader {
 
   private newDraft(line: number, value: Record<string, unknown>, atMs: number | undefined): DraftCall {
     const draft: DraftCall = { line, sidechain: this.isOtherAgent(value), toolCalls: [], visibleTokens: 0, thinking: false, turn: this.turnOf(value) };
+    if (this.lineSidechain !== undefined) draft.sidechainAgent = this.lineSidechain;
     const startedAtMs = this.previousMs ?? atMs;
     if (startedAtMs !== undefined) draft.startedAtMs = startedAtMs;
     if (this.promptTokens !== undefined) draft.goalTokens = this.promptTokens;
@@ -201,6 +216,7 @@ class TranscriptReader {
     draft.model = response.model;
     draft.modelLine ??= line;
     this.lastModel = response.model;
+    if (!draft.sidechain) this.compactions.call(response.model);
     draft.usage = response.usage; // the last line's usage is the final one
     if (atMs !== undefined) draft.endedAtMs = Math.max(draft.endedAtMs ?? atMs, atMs);
     if (response.stopReason !== undefined) draft.stopReason = response.stopReason;
@@ -211,7 +227,7 @@ class TranscriptReader {
       const record: ToolCallRecord = { name: use.name, arguments: use.input, resultTokens: 0, error: null, id: use.id };
       draft.toolCalls.push(record);
       if (asksForBackground(use.input)) this.backgroundAsked.add(use.id);
-      this.pending.set(use.id, { record, model: response.model, ...(atMs !== undefined ? { atMs } : {}) });
+      this.pending.set(use.id, { record, model: response.model, line, ...(atMs !== undefined ? { atMs } : {}) });
     }
   }
 
@@ -228,16 +244,12 @@ class TranscriptReader {
       this.images.count += result.images;
       this.images.tokens += result.imageTokens;
       tool.record.error = result.isError ? shortText(result.text) || 'error' : null;
-      if (atMs !== undefined && tool.atMs !== undefined) tool.record.latencyMs = Math.max(0, atMs - tool.atMs);
+      if (atMs !== undefined && tool.atMs !== undefined) tool.record.latencyMs = this.time.toolLatency(line, atMs, value.timestamp, { line: tool.line, atMs: tool.atMs }, this.lineSidechain);
       const task = taskResult(value);
-      if (task) {
-        const link = this.links.get(task.agentId) ?? { toolUseId: result.toolUseId, line };
-        if (task.finalOutputTokens !== undefined) link.finalOutputTokens = task.finalOutputTokens;
-        if (task.background !== undefined) link.background = task.background;
-        this.links.set(task.agentId, link);
-      }
+      if (task) this.links.taskResult(task.agentId, result.toolUseId, { line, atMs: tool.atMs }, task);
     }
     if (results.length > 0) return;
+    this.compactions.user(line, value, this.lastModel);
     const text = promptText(value);
     if (text === undefined) return;
     this.promptTokens = countTokens(text, this.lastModel ?? 'claude');
@@ -262,20 +274,17 @@ export function readTranscript(lines: Iterable<SourceLine>, path: string): Trans
   return consumeLines(lines, transcriptReader(path));
 }
 
-/** A link no Task result said the launch of: background when the call that started it asked for it. */
-function markAskedBackground(reader: TranscriptReader): void {
-  for (const link of reader.links.values()) if (link.background === undefined && reader.backgroundAsked.has(link.toolUseId)) link.background = true;
-}
-
 function transcriptOf(path: string, reader: TranscriptReader, cutLine: number | undefined): Transcript {
   fillFailedModels(reader.drafts);
-  markAskedBackground(reader);
+  reader.links.markAskedBackground(reader.backgroundAsked);
   const drafts = reader.drafts.filter((draft) => draft.model !== undefined);
   const transcript: Transcript = {
     path,
     calls: drafts.filter((draft) => !draft.sidechain).flatMap(agentCalls),
     sidechainCalls: drafts.filter((draft) => draft.sidechain).flatMap(agentCalls),
-    links: reader.links,
+    sidechainPrompts: reader.sidechainKeys.prompts,
+    links: reader.links.byAgent,
+    compactBoundaries: reader.compactions.boundaries,
     notes: transcriptNotes(reader, cutLine),
   };
   if (reader.unread !== undefined) {

@@ -7,7 +7,7 @@ import type { LogClock } from '../common/timestamp.js';
 import { counted } from '../../plural.js';
 import type { DraftCall } from './draftCall.js';
 import { IMAGE_TOKENS_MAX } from './imageTokens.js';
-import { billingNotes } from './billingNotes.js';
+import { billingNotes, webToolNote } from './billingNotes.js';
 
 /** What a transcript's reader found that its notes say. */
 export interface NotedReader {
@@ -54,6 +54,8 @@ export function transcriptNotes(reader: NotedReader, cutLine: number | undefined
   if (reader.orphanResults > 0) notes.push(`${reader.orphanResults} tool results answer no tool call of this transcript: not counted`);
   if (reader.images.count > 0) notes.push(imagesNote(reader.images));
   notes.push(...billingNotes(real.flatMap((draft) => (draft.usage === undefined ? [] : [{ model: draft.model!, usage: draft.usage }]))));
+  const webTools = webToolNote(real.flatMap((draft) => draft.toolCalls.map((tool) => tool.name)));
+  if (webTools !== undefined) notes.push(webTools);
   return notes;
 }
 

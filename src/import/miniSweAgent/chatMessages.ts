@@ -5,6 +5,7 @@
  * Command results set the tool call's error and latency here; their token counts wait for the model name.
  */
 import { endBeforeStart, RULES_HINT } from '../../trace/rules.js';
+import { MAX_CLOCK_SKEW_SECONDS, pastClockSkew } from '../common/clockSkew.js';
 import { readContentText, type ContentTextWording } from '../common/contentText.js';
 import type { IssueCollector } from '../common/issues.js';
 import { describeValue, type JsonObject } from '../common/jsonValue.js';
@@ -57,7 +58,7 @@ export interface MiniSweAgentChat {
  * message that asked for it — the agent and the environment that runs its commands read different
  * clocks). Such a gap counts as 0 ms and the run gets a note; a larger step back is refused as corrupted.
  */
-export const MAX_CLOCK_SKEW_SECONDS = 5;
+export { MAX_CLOCK_SKEW_SECONDS }; // the one rule, shared with Claude Code transcripts: ../common/clockSkew.ts
 
 const CONTENT_WORDING: ContentTextWording = {
   badPart: (part) => `expected a content part with "text", got ${describeValue(part)}`,
@@ -194,7 +195,7 @@ class ChatWalk {
   private clock(timestamp: number, at: string): void {
     const lastTimestamp = this.lastTimestamp;
     const skewSeconds = lastTimestamp === undefined ? 0 : lastTimestamp - timestamp;
-    if (skewSeconds > MAX_CLOCK_SKEW_SECONDS) {
+    if (pastClockSkew(skewSeconds)) {
       const backwards = endBeforeStart(`${at}.extra.timestamp`, lastTimestamp!, timestamp, `the message is timestamped ${skewSeconds.toFixed(3)} s before the one it follows (more than the ${MAX_CLOCK_SKEW_SECONDS} s of clock skew tolerated)`)!;
       this.issues.add(backwards.field, backwards.code, backwards.message, RULES_HINT);
     } else if (skewSeconds > 0) {

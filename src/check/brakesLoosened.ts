@@ -1,0 +1,119 @@
+/**
+ * The brakes a scenario's baseline had that hold less now, though still on: a limit raised (`max-repeat
+ * 3 → 1000000`), or a mode or action that stops later or never (`repeat-mode total → consecutive`,
+ * `repeat-action stop → skip`, `max-skips 2 → none`, `budget-mode predict → check`, `same-error-mode
+ * total → consecutive`); under `check --tree` the per-agent limits too. Like a brake removed
+ * (brakesRemoved.ts), each fails the check, named with its value in the baseline and now, until the
+ * brake is tightened back or the baseline written again.
+ *
+ * Any raise fails, not only one past the tolerance: a brake's value is a setting, not a figure sampled
+ * from runs, so there is no noise to allow for; and most limits (max-repeat, max-same-error,
+ * max-backtracks, timeout) bound nothing the worst case per run holds (worstCaseDrift.ts), so a raise
+ * to a million moves no figure the gate compares when no run at hand reaches the old limit. A limit
+ * lowered, or a mode that stops earlier, is tighter: no failure (its figures say what it did).
+ */
+import { storedSettings, type BaselineScenario } from './baselineFile.js';
+import type { Drift } from './baseline.js';
+import type { ScenarioCheck } from './run.js';
+import { flagParts, PART_DEFAULTS } from './settingChanges.js';
+import { BRAKE_SETTINGS } from './brakesRemoved.js';
+import { counted } from '../plural.js';
+
+export interface BrakeLoosened {
+  /** The scenario file as checked (as the drift rows name it). */
+  scenario: string;
+  /** `brakes`, or `per-agent limits` (check --tree). */
+  setting: string;
+  /** `max-repeat`, `repeat-mode`, `repeat-action`, `max-skips`… */
+  brake: string;
+  /** Its value in the baseline (`3`; `stop` for a repeat action not given, `none` for max-skips not given). */
+  baseline: string;
+  /** Its value now (`1000000`). */
+  now: string;
+}
+
+type Parts = ReadonlyMap<string, string>;
+
+/** The limits whose raise lets a run go further: a number each (`context-window=model` is not compared: its size is the model's). */
+const LIMITS: ReadonlySet<string> = new Set(['max-steps', 'max-cost', 'timeout', 'max-repeat', 'max-same-error', 'max-tokens', 'max-backtracks', 'context-window', 'subagent-max-steps', 'subagent-max-cost']);
+
+/**
+ * Each mode, the brake it governs, its value when not given, and whether going from `was` to `is` stops
+ * later or never. A repeat counted `total` is counted at least as often as `consecutive` or in a `cycle`
+ * (each of those misses what the other catches: AAAA, ABAB); a same error `total` at least as often as
+ * `consecutive`; `predict` refuses the call `check` would pay for and stop after.
+ */
+const MODES: readonly { name: string; brake: string; looser: (was: string, is: string) => boolean }[] = [
+  { name: 'budget-mode', brake: 'max-cost', looser: (was, is) => was === 'predict' && is === 'check' },
+  { name: 'repeat-mode', brake: 'max-repeat', looser: (was, is) => is !== 'total' && was !== is },
+  { name: 'same-error-mode', brake: 'max-same-error', looser: (was, is) => was === 'total' && is === 'consecutive' },
+];
+const MODE_DEFAULTS: Readonly<Record<string, string>> = { 'budget-mode': 'check', 'repeat-mode': 'total', 'same-error-mode': 'consecutive' };
+
+/** A limit's value as a number (`0.5`, `120`); undefined for one that is not (`model`). */
+function limitValue(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d+(\.\d+)?$/.test(text)) return undefined;
+  return Number(text);
+}
+
+function raisedLimits(was: Parts, is: Parts): [string, string, string][] {
+  return [...was].flatMap(([name, value]): [string, string, string][] => {
+    const [before, after] = [limitValue(value), limitValue(is.get(name))];
+    return LIMITS.has(name) && before !== undefined && after !== undefined && after > before ? [[name, value, is.get(name)!]] : [];
+  });
+}
+
+/** Whether a mode of `brake` is compared: the brake on both sides, or off on both with each run's recorded one (`preset=recorded`). */
+function governs(brake: string, was: Parts, is: Parts): boolean {
+  if (was.has(brake) && is.has(brake)) return true;
+  return !was.has(brake) && !is.has(brake) && was.has('preset') && is.has('preset');
+}
+
+function loosenedModes(was: Parts, is: Parts): [string, string, string][] {
+  const value = (parts: Parts, name: string) => parts.get(name) ?? MODE_DEFAULTS[name]!;
+  return MODES.filter((mode) => governs(mode.brake, was, is) && mode.looser(value(was, mode.name), value(is, mode.name))).map((mode) => [mode.name, value(was, mode.name), value(is, mode.name)]);
+}
+
+/** `repeat-action stop → skip`, or under `skip` on both sides, skips allowed raised or no longer limited (`max-skips 2 → none`). */
+function loosenedAction(was: Parts, is: Parts): [string, string, string][] {
+  if (!governs('max-repeat', was, is)) return [];
+  const action = (parts: Parts) => parts.get('repeat-action') ?? PART_DEFAULTS['repeat-action']!;
+  if (action(was) === 'stop') return action(is) === 'skip' ? [['repeat-action', 'stop', 'skip']] : [];
+  if (action(is) !== 'skip') return [];
+  const [before, after] = [was.get('max-skips'), is.get('max-skips')];
+  const raised = before !== undefined && (after === undefined || Number(after) > Number(before));
+  return raised ? [['max-skips', before, after ?? 'none']] : [];
+}
+
+/** The brakes of `before` (the baseline's scenario) that `check` runs with, each holding less than it did. */
+export function brakesLoosened(before: BaselineScenario, check: ScenarioCheck): BrakeLoosened[] {
+  const now = storedSettings(check);
+  return BRAKE_SETTINGS.flatMap(([key, setting]) => {
+    const was = before.settings[key] === undefined ? undefined : flagParts(before.settings[key]);
+    const is = now[key] === undefined ? undefined : flagParts(now[key]);
+    if (was === undefined || is === undefined) return [];
+    const [a, b] = [new Map(was), new Map(is)];
+    return [...raisedLimits(a, b), ...loosenedModes(a, b), ...loosenedAction(a, b)].map(([brake, baseline, value]) => ({ scenario: check.source, setting, brake, baseline, now: value }));
+  });
+}
+
+/** `max-repeat 3 → 1000000, per-agent limits subagent-max-steps 2 → 5`. */
+export function loosenedText(loosened: readonly BrakeLoosened[]): string {
+  return loosened.map((l) => `${l.setting === 'brakes' ? '' : `${l.setting} `}${l.brake} ${l.baseline} → ${l.now}`).join(', ');
+}
+
+/** `brakes loosened: support.yaml: max-repeat 3 → 1000000: …`, one line per scenario. */
+export function brakesLoosenedLines(drift: Drift): string[] {
+  const loosened = drift.brakesLoosened ?? [];
+  return [...new Set(loosened.map((l) => l.scenario))].map((scenario) => {
+    const own = loosened.filter((l) => l.scenario === scenario);
+    const it = own.length === 1 ? 'it' : 'them';
+    return `brakes loosened: ${scenario}: ${loosenedText(own)}: ${own.length === 1 ? 'a brake holds' : 'brakes hold'} less than in the baseline (a failure: the runs at hand may not reach the difference, the next one may); tighten ${it} back, or if intended, accept it: run the same check with --update-baseline ${drift.file}`;
+  });
+}
+
+/** `, 2 brakes loosened` for the verdict line; empty when none is. */
+export function loosenedVerdict(drift: Drift | undefined): string {
+  const n = drift?.brakesLoosened?.length ?? 0;
+  return n === 0 ? '' : `, ${counted(n, 'brake')} loosened`;
+}

@@ -1,0 +1,31 @@
+/**
+ * The one rule for a day a trace gives (header.recordedAt, which prices are read as of) and the day a
+ * command is asked to price as of (`--prices-as-of`): a day of the years 1970–9999, as the importers read
+ * theirs (mini-swe-agent's unix times). Year 0000 is written as ISO 8601 allows but was no day of any
+ * recording: read, it priced a run as of 0000-01-01. Pure: no node:*.
+ */
+
+/** The first year a recording's day may be in. */
+export const FIRST_RECORDED_YEAR = 1970;
+
+/** The years a day may be in, in words. */
+export const RECORDED_YEARS = 'the years 1970–9999';
+
+/** `text` (ISO 8601, starting with its 4-digit year) names a day before 1970. */
+export function beforeFirstYear(text: string): boolean {
+  return Number(text.slice(0, 4)) < FIRST_RECORDED_YEAR;
+}
+
+/**
+ * What is wrong with `text` as a calendar day written YYYY-MM-DD (undefined: nothing): not so written, a
+ * day that does not exist (2026-02-30), or one outside the years 1970–9999.
+ */
+export function calendarDayProblem(text: string): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (m === null) return 'is not a day written YYYY-MM-DD (e.g. 2025-05-01)';
+  const date = new Date(0);
+  date.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (date.toISOString().slice(0, 10) !== text) return 'is no day of the calendar (e.g. 2025-05-01)';
+  if (beforeFirstYear(text)) return `is before 1970: give a day of ${RECORDED_YEARS}`;
+  return undefined;
+}
