@@ -12,7 +12,7 @@
  */
 import type { z } from 'zod';
 import type { InputIssue } from '../errors.js';
-import { costQuantilesProblem, meanOfTotal } from '../metrics/costFigureRules.js';
+import { costQuantilesProblem, meanOfTotal, perCompletedProblem } from '../metrics/costFigureRules.js';
 import { picoToUsd } from '../money.js';
 import { RUN_KEY } from './baselineExpectations.js';
 
@@ -65,7 +65,8 @@ function completedRuns(figures: StoredFigures, at: At): number | undefined {
 /** What the runs that completed (`completed` of them) make of the spend per completed run, the wasted share and the false stops. */
 function completionProblems(figures: StoredFigures, completed: number, at: At): void {
   const { runs, costUsd, costPerCompletedUsd: perCompleted, wastedShare, falseStopRate } = figures;
-  if ((perCompleted === null) !== (completed === 0)) at(['figures', 'costPerCompletedUsd'], completed === 0 ? 'must be null when no run completed' : `is null, but ${completed} runs completed`);
+  const nullProblem = perCompletedProblem({ perCompletedUsd: perCompleted, completed });
+  if (nullProblem !== undefined) at(['figures', 'costPerCompletedUsd'], nullProblem);
   else if (perCompleted !== null && !meanOfTotal({ totalUsd: costUsd, meanUsd: perCompleted, runs: completed })) {
     at(['figures', 'costPerCompletedUsd'], `is ${perCompleted}, not costUsd over the ${completed} completed runs (${costUsd} / ${completed})`);
   }

@@ -15,8 +15,9 @@
 import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { Drift } from './baseline.js';
 import type { ScenarioCheck } from './run.js';
-import { flagParts, PART_DEFAULTS } from './settingChanges.js';
+import { flagParts } from './settingChanges.js';
 import { BRAKE_SETTINGS } from './brakesRemoved.js';
+import { modePart, type ModeBrake } from '../flags/modeBrakes.js';
 import { counted } from '../plural.js';
 
 export interface BrakeLoosened {
@@ -37,18 +38,21 @@ type Parts = ReadonlyMap<string, string>;
 /** The limits whose raise lets a run go further: a number each (`context-window=model` is not compared: its size is the model's). */
 const LIMITS: ReadonlySet<string> = new Set(['max-steps', 'max-cost', 'timeout', 'max-repeat', 'max-same-error', 'max-tokens', 'max-backtracks', 'context-window', 'subagent-max-steps', 'subagent-max-cost']);
 
+type Looser = (was: string, is: string) => boolean;
+
 /**
- * Each mode, the brake it governs, its value when not given, and whether going from `was` to `is` stops
- * later or never. A repeat counted `total` is counted at least as often as `consecutive` or in a `cycle`
- * (each of those misses what the other catches: AAAA, ABAB); a same error `total` at least as often as
- * `consecutive`; `predict` refuses the call `check` would pay for and stop after.
+ * Whether going from `was` to `is` of a mode stops later or never (its name, brake and value when not
+ * given: flags/modeBrakes.ts). A repeat counted `total` is counted at least as often as `consecutive` or in
+ * a `cycle` (each of those misses what the other catches: AAAA, ABAB); a same error `total` at least as
+ * often as `consecutive`; `predict` refuses the call `check` would pay for and stop after.
  */
-const MODES: readonly { name: string; brake: string; looser: (was: string, is: string) => boolean }[] = [
-  { name: 'budget-mode', brake: 'max-cost', looser: (was, is) => was === 'predict' && is === 'check' },
-  { name: 'repeat-mode', brake: 'max-repeat', looser: (was, is) => is !== 'total' && was !== is },
-  { name: 'same-error-mode', brake: 'max-same-error', looser: (was, is) => was === 'total' && is === 'consecutive' },
+const LOOSER: readonly (readonly [ModeBrake['mode'], Looser])[] = [
+  ['budgetMode', (was, is) => was === 'predict' && is === 'check'],
+  ['repeatMode', (was, is) => is !== 'total' && was !== is],
+  ['sameErrorMode', (was, is) => was === 'total' && is === 'consecutive'],
 ];
-const MODE_DEFAULTS: Readonly<Record<string, string>> = { 'budget-mode': 'check', 'repeat-mode': 'total', 'same-error-mode': 'consecutive' };
+const MODES = LOOSER.map(([mode, looser]) => ({ ...modePart(mode), looser }));
+const ACTION = modePart('repeatAction');
 
 /** A limit's value as a number (`0.5`, `120`); undefined for one that is not (`model`). */
 function limitValue(text: string | undefined): number | undefined {
@@ -70,15 +74,17 @@ function governs(brake: string, was: Parts, is: Parts): boolean {
 }
 
 function loosenedModes(was: Parts, is: Parts): [string, string, string][] {
-  const value = (parts: Parts, name: string) => parts.get(name) ?? MODE_DEFAULTS[name]!;
-  return MODES.filter((mode) => governs(mode.brake, was, is) && mode.looser(value(was, mode.name), value(is, mode.name))).map((mode) => [mode.name, value(was, mode.name), value(is, mode.name)]);
+  return MODES.flatMap((mode): [string, string, string][] => {
+    const [before, after] = [was.get(mode.name) ?? mode.unset, is.get(mode.name) ?? mode.unset];
+    return governs(mode.brake, was, is) && mode.looser(before, after) ? [[mode.name, before, after]] : [];
+  });
 }
 
 /** `repeat-action stop → skip`, or under `skip` on both sides, skips allowed raised or no longer limited (`max-skips 2 → none`). */
 function loosenedAction(was: Parts, is: Parts): [string, string, string][] {
-  if (!governs('max-repeat', was, is)) return [];
-  const action = (parts: Parts) => parts.get('repeat-action') ?? PART_DEFAULTS['repeat-action']!;
-  if (action(was) === 'stop') return action(is) === 'skip' ? [['repeat-action', 'stop', 'skip']] : [];
+  if (!governs(ACTION.brake, was, is)) return [];
+  const action = (parts: Parts) => parts.get(ACTION.name) ?? ACTION.unset;
+  if (action(was) === 'stop') return action(is) === 'skip' ? [[ACTION.name, 'stop', 'skip']] : [];
   if (action(is) !== 'skip') return [];
   const [before, after] = [was.get('max-skips'), is.get('max-skips')];
   const raised = before !== undefined && (after === undefined || Number(after) > Number(before));

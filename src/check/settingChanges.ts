@@ -6,6 +6,7 @@
  */
 import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
+import { modePart } from '../flags/modeBrakes.js';
 
 export interface SettingChange {
   /** `brakes`, `context`, `model`, `synthetic runs`… */
@@ -38,8 +39,13 @@ export function flagParts(text: string): (readonly [string, string])[] | undefin
   return parts.every((part) => part !== undefined) ? (parts as (readonly [string, string])[]) : undefined;
 }
 
-/** A part a list leaves out, as it acts: `repeat-action` not given is `stop` (a repeated action stops the run), any other part `none`. */
-export const PART_DEFAULTS: Readonly<Record<string, string>> = { 'repeat-action': 'stop' };
+const ACTION = modePart('repeatAction');
+/**
+ * A part a list leaves out, as it acts: `repeat-action` not given is its unset value, `stop` (a repeated
+ * action stops the run: flags/modeBrakes.ts), any other part `none` (the other modes are written beside
+ * their brake whenever it is on: report/settings.ts).
+ */
+const PART_DEFAULTS: Readonly<Record<string, string>> = { [ACTION.name]: ACTION.unset };
 
 /** `max-repeat 3 → 10, max-steps none → 40, repeat-action stop → skip`: the parts that differ, the baseline's order first. */
 function partChanges(was: readonly (readonly [string, string])[], is: readonly (readonly [string, string])[]): string {

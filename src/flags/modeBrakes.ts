@@ -20,3 +20,9 @@ export const MODE_BRAKES: readonly ModeBrake[] = [
   { mode: 'sameErrorMode', brake: 'maxSameError', modeFlag: '--same-error-mode', brakeFlag: '--max-same-error', unset: NO_BRAKES.sameErrorMode },
   { mode: 'budgetMode', brake: 'maxCostPico', modeFlag: '--budget-mode', brakeFlag: '--max-cost', unset: NO_BRAKES.budgetMode },
 ];
+
+/** A mode as a list of brakes names it (`--try` syntax, a report's settings: `repeat-mode=total`): its flag and its brake's without `--`, and its value when left out. */
+export function modePart(mode: ModeBrake['mode']): { name: string; brake: string; unset: string } {
+  const found = MODE_BRAKES.find((entry) => entry.mode === mode)!;
+  return { name: found.modeFlag.slice(2), brake: found.brakeFlag.slice(2), unset: found.unset };
+}

@@ -120,11 +120,8 @@ function belowWords(pick: PickFacts, below: number): string {
   return `its ${completed}/${runs} ${onTarget ? 'sits on' : 'is near'} the target of ${percentText(target)}: in ${percentText(below)} of resamples it falls below it`;
 }
 
-/** Most tied configurations named; the rest counted. */
-const MOST_TIED = 3;
-
-/** `tied on these runs with max-steps=80 (the same completions and spend): picked over it by the tie rule (the tighter brakes, else the first in the grid), not by the runs`. */
-export function tieWords(tiedWith: readonly string[]): string {
-  const named = tiedWith.slice(0, MOST_TIED).join(', ') + (tiedWith.length > MOST_TIED ? ` and ${tiedWith.length - MOST_TIED} more` : '');
-  return `tied on these runs with ${named} (the same completions and spend): picked over ${tiedWith.length === 1 ? 'it' : 'them'} by the tie rule (the tighter brakes, else the first in the grid), not by the runs`;
+/** `picked over the configuration it ties with by the tie rule, not by the runs`: the tie itself is said once, in the recommendation's text (recommendTie.ts tieSentence). */
+function tieWords(tiedWith: readonly string[]): string {
+  const them = tiedWith.length === 1 ? 'the configuration' : `the ${tiedWith.length} configurations`;
+  return `picked over ${them} it ties with by the tie rule, not by the runs`;
 }

@@ -31,6 +31,22 @@ export const TIGHTNESS_ORDER = [
   'context window', 'max_tokens sent', 'sub-agent budget', 'sub-agent step cap', 'budget mode (predict before check)',
 ] as const;
 
+/** Most tied configurations the tie names; the rest counted. */
+const MOST_TIED = 3;
+
+/**
+ * The tie as the recommendation says it, once (the how-sure line refers to it: recommendSureness.ts): `It ties
+ * on these runs with max-steps=80 (the same completions and spend): of tied configurations the one with the
+ * tighter brakes is recommended (the lower budget, then token cap, step cap, timeout and the other limits; else
+ * the first in the grid).` `tiedWith`: the settings of the configurations the recommendation ties with (not empty).
+ */
+export function tieSentence(tiedWith: readonly string[]): string {
+  const named = tiedWith.slice(0, MOST_TIED).join(', ') + (tiedWith.length > MOST_TIED ? ` and ${tiedWith.length - MOST_TIED} more` : '');
+  const [first, ...then] = TIGHTNESS_ORDER;
+  const order = `the lower ${first}, then ${then.slice(0, 3).join(', ')} and the other limits; else the first in the grid`;
+  return `It ties on these runs with ${named} (the same completions and spend): of tied configurations the one with the tighter brakes is recommended (${order}).`;
+}
+
 const loose = (value: number | undefined): number => value ?? Infinity;
 
 /** A configuration's limits in TIGHTNESS_ORDER (smaller: tighter). */

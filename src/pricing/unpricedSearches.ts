@@ -6,9 +6,10 @@
  * imported the run. One note, from the pricing side, for every command that keeps run notes.
  */
 import { counted } from '../plural.js';
+import { formatUsd } from '../report/money.js';
 import { someNames } from '../someNames.js';
 import type { ModelPricing } from './types.js';
-import { webSearchUsdPerThousand } from './webSearchPrice.js';
+import { WEB_SEARCH_PRICE_KEY, webSearchPicoOf, webSearchUsdPerThousand } from './webSearchPrice.js';
 
 /** One run's searches priced at $0, and the model it recorded (for the bundled fee). */
 export interface UnpricedRunSearches {
@@ -30,8 +31,8 @@ export class UnpricedSearches {
   private searches = 0;
   private runs = 0;
   private readonly pricedAs = new Set<string>();
-  /** USD the searches would come to at the bundled fee (those whose recorded model it prices), and how many it does not. */
-  private wouldUsd = 0;
+  /** What the searches would come to at the bundled fee (those whose recorded model it prices), and how many it does not. */
+  private wouldPico = 0;
   private unknownFee = 0;
 
   add(run: UnpricedRunSearches | undefined): void {
@@ -41,14 +42,15 @@ export class UnpricedSearches {
     this.pricedAs.add(run.pricedAs);
     const fee = webSearchUsdPerThousand(run.recordedModel, run.provider);
     if (fee === undefined || fee.usdPerThousand === 0) this.unknownFee += run.searches;
-    else this.wouldUsd += (run.searches * fee.usdPerThousand) / 1000;
+    // Per search as the table prices one (webSearchPicoOf), so the sum is what a priced run would pay.
+    else this.wouldPico += run.searches * webSearchPicoOf({ [WEB_SEARCH_PRICE_KEY]: fee.usdPerThousand })!;
   }
 
   /** The note (none when every search was priced). */
   warnings(): { code: string; message: string }[] {
     if (this.searches === 0) return [];
     const priced = this.searches - this.unknownFee;
-    const would = priced === 0 ? 'the bundled @pydantic/genai-prices table has no web search fee for the models the runs recorded either' : `at the bundled @pydantic/genai-prices fee for the model each run recorded they would come to $${Number(this.wouldUsd.toFixed(4))}${this.unknownFee > 0 ? ` (${counted(this.unknownFee, 'search', 'searches')} of models it prices none for left out)` : ''}`;
+    const would = priced === 0 ? 'the bundled @pydantic/genai-prices table has no web search fee for the models the runs recorded either' : `at the bundled @pydantic/genai-prices fee for the model each run recorded they would come to ${formatUsd(this.wouldPico)}${this.unknownFee > 0 ? ` (${counted(this.unknownFee, 'search', 'searches')} of models it prices none for left out)` : ''}`;
     return [
       {
         code: 'unpriced_web_searches',

@@ -41,13 +41,25 @@ export function hasRecordedCache(trace: Trace): boolean {
   return false;
 }
 
-/** The web searches the run's calls record (CallRecord.webSearchRequests), summed. */
+/**
+ * The web searches the run's billed calls record (CallRecord.webSearchRequests), summed: a call its provider
+ * did not bill (billedCall, src/kernel/cost.ts) pays none of the searches it records (callFeesPico), so
+ * they are no searches the table left unpriced either.
+ */
 export function recordedWebSearches(trace: Trace): number {
   const c = handedOverCompiled(trace);
-  if (c === undefined) return trace.calls.reduce((sum, call) => sum + (call.webSearchRequests ?? 0), 0);
+  if (c === undefined) return trace.calls.reduce((sum, call) => sum + (billedCall(call.failed !== undefined, call.inputTokens) ? (call.webSearchRequests ?? 0) : 0), 0);
   let searches = 0;
-  for (let at = 0; at < c.calls * CompiledField.Stride; at += CompiledField.Stride) searches += c.records[at + CallField.WebSearches]!;
+  for (let at = 0; at < c.calls * CompiledField.Stride; at += CompiledField.Stride) {
+    if (compiledBilled(c.records, at)) searches += c.records[at + CallField.WebSearches]!;
+  }
   return searches;
+}
+
+/** billedCall of the compiled call whose record starts at `at`. */
+function compiledBilled(r: CompiledTrace['records'], at: number): boolean {
+  const flags = r[at + CallField.Flags]! | 0;
+  return billedCall((flags & CallFlag.Failed) !== 0, (flags & CallFlag.RecordedInput) !== 0 ? r[at + CallField.RecordedInput]! : undefined);
 }
 
 /** Σ of recorded per-call costs (pico) when every call recorded one, else undefined. */
@@ -97,6 +109,6 @@ function recordedUsageOf(c: CompiledTrace, i: number): CallUsage | undefined {
     output: r[at + CallField.Output]!,
     reasoning: r[at + CallField.Reasoning]!,
     ...(r[at + CallField.WebSearches]! > 0 ? { webSearches: r[at + CallField.WebSearches]! } : {}),
-    ...(billedCall((flags & CallFlag.Failed) !== 0, (flags & CallFlag.RecordedInput) !== 0 ? r[at + CallField.RecordedInput]! : undefined) ? {} : { unbilled: true as const }),
+    ...(compiledBilled(r, at) ? {} : { unbilled: true as const }),
   };
 }

@@ -2,28 +2,19 @@
  * A sweep's recommendation (with --target-completion): the cheapest configuration reaching the target by
  * recommend.ts's rule (ties to the tighter brakes, recommendTie.ts — the same order the resamples and a
  * merge of shards break them by), in one plain sentence with what halving its step cap would change, how
- * far to trust its completion rate, the configurations it ties with, what recorded runs cannot show of it
- * (sweepOpenLoop.ts), and how sure the choice is (recommendSureness.ts); or, when none reaches the target,
- * what the runs complete with no brakes, when known. Pure.
+ * far to trust its completion rate, the configurations it ties with (recommendTie.ts tieSentence), what
+ * recorded runs cannot show of it (sweepOpenLoop.ts), and how sure the choice is (recommendSureness.ts); or,
+ * when none reaches the target, what the runs complete with no brakes, when known. Pure.
  */
 import { recommendedIndex, tiedIndices, wilsonInterval } from '../population/recommend.js';
 import { howSureOf, joinResampled, type Resampled } from '../population/recommendSureness.js';
-import { tieOrderOf } from '../population/recommendTie.js';
+import { tieOrderOf, tieSentence } from '../population/recommendTie.js';
 import { formatUsdNumber } from './money.js';
 import { percentText } from './percentText.js';
 import { openLoopOf } from './sweepOpenLoop.js';
 import type { SweepHeader, SweepRecommendation, SweepRow } from './sweepReport.js';
 
 const usd = (value: number): string => formatUsdNumber(value);
-
-/** Most tied configurations named in the sentence; the rest counted. */
-const MOST_TIED = 3;
-
-/** `It ties on these runs with max-steps=80 (…): of tied configurations, the one with the tighter brakes is recommended …`. */
-function tieSentence(tied: readonly string[]): string {
-  const named = tied.slice(0, MOST_TIED).join(', ') + (tied.length > MOST_TIED ? ` and ${tied.length - MOST_TIED} more` : '');
-  return ` It ties on these runs with ${named} (the same completions and spend): of tied configurations the one with the tighter brakes is recommended (the lower budget, then token cap, step cap, timeout and the other limits; else the first in the grid).`;
-}
 
 /**
  * The recommendation over `rows` (absent: none reaches `target`). `resampled`: the slices of the whole grid's
@@ -39,7 +30,7 @@ export function recommendationOf(rows: readonly SweepRow[], header: Pick<SweepHe
   const half = row.halfStepCap ?? null;
   const tiedWith = tiedIndices(rows, index, target).map((i) => rows[i]!.settings);
   let text = `For at least ${percentText(target)} of runs completed, the cheapest configuration is ${row.settings}: ${row.completed}/${row.runs} complete (${percentText(row.completionRate)}) at ${usd(row.costPerCompletedUsd!)} per completed run (${usd(row.costUsd)} in all).`;
-  if (tiedWith.length > 0) text += tieSentence(tiedWith);
+  if (tiedWith.length > 0) text += ` ${tieSentence(tiedWith)}`;
   if (half !== null) {
     const lost = row.completed - half.completed;
     text += ` Halving its step cap to ${half.maxSteps} would complete ${half.completed}/${row.runs} (${lost === 0 ? 'no fewer' : `${lost} fewer`}) and spend ${usd(half.costUsd)} (${usd(row.costUsd - half.costUsd)} less).`;

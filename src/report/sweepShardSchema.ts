@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { MAX_COUNT } from '../io/limits.js';
-import { costQuantilesProblem, meanOfTotal } from '../metrics/costFigureRules.js';
+import { costQuantilesProblem, meanOfTotal, perCompletedProblem } from '../metrics/costFigureRules.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from './settings.js';
 import type { HalfStepCap, SweepReport, SweepRow, SweepShard } from './sweepReport.js';
@@ -78,7 +78,8 @@ export function rowProblems(row: RowShape): RowProblem[] {
   else if ((row.stopReasons.completed ?? 0) !== completed) at('stopReasons.completed', `is ${row.stopReasons.completed ?? 0}, not the ${completed} completed runs`);
   const predictive = row.predictiveBudgetStops ?? 0;
   if (predictive > (row.stopReasons.budget ?? 0)) at('predictiveBudgetStops', `is ${predictive}, more than the ${row.stopReasons.budget ?? 0} budget stops`);
-  if ((row.costPerCompletedUsd === null) !== (completed === 0)) at('costPerCompletedUsd', completed === 0 ? 'must be null when no run completed' : 'is null, but runs completed');
+  const perCompleted = perCompletedProblem({ perCompletedUsd: row.costPerCompletedUsd, completed });
+  if (perCompleted !== undefined) at('costPerCompletedUsd', perCompleted);
   const quantiles = costQuantilesProblem(row.costPerRunUsd);
   if (quantiles !== undefined) at('costPerRunUsd', quantiles);
   moneyProblems(row, at);

@@ -5,8 +5,10 @@
  * waited for a sub-agent it started in the background (Codex's `wait`) records the wait the same way; the
  * sub-agent's calls count their own time on the tree's clock, so such a tool call counts only its time
  * beyond theirs (kernel/subagentTime.ts toolOwnMs, the rule the real loop records a tool call's time by:
- * agent/loop.ts). Each sub-agent's recorded time is taken off once: off the call that started it in the
- * foreground, and what is left of it off the calls that wait for it by name, in order, each at most its own time.
+ * agent/loop.ts). Each sub-agent's recorded time is taken off once, part by part: each part's off the call that
+ * started or resumed that part in the foreground (its run's `parentToolCallId`: a Claude Code sub-agent resumed by
+ * a later Task call runs a part inside each), and what is left of it off the calls that wait for it by name, in
+ * order, each at most its own time.
  *
  * A live recording (runAgentLoop's, `header.live`) wrote its tool calls' own time already: its calls are
  * replayed as they are. A sub-agent in the background that no call waited for, or unlinked, ran beside its
@@ -22,16 +24,22 @@ import { ownerCall } from './schedule.js';
 /** Whether `run`'s recorded tool latencies are their own time already (a live recording: the real loop took its sub-agents' off). */
 const ownTimeRecorded = (run: Trace): boolean => run.header.live === true;
 
-/** The time an agent's recording shows it ran: its calls' and tool calls' recorded latencies (a tool call's with the sub-agents it ran). */
-function recordedMs(agent: TreeAgent): number {
-  let ms = 0;
-  for (const run of agent.runs) {
+/** The time each part (run) of an agent's recording shows it ran: its calls' and tool calls' recorded latencies (a tool call's with the sub-agents it ran). */
+function recordedPartMs(agent: TreeAgent): number[] {
+  return agent.runs.map((run) => {
+    let ms = 0;
     for (const call of replayedCalls(run)) {
       ms += call.latencyMs ?? 0;
       for (const tool of call.toolCalls ?? []) if (tool.unreached !== true) ms += tool.latencyMs ?? 0;
     }
-  }
-  return ms;
+    return ms;
+  });
+}
+
+/** A part of a sub-agent: `tree.agents[agent].runs[part]`. */
+interface Part {
+  agent: number;
+  part: number;
 }
 
 /** The sub-agents a tool call waits for by name: Codex's `wait` (`ids`: the threads it waits for, codex-rs multi_agents.rs). */
@@ -49,22 +57,41 @@ export function waitedIds(tool: ToolCallRecord): readonly string[] {
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
 
-/** The sub-agents (indices) each tool call of `tree.agents[p]` started in the foreground, by `run:call:tool`. */
-function foregroundStarts(tree: SessionTree, p: number): Map<string, number[]> {
-  const started = new Map<string, number[]>();
+/** The sub-agents' parts each tool call of `tree.agents[p]` started or resumed in the foreground, by `run:call:tool`. */
+function foregroundStarts(tree: SessionTree, p: number): Map<string, Part[]> {
+  const started = new Map<string, Part[]>();
   const parent = tree.agents[p]!;
   tree.agents.forEach((agent, a) => {
     if (a === p || agent.parentAgentId !== parent.agentId || agent.background === true) return;
-    const owner = ownerCall(parent, agent.parentToolCallId);
-    if (owner === undefined) return;
-    const key = `${owner.run}:${owner.call}:${owner.tool}`;
-    started.set(key, [...(started.get(key) ?? []), a]);
+    agent.runs.forEach((run, part) => {
+      const owner = ownerCall(parent, run.header.agent?.parentToolCallId ?? agent.parentToolCallId);
+      if (owner === undefined) return;
+      const key = `${owner.run}:${owner.call}:${owner.tool}`;
+      started.set(key, [...(started.get(key) ?? []), { agent: a, part }]);
+    });
   });
   return started;
 }
 
-/** Agent `p`'s runs' calls, each tool call's latency its own time beyond the sub-agents it ran or waited for (`left`: each one's recorded time not yet taken off). */
-function ownTimeCalls(tree: SessionTree, p: number, left: number[]): (readonly CallRecord[])[] {
+/** Every part of `tree.agents[a]`, in order. */
+const partsOf = (tree: SessionTree, a: number): Part[] => tree.agents[a]!.runs.map((_, part) => ({ agent: a, part }));
+
+/** Takes `parts`' recorded time not yet taken off (`left[agent][part]`) off a tool call of `latencyMs`, in order, at most its time: how much it took. */
+function takeOff(left: number[][], parts: readonly Part[], latencyMs: number): number {
+  let taken = 0;
+  const seen = new Set<string>();
+  for (const { agent, part } of parts) {
+    if (seen.has(`${agent}:${part}`)) continue;
+    seen.add(`${agent}:${part}`);
+    const take = Math.min(left[agent]![part]!, latencyMs - taken);
+    left[agent]![part] = left[agent]![part]! - take;
+    taken += take;
+  }
+  return taken;
+}
+
+/** Agent `p`'s runs' calls, each tool call's latency its own time beyond the sub-agents it ran or waited for (`left`: each one's parts' recorded time not yet taken off). */
+function ownTimeCalls(tree: SessionTree, p: number, left: number[][]): (readonly CallRecord[])[] {
   const parent = tree.agents[p]!;
   const started = foregroundStarts(tree, p);
   const children = new Map(tree.agents.map((agent, a) => [agent.agentId, a] as const).filter(([, a]) => a !== p && tree.agents[a]!.parentAgentId === parent.agentId));
@@ -75,16 +102,11 @@ function ownTimeCalls(tree: SessionTree, p: number, left: number[]): (readonly C
       if (call.toolCalls === undefined) return call;
       let changed = false;
       const toolCalls = call.toolCalls.map((tool, t) => {
-        const waited = [...(started.get(`${r}:${c}:${t}`) ?? []), ...waitedIds(tool).flatMap((id) => (children.has(id) ? [children.get(id)!] : []))];
+        const named = waitedIds(tool).flatMap((id) => (children.has(id) ? partsOf(tree, children.get(id)!) : []));
+        const waited = [...(started.get(`${r}:${c}:${t}`) ?? []), ...named];
         if (waited.length === 0 || tool.latencyMs === undefined) return tool;
-        let taken = 0;
-        for (const a of new Set(waited)) {
-          const take = Math.min(left[a]!, tool.latencyMs - taken);
-          left[a] = left[a]! - take;
-          taken += take;
-        }
         changed = true;
-        return { ...tool, latencyMs: toolOwnMs(tool.latencyMs, taken) };
+        return { ...tool, latencyMs: toolOwnMs(tool.latencyMs, takeOff(left, waited, tool.latencyMs)) };
       });
       return changed ? { ...call, toolCalls } : call;
     });
@@ -98,7 +120,7 @@ const worked = new WeakMap<SessionTree, (readonly CallRecord[])[][]>();
 export function treeCalls(tree: SessionTree): (readonly CallRecord[])[][] {
   let calls = worked.get(tree);
   if (calls === undefined) {
-    const left = tree.agents.map(recordedMs);
+    const left = tree.agents.map(recordedPartMs);
     calls = tree.agents.map((_, p) => ownTimeCalls(tree, p, left));
     worked.set(tree, calls);
   }

@@ -13,6 +13,7 @@ import { cli, tempDir } from '../cli/run.js';
 import { brakesLoosened } from '../../src/check/brakesLoosened.js';
 import { brakesRemoved } from '../../src/check/brakesRemoved.js';
 import { scenarioChanges, changesText } from '../../src/check/settingChanges.js';
+import { MODE_BRAKES } from '../../src/flags/modeBrakes.js';
 import type { BaselineScenario } from '../../src/check/baselineFile.js';
 import type { ScenarioCheck } from '../../src/check/run.js';
 
@@ -71,6 +72,18 @@ describe('brakesLoosened: which changes hold less', () => {
     expect(brakesLoosened(raised.before, raised.check)).toEqual([{ scenario: 'x.yaml', setting: 'per-agent limits', brake: 'subagent-max-steps', baseline: '2', now: '5' }]);
     const removed = pair('none', 'none', ['subagent-max-steps=2,subagent-max-cost=0.05', 'subagent-max-cost=0.05']);
     expect(brakesRemoved(removed.before, removed.check)).toEqual([{ scenario: 'x.yaml', setting: 'per-agent limits', brake: 'subagent-max-steps', baseline: '2' }]);
+  });
+
+  it('every mode of the flags\' table (MODE_BRAKES) is compared beside its brake, one left out read as its unset value', () => {
+    // A mode each value of which stops later than another: the loosening from the value given to the one left out is found.
+    const looser: Record<string, [string, string]> = { repeatMode: ['total', 'cycle'], repeatAction: ['stop', 'skip'], sameErrorMode: ['total', 'consecutive'], budgetMode: ['predict', 'check'] };
+    for (const mode of MODE_BRAKES) {
+      const [tight, loose] = looser[mode.mode]!;
+      const [name, brake] = [mode.modeFlag.slice(2), mode.brakeFlag.slice(2)];
+      expect(loosened(`${brake}=3,${name}=${tight}`, `${brake}=3,${name}=${loose}`), mode.mode).toEqual([`${name} ${tight} → ${loose}`]);
+      const unset = mode.unset === tight ? [`${brake}=3`, `${brake}=3,${name}=${loose}`] : [`${brake}=3,${name}=${tight}`, `${brake}=3`];
+      expect(loosened(unset[0]!, unset[1]!), `${mode.mode} left out`).toEqual([`${name} ${tight} → ${loose}`]);
+    }
   });
 
   it('what changed says a repeat action not given by its name, stop', () => {

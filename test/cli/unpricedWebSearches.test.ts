@@ -20,6 +20,18 @@ writeFileSync(
     '',
   ].join('\n'),
 );
+// A call its provider refused (429, no usage) records 5 searches it never billed; the billed call records 2.
+const REFUSED_FIRST = join(dir, 'ws-429.jsonl');
+writeFileSync(
+  REFUSED_FIRST,
+  [
+    '{"type":"header","schema":"loopcost.trace/1","model":"claude-sonnet-4-5","systemTokens":6,"goalTokens":4,"origin":"recorded","recordedAt":"2025-11-01T00:00:00Z"}',
+    '{"type":"call","outputTokens":0,"latencyMs":1000,"webSearchRequests":5,"failed":{"status":429,"message":"rate limited"}}',
+    '{"type":"call","inputTokens":90,"outputTokens":20,"latencyMs":1000,"webSearchRequests":2}',
+    '{"type":"end","outcome":"completed"}',
+    '',
+  ].join('\n'),
+);
 const PRICES = join(dir, 'litellm.json');
 writeFileSync(PRICES, JSON.stringify({ 'claude-sonnet-4-20250514': { input_cost_per_token: 3e-6, output_cost_per_token: 1.5e-5 } }));
 
@@ -30,7 +42,7 @@ describe('web searches priced at $0 by the table in use', () => {
   it('--prices FILE: said, with what they would come to at the bundled fee', async () => {
     const r = await cli('replay', RUN, '--prices', PRICES, '--format', 'json');
     const [note] = unpriced(JSON.parse(r.stdout) as Report);
-    expect(note!.message).toMatch(/^2 web searches recorded in 1 run cost nothing here: the price table in use has no web search price for claude-sonnet-4-20250514; .* would come to \$0\.02;/);
+    expect(note!.message).toMatch(/^2 web searches recorded in 1 run cost nothing here: the price table in use has no web search price for claude-sonnet-4-20250514; .* would come to \$0\.0200;/);
   });
 
   it('--model re-priced as a model the bundled table gives no fee: said', async () => {
@@ -42,5 +54,14 @@ describe('web searches priced at $0 by the table in use', () => {
   it('the bundled table, which prices them: nothing said', async () => {
     const r = await cli('replay', RUN, '--format', 'json');
     expect(unpriced(JSON.parse(r.stdout) as Report)).toEqual([]);
+  });
+
+  it('a call its provider never billed (429, no usage): its searches are not counted, read fresh or from the compiled cache', async () => {
+    const cacheDir = join(dir, 'cache-429');
+    for (const cached of [[], ['--cache-dir', cacheDir], ['--cache-dir', cacheDir]]) {
+      const r = await cli('replay', REFUSED_FIRST, '--model', 'deepseek-chat', '--format', 'json', ...cached);
+      const [note] = unpriced(JSON.parse(r.stdout) as Report);
+      expect(note!.message).toMatch(/^2 web searches recorded in 1 run cost nothing here: .* would come to \$0\.0200;/);
+    }
   });
 });

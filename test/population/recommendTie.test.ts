@@ -2,13 +2,13 @@
  * Ties in a sweep's recommendation go to the tighter brakes (src/population/recommendTie.ts), alike in the
  * report's choice (recommend.ts), in every resample (recommendBootstrap.ts) and in slices joined (shards
  * merged); and how sure the choice is says what the resamples prefer, how often the pick falls below the
- * target, and the tie (recommendSureness.ts).
+ * target, and refers to the tie the recommendation names (recommendSureness.ts, recommendTie.ts tieSentence).
  */
 import { describe, expect, it } from 'vitest';
 import { recommendedIndex, tiedIndices, type RankedRow } from '../../src/population/recommend.js';
 import { choiceSureness, joinChoices, resampleCounts, sliceChoices, type RunOutcomes } from '../../src/population/recommendBootstrap.js';
 import { belowTargetShare, howSureOf, joinResampled, resampledSlice } from '../../src/population/recommendSureness.js';
-import { GRID_ORDER, tieOrderOf } from '../../src/population/recommendTie.js';
+import { GRID_ORDER, TIGHTNESS_ORDER, tieOrderOf, tieSentence } from '../../src/population/recommendTie.js';
 import type { GridAxis } from '../../src/population/grid.js';
 import { Rng } from '../../src/synthetic/random.js';
 
@@ -130,12 +130,24 @@ describe('how sure, in words', () => {
     expect(sure.text).toMatch(/not sure, these runs do not tell it from max-steps=10; more runs would\.$/);
   });
 
-  it('names the tie, so that a pick the runs cannot tell from another never reads as sure by the runs alone', () => {
+  it('refers to the tie (said once, in the recommendation), so that a pick the runs cannot tell from another never reads as sure by the runs alone', () => {
     const same = outcomes([5, 7, 9, 11], [1, 1, 0, 1]);
     const grid = [{ key: 'max-steps', values: ['80', '40'] }];
     const order = tieOrderOf((i) => cells(grid)[i]!, grid);
     const slices = [resampledSlice([same], { from: 0, configurations: 2, target: 0.5, seed: 1, tieOrder: order }), resampledSlice([same], { from: 1, configurations: 2, target: 0.5, seed: 1, tieOrder: order })];
     const sure = howSureOf(joinResampled(slices, order), { chosen: 1, settings: cells(grid), completed: 3, runs: 4, target: 0.5, tiedWith: ['max-steps=80'] });
-    expect(sure.text).toContain('tied on these runs with max-steps=80 (the same completions and spend): picked over it by the tie rule (the tighter brakes, else the first in the grid), not by the runs');
+    expect(sure.text).toContain('picked over the configuration it ties with by the tie rule, not by the runs');
+    // The tied configurations are named in the recommendation's text only (tieSentence), not listed again here.
+    expect(sure.text).not.toContain('max-steps=80');
+    const many = howSureOf(joinResampled(slices, order), { chosen: 1, settings: cells(grid), tiedWith: ['a', 'b', 'c', 'd'] });
+    expect(many.text).toContain('picked over the 4 configurations it ties with by the tie rule, not by the runs');
+  });
+
+  it('the tie sentence names at most 3 tied configurations and says the order from TIGHTNESS_ORDER', () => {
+    expect(tieSentence(['max-steps=80'])).toBe(
+      'It ties on these runs with max-steps=80 (the same completions and spend): of tied configurations the one with the tighter brakes is recommended (the lower budget, then token cap, step cap, timeout and the other limits; else the first in the grid).',
+    );
+    expect(tieSentence(['a', 'b', 'c', 'd', 'e'])).toContain('It ties on these runs with a, b, c and 2 more (the same completions and spend)');
+    expect(tieSentence(['a'])).toContain(`the lower ${TIGHTNESS_ORDER[0]}, then ${TIGHTNESS_ORDER.slice(1, 4).join(', ')} and the other limits`);
   });
 });

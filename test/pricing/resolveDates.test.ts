@@ -32,6 +32,27 @@ describe('resolve(model, provider, recordedAt) with a recordedAt that names no d
   });
 });
 
+describe('a day before 1970, as the trace reader and --prices-as-of refuse it (trace/traceDates.ts)', () => {
+  it.each(['1969-12-31', '0000-01-01T00:00:00Z'])('resolve(…, %j) is refused at recordedAt', (recordedAt) => {
+    for (const table of [bundled, loadPriceTable({ pricesFile: EXCERPT })]) {
+      const error = userErrorOf(() => table.resolve('gpt-4o', undefined, recordedAt));
+      expect(error.issues).toEqual([expect.objectContaining({ file: RESOLVE, field: 'recordedAt', code: 'invalid_value' })]);
+      expect(error.issues[0]!.message).toContain('before 1970');
+    }
+  });
+
+  it.each(['1960-01-01', '0000-01-01', '1969-12-31T23:59:59Z'])("loadPriceTable({ asOf: new Date(%j) }) is refused at 'asOf'", (day) => {
+    const error = userErrorOf(() => loadPriceTable({ asOf: new Date(day) }));
+    expect(error.issues).toEqual([expect.objectContaining({ file: '<loadPriceTable options>', field: 'asOf', code: 'invalid_value' })]);
+    expect(error.issues[0]!.message).toContain('before 1970');
+  });
+
+  it('the first day of 1970 is a day prices are read as of', () => {
+    expect(bundled.resolve('gpt-4o', undefined, '1970-01-01').source).toMatchObject({ dating: 'recorded', asOf: '1970-01-01' });
+    expect(loadPriceTable({ asOf: new Date('1970-01-01') }).resolve('gpt-4o').source).toMatchObject({ dating: 'as-of', asOf: '1970-01-01' });
+  });
+});
+
 describe('resolve of a model the bundled table lacks', () => {
   it('from a table a library caller loaded: refused at its arguments, the hint in the library\'s words', () => {
     const error = userErrorOf(() => bundled.resolve('gpt-99'));
