@@ -6,16 +6,17 @@
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import type { BrakeFlags } from '../flags/settingsFlags.js';
+import { MODE_BRAKES } from '../flags/modeBrakes.js';
 import { UserError } from '../errors.js';
 import type { FixedSettings, GridAxis, GridConfiguration } from './grid.js';
 
-/** Each mode: its flag key, the field of BrakeFlags it sets, the brake it needs (flag and config field). */
-const MODES: readonly { mode: string; flag: keyof BrakeFlags; brake: string; field: keyof BrakeConfig }[] = [
-  { mode: 'repeat-mode', flag: 'repeatMode', brake: 'max-repeat', field: 'maxRepeat' },
-  { mode: 'repeat-action', flag: 'repeatAction', brake: 'max-repeat', field: 'maxRepeat' },
-  { mode: 'same-error-mode', flag: 'sameErrorMode', brake: 'max-same-error', field: 'maxSameError' },
-  { mode: 'budget-mode', flag: 'budgetMode', brake: 'max-cost', field: 'maxCostPico' },
-];
+/** Each mode: its flag key, the field of BrakeFlags it sets, the brake it needs (flag and config field): flags/modeBrakes.ts's table. */
+const MODES: readonly { mode: string; flag: keyof BrakeFlags; brake: string; field: keyof BrakeConfig }[] = MODE_BRAKES.map((entry) => ({
+  mode: entry.modeFlag.slice(2),
+  flag: entry.mode,
+  brake: entry.brakeFlag.slice(2),
+  field: entry.brake,
+}));
 
 export function refuseModesWithoutBrakes(axes: readonly GridAxis[], fixed: FixedSettings, configurations: readonly GridConfiguration[]): void {
   for (const { mode, flag, brake, field } of MODES) {
