@@ -19,6 +19,7 @@ import { flagParts } from './settingChanges.js';
 import { BRAKE_SETTINGS } from './brakesRemoved.js';
 import { modePart, type ModeBrake } from '../flags/modeBrakes.js';
 import { counted } from '../plural.js';
+import { acceptText } from './gateCounts.js';
 
 export interface BrakeLoosened {
   /** The scenario file as checked (as the drift rows name it). */
@@ -114,7 +115,7 @@ export function brakesLoosenedLines(drift: Drift): string[] {
   return [...new Set(loosened.map((l) => l.scenario))].map((scenario) => {
     const own = loosened.filter((l) => l.scenario === scenario);
     const it = own.length === 1 ? 'it' : 'them';
-    return `brakes loosened: ${scenario}: ${loosenedText(own)}: ${own.length === 1 ? 'a brake holds' : 'brakes hold'} less than in the baseline (a failure: the runs at hand may not reach the difference, the next one may); tighten ${it} back, or if intended, accept it: run the same check with --update-baseline ${drift.file}`;
+    return `brakes loosened: ${scenario}: ${loosenedText(own)}: ${own.length === 1 ? 'a brake holds' : 'brakes hold'} less than in the baseline (a failure: the runs at hand may not reach the difference, the next one may); ${acceptText(drift, `tighten ${it} back`)}`;
   });
 }
 

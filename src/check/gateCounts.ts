@@ -57,6 +57,16 @@ export function acceptedDrift(drift: Drift, file: string): Drift {
   return { ...drift, accepted: file, hint: `accepted: the differences above are the baseline now, written again to ${file} (--update-baseline); commit it` };
 }
 
+/**
+ * What to do about a failure against the baseline, said once for every line and JUnit testcase that names
+ * one: `tighten it back, or if intended, accept it: run the same check with --update-baseline F` (`fix` the
+ * first way, when there is one); in a check that accepted its failures (acceptedDrift), that it did.
+ */
+export function acceptText(drift: Pick<Drift, 'file' | 'accepted'>, fix?: string): string {
+  if (drift.accepted !== undefined) return `accepted: the baseline holds it now (written again to ${drift.accepted})`;
+  return `${fix === undefined ? '' : `${fix}, or `}if intended, accept it: run the same check with --update-baseline ${drift.file}`;
+}
+
 /** `, accepted: the baseline written again` for the verdict line; empty when nothing was accepted. */
 export function acceptedVerdict(drift: Drift | undefined): string {
   return drift?.accepted === undefined ? '' : ' (accepted: the baseline written again)';

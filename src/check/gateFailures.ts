@@ -7,7 +7,7 @@
 import type { Drift } from './baseline.js';
 import { brakesLoosenedLines, loosenedText, loosenedVerdict } from './brakesLoosened.js';
 import { droppedText, runsDroppedLines, runsDroppedVerdict } from './runsDropped.js';
-import { acceptedVerdict } from './gateCounts.js';
+import { acceptedVerdict, acceptText } from './gateCounts.js';
 
 /** The lines after the drift table: brakes loosened, then runs dropped. */
 export function gateLines(drift: Drift): string[] {
@@ -30,15 +30,14 @@ export interface GateCase {
 /** One scenario's JUnit testcases for these failures: `baseline brake max-repeat` (type `brake`), `baseline synthetic runs` (type `runs`). */
 export function gateCases(drift: Drift | undefined, scenario: string): GateCase[] {
   if (drift === undefined) return [];
-  const accept = `if intended, accept it: run the same check with --update-baseline ${drift.file}`;
   const loosened = (drift.brakesLoosened ?? []).filter((l) => l.scenario === scenario).map((l): GateCase => {
     const message = `brake loosened: ${loosenedText([l])}`;
     const why = 'a brake holds less than in the baseline: the runs at hand may not reach the difference, the next one may';
-    return { name: `baseline brake ${l.setting === 'brakes' ? '' : `${l.setting} `}${l.brake}`, failure: { type: 'brake', message, text: `${scenario}\n${message}\n${why}; tighten it back, or ${accept}\n` } };
+    return { name: `baseline brake ${l.setting === 'brakes' ? '' : `${l.setting} `}${l.brake}`, failure: { type: 'brake', message, text: `${scenario}\n${message}\n${why}; ${acceptText(drift, 'tighten it back')}\n` } };
   });
   const dropped = (drift.runsDropped ?? []).filter((d) => d.scenario === scenario).map((d): GateCase => {
     const message = `fewer runs than the baseline: ${droppedText([d])}`;
-    return { name: `baseline ${d.runs}`, failure: { type: 'runs', message, text: `${scenario}\n${message}\na regression the baseline's runs would show may not show in fewer; run as many again, or ${accept}\n` } };
+    return { name: `baseline ${d.runs}`, failure: { type: 'runs', message, text: `${scenario}\n${message}\na regression the baseline's runs would show may not show in fewer; ${acceptText(drift, 'run as many again')}\n` } };
   });
   return [...loosened, ...dropped];
 }

@@ -12,6 +12,7 @@ import { gateCases } from './gateFailures.js';
 import { beyondNoiseText, quietStatusText } from './noiseText.js';
 import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
 import { withinNoiseText } from './expectationText.js';
+import { acceptText } from './gateCounts.js';
 
 // Characters XML 1.0 does not allow, even escaped.
 // eslint-disable-next-line no-control-regex
@@ -97,7 +98,7 @@ function driftCase(row: DriftRow, drift: Drift): Case {
 /** A brake the baseline had that is off now: a failure, as in the report. */
 function brakeCase(removed: BrakeRemoved, drift: Drift): Case {
   const message = `brake removed: ${removedText([removed])}, off now`;
-  const hint = `a brake the baseline had is off: the runs at hand may not reach it, the next one may; if intended, accept it: run the same check with --update-baseline ${drift.file}`;
+  const hint = `a brake the baseline had is off: the runs at hand may not reach it, the next one may; ${acceptText(drift)}`;
   return { name: `baseline brake ${removed.setting === 'brakes' ? '' : `${removed.setting} `}${removed.brake}`, failure: { type: 'brake', message, text: `${removed.scenario}\n${message}\n${hint}\n` } };
 }
 
@@ -105,6 +106,16 @@ function brakeCase(removed: BrakeRemoved, drift: Drift): Case {
 function goneCase(row: DriftRow, drift: Drift): Case {
   const message = `${row.scenario}: in the baseline, not checked`;
   return { name: row.scenario, failure: { type: 'gone', message, text: `${message}\ncheck it too, or, if it was removed on purpose, write the baseline again with --update-baseline ${drift.file}\n` } };
+}
+
+/**
+ * A failure against the baseline in a check that accepted its failures (`--update-baseline` naming the
+ * `--baseline` file, which exits 0): a passing testcase that says what was accepted, so CI's test report
+ * agrees with the exit status.
+ */
+function acceptedCase(c: Case, drift: Drift): Case {
+  if (drift.accepted === undefined || c.failure === undefined) return c;
+  return { name: c.name, note: `accepted (the baseline written again): ${c.failure.message}\n${c.failure.text}` };
 }
 
 export function renderJunit(report: CheckReport): string {
@@ -118,13 +129,12 @@ export function renderJunit(report: CheckReport): string {
       return r.pass ? { name: r.expectation } : { name: r.expectation, failure: { message, text: `${scenario.name} (${scenario.source})\n${message}${r.detail ? `\n${r.detail}` : ''}\n` } };
     });
     const rows = drift?.rows.filter((row) => row.scenario === scenario.source && row.status !== 'gone') ?? [];
-    for (const row of rows) cases.push(driftCase(row, drift!));
-    for (const removed of drift?.brakesRemoved?.filter((r) => r.scenario === scenario.source) ?? []) cases.push(brakeCase(removed, drift!));
-    cases.push(...gateCases(drift, scenario.source));
+    const baselineCases = [...rows.map((row) => driftCase(row, drift!)), ...(drift?.brakesRemoved?.filter((r) => r.scenario === scenario.source) ?? []).map((removed) => brakeCase(removed, drift!)), ...gateCases(drift, scenario.source)];
+    cases.push(...baselineCases.map((c) => acceptedCase(c, drift!)));
     suites.push(suite({ name: scenario.name, file: scenario.source }, cases));
   }
   const gone = drift?.rows.filter((row) => row.status === 'gone') ?? [];
-  if (gone.length > 0) suites.push(suite({ name: `baseline ${drift!.file}`, file: drift!.file }, gone.map((row) => goneCase(row, drift!))));
+  if (gone.length > 0) suites.push(suite({ name: `baseline ${drift!.file}`, file: drift!.file }, gone.map((row) => acceptedCase(goneCase(row, drift!), drift!))));
   const tests = suites.reduce((n, s) => n + s.tests, 0);
   const failures = suites.reduce((n, s) => n + s.failures, 0);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="loopcost check" tests="${tests}" failures="${failures}" errors="0">\n${suites.map((s) => s.xml).join('')}</testsuites>\n`;

@@ -9,6 +9,7 @@
 import type { BaselineScenario } from './baselineFile.js';
 import type { Drift } from './baseline.js';
 import type { ScenarioCheck } from './run.js';
+import { acceptText } from './gateCounts.js';
 
 export interface RunsDropped {
   /** The scenario file as checked (as the drift rows name it). */
@@ -52,7 +53,7 @@ export function runsDroppedLines(drift: Drift): string[] {
   const dropped = drift.runsDropped ?? [];
   return [...new Set(dropped.map((d) => d.scenario))].map((scenario) => {
     const own = dropped.filter((d) => d.scenario === scenario);
-    return `runs dropped: ${scenario}: ${droppedText(own)}: checked on fewer runs than the baseline (a failure: a regression its runs would show may not show in fewer); ${restoreText(own)}, or if intended, accept it: run the same check with --update-baseline ${drift.file}`;
+    return `runs dropped: ${scenario}: ${droppedText(own)}: checked on fewer runs than the baseline (a failure: a regression its runs would show may not show in fewer); ${acceptText(drift, restoreText(own))}`;
   });
 }
 

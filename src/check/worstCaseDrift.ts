@@ -12,7 +12,8 @@ import { usdToPico } from '../money.js';
 import { formatUsdNumber } from '../report/money.js';
 import { signedPercentText } from '../report/percentText.js';
 import type { BaselineScenario } from './baselineFile.js';
-import type { DriftRow, DriftStatus } from './baseline.js';
+import type { Drift, DriftRow, DriftStatus } from './baseline.js';
+import { acceptText } from './gateCounts.js';
 import { relativeChange } from './driftFigures.js';
 import type { ScenarioCheck } from './run.js';
 
@@ -91,17 +92,17 @@ export function rises(moves: readonly WorstCaseMove[] | undefined): WorstCaseMov
 }
 
 /** A move as its line says it, with what bounds it now and, for a rise, why it fails and how to accept it. */
-function moveLine(move: WorstCaseMove, file: string): string {
+function moveLine(move: WorstCaseMove, drift: Pick<Drift, 'file' | 'accepted'>): string {
   const now = `now: ${move.rule}`;
   if (move.way === 'fell') return `worst case: ${move.scenario}: ${move.text} (${now}; tighter brakes: no failure)`;
-  return `worst case: ${move.scenario}: ${move.text} (${now}; a failure even when no run at hand reached the brakes: the next run may); if intended, accept it: run the same check with --update-baseline ${file}`;
+  return `worst case: ${move.scenario}: ${move.text} (${now}; a failure even when no run at hand reached the brakes: the next run may); ${acceptText(drift)}`;
 }
 
 /** The lines after the drift table: each worst case that moved, then once, the scenarios whose baseline holds none. */
-export function worstCaseLines(drift: { file: string; worstCase?: { moved: readonly WorstCaseMove[]; notCompared: readonly string[] } }): string[] {
+export function worstCaseLines(drift: { file: string; accepted?: string; worstCase?: { moved: readonly WorstCaseMove[]; notCompared: readonly string[] } }): string[] {
   const worst = drift.worstCase;
   if (worst === undefined) return [];
-  const lines = worst.moved.map((move) => moveLine(move, drift.file));
+  const lines = worst.moved.map((move) => moveLine(move, drift));
   const n = worst.notCompared.length;
   if (n > 0) {
     const which = n === 1 ? `1 scenario (${worst.notCompared[0]})` : `${n} scenarios (${worst.notCompared.slice(0, 3).join(', ')}${n > 3 ? `, ${n - 3} more` : ''})`;

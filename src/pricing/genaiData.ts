@@ -6,8 +6,8 @@
  * milliseconds, each provider's models only when first read (src/pricing/genaiDataFile.ts). Where that
  * copy is missing or was made from another package file (the package changed since the build), the data
  * comes from the package itself, read synchronously (genaiPackageSync.ts): no top-level await, so
- * `require('loopcost')` loads the library (test/library/packageConsumers.test.ts). Run from src/ (the
- * tests), the build's copy in dist/pricing/ is read when it was made from the installed package file.
+ * `require('loopcost')` loads the library (test/library/packageConsumers.test.ts). The build writes the
+ * same copy beside the TypeScript source too (src/pricing/, git-ignored), for the tests that run from it.
  * Never updated at run time (updatePrices is never called, so nothing reaches the network).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -61,27 +61,15 @@ function fileHash(path: string): string {
   return sha256Hex(readFileSync(path)).slice(0, 16);
 }
 
-/**
- * Where the build's copy is: beside this module (dist/pricing/); run from its TypeScript source (src/pricing/,
- * the tests), the build's copy in dist/pricing/ too — used, as any copy is, only when made from the installed file.
- */
-function copyPlaces(): URL[] {
-  const beside = new URL(GENAI_DATA_FILE, import.meta.url);
-  return import.meta.url.endsWith('.ts') ? [beside, new URL(`../../dist/pricing/${GENAI_DATA_FILE}`, import.meta.url)] : [beside];
-}
-
-/** The build's copy, undefined when missing or unreadable. Read once. */
+/** The build's copy beside this module, undefined when missing or unreadable. Read once. */
 let copyRead: { copy: GenaiDataCopy | undefined } | undefined;
 function readCopy(): GenaiDataCopy | undefined {
   if (copyRead) return copyRead.copy;
   let copy: GenaiDataCopy | undefined;
-  for (const place of copyPlaces()) {
-    try {
-      copy = readDataCopy(readFileSync(place));
-    } catch {
-      copy = undefined;
-    }
-    if (copy !== undefined) break;
+  try {
+    copy = readDataCopy(readFileSync(new URL(GENAI_DATA_FILE, import.meta.url)));
+  } catch {
+    copy = undefined;
   }
   copyRead = { copy };
   return copy;

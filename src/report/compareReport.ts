@@ -91,9 +91,18 @@ const CSV_COLUMNS: (keyof CompareRun)[] = [
   'outputTokens', 'recordedOutputTokens', 'growthModelDelta', 'agrees', 'costCompared', 'problems',
 ];
 
+/** Where only some calls recorded a cost, the cost was compared over those: how many, of how many, and their computed cost (empty otherwise). */
+const PARTIAL_COST_COLUMNS = ['costComparedCalls', 'costComparedOfCalls', 'costComparedComputedUsd'];
+
 export function renderCompareCsv(report: CompareReport): string {
   const trailing = { tolerance: report.tolerance, ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) };
-  return formatCsv(report.runs, [...(CSV_COLUMNS as string[]), 'tolerance', ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], trailing);
+  const rows = report.runs.map((run) => ({
+    ...run,
+    costComparedCalls: run.costComparedCalls?.compared ?? null,
+    costComparedOfCalls: run.costComparedCalls?.calls ?? null,
+    costComparedComputedUsd: run.costComparedCalls?.computedCostUsd ?? null,
+  }));
+  return formatCsv(rows, [...(CSV_COLUMNS as string[]), ...PARTIAL_COST_COLUMNS, 'tolerance', ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], trailing);
 }
 
 const usd = (value: number | null): string => (value === null ? '-' : formatUsdNumber(value));

@@ -26,6 +26,25 @@ describe('loopcost check --baseline FILE --update-baseline FILE accepts what it 
     expect((await cli('check', file, '--baseline', baseline)).code).toBe(0);
   });
 
+  it('every line and JUnit testcase says it was accepted, not how to accept it; JUnit counts no failure', async () => {
+    const { dir, file, baseline } = await flightGate();
+    loosen(file);
+    const junit = join(dir, 'check.xml');
+    const before = await cli('check', file, '--baseline', baseline, '--junit', junit);
+    expect(before.stdout.replace(/\s+/g, ' ')).toMatch(/brakes loosened: .*tighten it back, or if intended, accept it: run the same check with --update-baseline/);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testsuites name="loopcost check" tests="\d+" failures="2" /);
+    const accept = await cli('check', file, '--baseline', baseline, '--update-baseline', baseline, '--junit', junit);
+    const text = accept.stdout.replace(/\s+/g, ' ');
+    expect(text).not.toMatch(/accept it: run the same check/);
+    expect(text).toMatch(/brakes loosened: .*max-repeat 3 → 10: .*the next one may\); accepted: the baseline holds it now \(written again to /);
+    expect(text).toMatch(/runs dropped: .*\); accepted: the baseline holds it now \(written again to /);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuites name="loopcost check" tests="\d+" failures="0" /);
+    expect(xml).not.toContain('<failure type="brake"');
+    expect(xml).toContain('<system-out>accepted (the baseline written again): brake loosened: max-repeat 3 → 10');
+    expect(xml).toContain('<system-out>accepted (the baseline written again): fewer runs than the baseline');
+  });
+
   it('the same file by another name accepts too; JSON passed and drift.accepted say so', async () => {
     const { dir, file, baseline } = await flightGate();
     loosen(file);

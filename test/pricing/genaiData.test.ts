@@ -45,4 +45,12 @@ describe('genai-prices data copy', () => {
     const { genaiPricesSource: builtSource } = (await import(built.href)) as { genaiPricesSource: () => { hash: string } };
     expect(builtSource().hash).toBe(realHash);
   });
+
+  it('the build writes the same copy beside the TypeScript source, the one place the source module reads', () => {
+    const source = new URL(`../../src/pricing/${GENAI_DATA_FILE}`, import.meta.url);
+    const built = new URL(`../../dist/pricing/${GENAI_DATA_FILE}`, import.meta.url);
+    if (!existsSync(built)) return; // `npm test` builds first; a bare vitest run may not have
+    expect(readFileSync(source).equals(readFileSync(built))).toBe(true);
+    expect(readFileSync(new URL('../../src/pricing/genaiData.ts', import.meta.url), 'utf8')).not.toMatch(/\.\.\/dist\//);
+  });
 });

@@ -46,4 +46,16 @@ describe('compare: a run where only some calls recorded a cost', () => {
     const report = JSON.parse((await cli('compare', write('every.jsonl', every), '--format', 'json')).stdout) as { runs: { agrees: boolean; costComparedCalls: unknown; recordedCostUsd: number }[] };
     expect(report.runs[0]).toMatchObject({ agrees: true, costComparedCalls: null, recordedCostUsd: 0.02885 });
   });
+
+  it('CSV: the calls compared, of how many, and their computed cost; empty where every call recorded its cost', async () => {
+    const every = PARTIAL.replace('"latencyMs":900,', '"latencyMs":900,"recordedCostUsd":0.00435,');
+    const csv = (await cli('compare', write('partial-cost.jsonl', PARTIAL), write('every.jsonl', every), '--format', 'csv')).stdout.trim().split('\n');
+    const header = csv[0]!.split(',');
+    const cell = (line: string, name: string) => line.split(',')[header.indexOf(name)];
+    expect(header).toEqual(expect.arrayContaining(['costComparedCalls', 'costComparedOfCalls', 'costComparedComputedUsd']));
+    const partial = csv.find((line) => line.includes('partial-cost.jsonl'))!;
+    expect([cell(partial, 'costComparedCalls'), cell(partial, 'costComparedOfCalls'), cell(partial, 'costComparedComputedUsd')]).toEqual(['1', '2', '0.0245']);
+    const whole = csv.find((line) => line.includes('every.jsonl'))!;
+    expect([cell(whole, 'costComparedCalls'), cell(whole, 'costComparedOfCalls'), cell(whole, 'costComparedComputedUsd')]).toEqual(['', '', '']);
+  });
 });
