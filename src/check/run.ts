@@ -25,6 +25,7 @@ import { agentsOf, keepAgents } from './pairedAgents.js';
 import type { WorstCase } from '../population/worstCase.js';
 import { scenarioWorstCase } from './worstCase.js';
 import { withFileModel } from './fileModel.js';
+import { appendAll } from '../appendAll.js';
 
 export interface ScenarioCheck {
   /** The scenario file. */
@@ -115,7 +116,7 @@ function runsOf({ input, traces, prices, options, entry, tree, trees }: Checked)
   const runs = traces.length === 0 ? [] : tree === undefined ? configurationRuns({ traces }, recorded, prices) : treesOf(traces, recorded, { prices, tree, trees: trees! });
   if (scenario.population !== undefined) {
     const population = { scenario: scenario as Scenario, runs: settings.runs, seed: settings.seed };
-    runs.push(...configurationRuns({ scenarios: [population] }, { ...common, strategy: settings.strategy, ...placed('settings.strategy') }, prices));
+    appendAll(runs, configurationRuns({ scenarios: [population] }, { ...common, strategy: settings.strategy, ...placed('settings.strategy') }, prices));
   }
   return runs;
 }

@@ -33,6 +33,7 @@ import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import { reportedSettings, runScenarioInput, scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
+import { appendAll } from '../../appendAll.js';
 
 export interface ReplayCommand {
   /** The paths as given (reports' hints name them). */
@@ -151,7 +152,7 @@ function replayScenarios(command: ReplayCommand, shared: ReplayShared, scenarioP
     shared.pricings.add(pricing, runs.length);
     const sent = sentMaxTokens([input.settings.brakes]);
     for (const run of runs) shared.notes.addSynthetic(run.source, pricing, input.settings.strategy.cache, sent);
-    synthetic.push(...runs);
+    appendAll(synthetic, runs);
   });
   return synthetic;
 }

@@ -25,6 +25,7 @@ import { defaultCacheMode } from '../../replay/replay.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
 import { RunHeaderFactsTally, saysAnything, type RunHeaderFacts } from './sweepHeaderFacts.js';
+import { appendAll } from '../../appendAll.js';
 
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
 const STREAM_BATCH_RUNS = SWEEP_SLICE_TRACES;
@@ -206,11 +207,11 @@ class FileStream {
   private keep(open: OpenFile): void {
     this.goodFiles += 1;
     this.recordedRuns += open.runs;
-    this.sums.push(...open.sums);
+    appendAll(this.sums, open.sums);
     this.gaps.addSums(open.gaps.sums());
     this.windows.add(open.windows.models());
     for (const cache of open.caches) this.caches.add(cache);
-    this.missing.push(...open.missing);
+    appendAll(this.missing, open.missing);
     for (const [key, run] of open.priced) if (!this.priced.has(key)) this.priced.set(key, run);
     this.facts.addFacts(open.facts.facts());
   }
