@@ -261,12 +261,21 @@ function populationResults(expect: PopulationExpect, metrics: PopulationMetrics,
     });
 }
 
+/**
+ * An expectation of a behaviour no run drew (a rare entry, a weight of 0): nothing measured it, so it fails
+ * rather than pass on no evidence — a CI gate stayed green on seeds where the loop it guards was never drawn.
+ */
+function undrawn(result: ExpectationResult, behaviour: string): ExpectationResult {
+  return { ...result, pass: false, detail: `no run drew behaviour ${behaviour}, so nothing measured this: give it more runs (runs: in the scenario file, or --runs) or a larger weight, or drop the expectation` };
+}
+
 /** Every expectation of `expect`, in the file's order of sections: runs, behaviours, population. */
 export function evaluateExpectations(expect: ScenarioExpect, runs: readonly CheckedRun[], metrics: PopulationMetrics): ExpectationResult[] {
   const results: ExpectationResult[] = [];
   if (expect.runs) results.push(...runResults('runs', expect.runs, runs));
   for (const [name, behaviourExpect] of Object.entries(expect.behaviours ?? {})) {
-    results.push(...runResults(`behaviours.${name}`, behaviourExpect, runs.filter((run) => run.behaviour === name)));
+    const own = runs.filter((run) => run.behaviour === name);
+    results.push(...runResults(`behaviours.${name}`, behaviourExpect, own).map((result) => (own.length > 0 ? result : undrawn(result, name))));
   }
   if (expect.population) results.push(...populationResults(expect.population, metrics, runs));
   return results;
