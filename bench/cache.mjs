@@ -138,7 +138,7 @@ try {
  * (a fresh directory) and warm, interleaved round by round; median wall ms and ratios to no cache.
  */
 function smallRunsFigures(dir) {
-  const runs = sized(8000, 80);
+  const runs = sized(8000, 16);
   const cli = (args) => {
     const start = performance.now();
     const child = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/loopcost.js', import.meta.url)), ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
@@ -153,7 +153,8 @@ function smallRunsFigures(dir) {
     writeFileSync(file, `${all.slice(starts[Math.floor((k * starts.length) / 8)], to).join('\n')}\n`);
     return file;
   });
-  const grid = ['--grid', `max-steps=${Array.from({ length: 60 }, (_, i) => i + 1).join(',')}`, '--grid', 'max-repeat=2,3,4,5', '--grid', 'context=full,window:4,window:8,window:16', '--format', 'json'];
+  // Under --smoke, 2 step caps (a 32-configuration grid on the same three axes): the same commands, tiny.
+  const grid = ['--grid', `max-steps=${Array.from({ length: sized(60, 2) }, (_, i) => i + 1).join(',')}`, '--grid', 'max-repeat=2,3,4,5', '--grid', 'context=full,window:4,window:8,window:16', '--format', 'json'];
   const commands = { replay: ['replay', ...files], sweep: ['sweep', ...files, ...grid] };
   const figures = {};
   let entryMb = 0;

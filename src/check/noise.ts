@@ -7,7 +7,9 @@
  * the band of the difference of two such figures, sqrt(now² + baseline²) (baseline.ts). The largest cost of
  * a run is no stable figure of a sample and has no band: it is not held when there are synthetic runs.
  */
-import { nearestRank, populationMetrics, type PopulationMetrics } from '../metrics/population.js';
+import { nearestRank, tallyMetrics, type PopulationMetrics } from '../metrics/population.js';
+import { TallyBuilder, type CodedBaseline, type CodedRun } from '../metrics/tallyBuilder.js';
+import { stopCodeOf } from '../kernel/stopCodes.js';
 import { binomialCdf } from '../metrics/binomialCdf.js';
 import { rankIndex } from '../metrics/costQuantiles.js';
 import { picoToUsd } from '../money.js';
@@ -74,6 +76,17 @@ function halfWidth(values: (number | null)[]): number | null {
   return (high - low) / 2;
 }
 
+/** A run and its baseline as TallyBuilder.add codes them (stops as codes), for addCoded: made once per run, not per resample. */
+function coded({ run, baseline }: PopulationRun): [CodedRun, CodedBaseline] {
+  return [
+    { stop: stopCodeOf(run.stopReason), steps: run.steps, costPico: run.costPico, inputTokens: run.inputTokens, cachedInputTokens: run.cachedInputTokens, outputTokens: run.outputTokens, overshootPico: run.overshootPico, byPredictiveBound: run.byPredictiveBound === true },
+    { stop: stopCodeOf(baseline.stopReason), steps: baseline.steps, costPico: baseline.costPico, truth: baseline.truth },
+  ];
+}
+
+/** The quantiles a resample's figures are made with: none selected (their bands are exact). */
+const UNSELECTED = { p50: 0, p95: 0, max: 0 };
+
 /**
  * The noise of the figures of `runs` (synthetic: those with ground truth, checkScenario's count), drawn from
  * `seed`; undefined when there is no synthetic run (every figure is exact).
@@ -84,11 +97,19 @@ export function figureNoise(runs: readonly PopulationRun[], seed: number): Figur
   const n = synthetic.length;
   if (n === 0) return undefined;
   const values: (number | null)[][] = NOISE_FIGURES.map(() => []);
-  const sample: PopulationRun[] = [...recorded, ...synthetic];
+  const [kept, drawn] = [recorded.map(coded), synthetic.map(coded)];
   for (let b = 0; b < NOISE_RESAMPLES; b++) {
     const rng = Rng.stream(seed, b, STREAM.checkBootstrap);
-    for (let k = 0; k < n; k++) sample[recorded.length + k] = synthetic[rng.below(n)]!;
-    const metrics = populationMetrics(sample);
+    // populationMetrics of the recorded runs and n synthetic ones drawn, the runs coded once (not per resample).
+    const builder = new TallyBuilder();
+    builder.reserve(recorded.length + n);
+    for (const [run, baseline] of kept) builder.addCoded(run, baseline);
+    for (let k = 0; k < n; k++) {
+      const [run, baseline] = drawn[rng.below(n)]!;
+      builder.addCoded(run, baseline);
+    }
+    // No quantile selected: the bands of p50 and p95 are exact (EXACT_BAND_FIGURES, below), the drawn ones unused.
+    const metrics = tallyMetrics(builder.finish(), UNSELECTED);
     NOISE_FIGURES.forEach(([, value], i) => values[i]!.push(value(metrics)));
   }
   const bands = values.map(halfWidth);

@@ -21,9 +21,10 @@
  * — a stuck agent's run goes on to a hard cap of 1,440 steps, a sweep's caps are rarely past a few dozen.
  *
  * Not recorded (closed loop per configuration): brakes that change what the agent sees (repeat-action
- * skip), strategies that rewrite history (mask, summary, hybrid: a summary call waits on the brakes) —
- * hasStrategyFigures — and cache-on runs of a scenario whose provider serves part of the prefix (its agent
- * writes the cached tokens, metered as recorded).
+ * skip) and strategies that rewrite history (mask, summary, hybrid: a summary call waits on the brakes) —
+ * hasStrategyFigures. Cache-on runs of a scenario whose provider serves part of the prefix (its agent writes
+ * the cached tokens, metered as recorded: every fitted profile's cacheHitShare under 1) are recorded with
+ * the cache they billed and replayed with the cache as recorded (Recordings.cacheAsRecorded), as they ran.
  * Pure: no node:*, no clock.
  */
 import { stopCodeOf } from '../kernel/stopCodes.js';
@@ -34,10 +35,14 @@ import { preparedOf, type PopulationConfig, type ScenarioPopulation } from './ru
 import type { CellBaseline } from './sweepCells.js';
 import { hasStrategyFigures } from './sweepRecorded.js';
 
-/** Whether a configuration's synthetic runs of these scenarios are the stops of one unbraked run each. */
-export function sweptByRecording(config: PopulationConfig, scenarios: readonly ScenarioPopulation[]): boolean {
-  if (hasStrategyFigures(config)) return false;
-  return config.strategy.cache !== 'on' || scenarios.every(({ scenario }) => (scenario.cacheHitShare ?? 1) >= 1);
+/** Whether a configuration's synthetic runs are the stops of one unbraked run each. */
+export function sweptByRecording(config: PopulationConfig): boolean {
+  return !hasStrategyFigures(config);
+}
+
+/** Whether a scenario's runs under the configuration meter the cached tokens their agent writes (cache on, a provider serving part of the prefix). */
+function cacheWrittenByAgent(config: PopulationConfig, population: ScenarioPopulation): boolean {
+  return config.strategy.cache === 'on' && (population.scenario.cacheHitShare ?? 1) < 1;
 }
 
 /** The most a batch of recordings holds: runs, and calls (a stuck agent's run may go on to a hard cap of thousands of steps). */
@@ -46,10 +51,15 @@ export interface RecordingBatch {
   calls: number;
 }
 
-/** A batch of recordings, and each one's baseline: the unbraked run's own figures (stops as codes) and its ground truth. */
+/**
+ * A batch of recordings, and each one's baseline: the unbraked run's own figures (stops as codes) and its
+ * ground truth. `cacheAsRecorded`: the runs metered the cached tokens their agent wrote (cacheWrittenByAgent),
+ * which their calls carry: replayed with the cache as recorded (the closed loop's cache mode), not on.
+ */
 export interface Recordings {
   traces: Trace[];
   baselines: CellBaseline[];
+  cacheAsRecorded: boolean;
 }
 
 /**
@@ -61,7 +71,8 @@ export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[],
   const most = options.batch ?? { runs: Infinity, calls: Infinity };
   for (const population of scenarios) {
     const prepared = preparedOf(population, config, prices);
-    let batch: Recordings = { traces: [], baselines: [] };
+    const cacheAsRecorded = cacheWrittenByAgent(config, population);
+    let batch: Recordings = { traces: [], baselines: [], cacheAsRecorded };
     let calls = 0;
     // Under the configuration's latency model no latency is written down: the sweep replays each recording
     // under that model (baselineKey), which gives them again. A scenario's own model is written down.
@@ -69,13 +80,13 @@ export function* recordedSyntheticRuns(scenarios: readonly ScenarioPopulation[],
     const throughStep = options.throughStep === undefined ? {} : { throughStep: options.throughStep };
     // A run its provider refused is written down ending at the refused call (failed.contextLengthExceeded):
     // replayed, it stops there, provider_refused, as the run did.
-    for (const { trace, result } of unbrakedRecordings(prepared, { first: population.firstRun ?? 0, count: population.runs, latencies, ...throughStep })) {
+    for (const { trace, result } of unbrakedRecordings(prepared, { first: population.firstRun ?? 0, count: population.runs, latencies, cacheUsage: cacheAsRecorded, ...throughStep })) {
       batch.traces.push(trace);
       batch.baselines.push({ stop: stopCodeOf(result.stopReason), steps: result.steps, costPico: result.costPico, truth: { doneAtStep: trace.header.synthetic?.doneAtStep, stuckFromStep: trace.header.synthetic?.stuckFromStep } });
       calls += trace.calls.length;
       if (batch.traces.length >= most.runs || calls >= most.calls) {
         yield batch;
-        batch = { traces: [], baselines: [] };
+        batch = { traces: [], baselines: [], cacheAsRecorded };
         calls = 0;
       }
     }

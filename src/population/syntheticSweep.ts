@@ -64,7 +64,7 @@ function sweptRuns(inputs: PopulationInputs, configs: readonly PopulationConfig[
   const scenarios = inputs.scenarios ?? [];
   const groups = new Map<string, number[]>();
   configs.forEach((config, c) => {
-    if (!sweptByRecording(config, scenarios)) {
+    if (!sweptByRecording(config)) {
       for (const pair of configurationRuns(inputs, config, prices)) visitors.visit(c, pair.run, pair.baseline);
       return;
     }
@@ -74,14 +74,28 @@ function sweptRuns(inputs: PopulationInputs, configs: readonly PopulationConfig[
     else group.push(c);
   });
   for (const [key, cells] of groups) {
-    let results = sweeps.get(key);
-    if (results === undefined) sweeps.set(key, (results = new Map()));
+    const results = resultsOf(sweeps, key);
     const group = cells.map((c) => configs[c]!);
     const visit: RunVisitor = (k, run, baseline) => visitors.visit(cells[k]!, run, baseline);
     const visitCell: CellVisitor = (k, f, baseline) => visitors.visitCell(cells[k]!, f, baseline);
     const cap = largestStepCap(group);
-    for (const { traces, baselines } of recordedSyntheticRuns(scenarios, group[0]!, prices, { batch: RECORDING_BATCH, ...(cap === undefined ? {} : { throughStep: cap }) })) {
-      recordedRuns({ traces }, group, prices, { visit, visitCell }, { sweeps: results, baselines });
+    for (const { traces, baselines, cacheAsRecorded } of recordedSyntheticRuns(scenarios, group[0]!, prices, { batch: RECORDING_BATCH, ...(cap === undefined ? {} : { throughStep: cap }) })) {
+      if (!cacheAsRecorded) recordedRuns({ traces }, group, prices, { visit, visitCell }, { sweeps: results, baselines });
+      else recordedRuns({ traces }, cacheRecorded(group), prices, { visit, visitCell }, { sweeps: resultsOf(sweeps, `${key} cache as recorded`), baselines });
     }
   }
+}
+
+function resultsOf(sweeps: Map<string, SweepResults>, key: string): SweepResults {
+  let results = sweeps.get(key);
+  if (results === undefined) sweeps.set(key, (results = new Map()));
+  return results;
+}
+
+/**
+ * The configurations as their recordings of a scenario whose agent wrote the cached tokens are replayed:
+ * with the cache as recorded, the mode their closed loop meters them in (scenario/run.ts startOf).
+ */
+function cacheRecorded(configs: readonly PopulationConfig[]): PopulationConfig[] {
+  return configs.map((config) => ({ ...config, strategy: { ...config.strategy, cache: 'recorded' } }));
 }

@@ -17,9 +17,10 @@ export interface Extension {
 
 export function serveClient(server: RunningServer, by: { session?: string; traceIndex?: number } = {}): { client: OpenAI; last: () => Extension; lastBody: () => unknown } {
   let last: Extension | undefined;
-  let lastBody: unknown;
+  // Parsed when asked for: a request's body is the whole conversation, sent again with every call.
+  let lastBody: string | undefined;
   const keep: typeof fetch = async (input, init) => {
-    lastBody = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    lastBody = typeof init?.body === 'string' ? init.body : undefined;
     const response = await fetch(input, init);
     const body = (await response.clone().json().catch(() => null)) as { loopcost?: Extension } | null;
     last = body?.loopcost;
@@ -30,5 +31,5 @@ export function serveClient(server: RunningServer, by: { session?: string; trace
     ...(by.traceIndex === undefined ? {} : { 'x-loopcost-trace': String(by.traceIndex) }),
   };
   const client = new OpenAI({ apiKey: 'loopcost', baseURL: `${server.url}/v1`, maxRetries: 0, fetch: keep, defaultHeaders: headers });
-  return { client, last: () => last!, lastBody: () => lastBody };
+  return { client, last: () => last!, lastBody: () => (lastBody === undefined ? undefined : JSON.parse(lastBody)) };
 }

@@ -48,17 +48,45 @@ const COMMANDS: string[][] = [
   ['replay', 'scenarios', '--max-steps', '-5'],
   ['replay', 'scenarios', '--no-such-flag'],
   ['prices', 'gpt-4o'],
+  ['sweep', 'x', '--no-such-flag'],
+  ['help', 'check'],
 ];
 
-/** bin, dist, scenarios and package.json copied to a temporary directory (node_modules linked). */
+/**
+ * bin, dist, scenarios and package.json copied to a temporary directory (node_modules linked). Not dist's
+ * type declarations and source maps: nothing a command runs reads them (the package leaves the maps out
+ * too), and they are two thirds of its files.
+ */
 function copyOfTheBuild(): string {
   const root = join(tempDir(), 'loopcost');
-  for (const entry of ['bin', 'dist', 'scenarios', 'package.json']) cpSync(entry, join(root, entry), { recursive: true });
+  const run = (path: string) => !/\.(d\.ts|js\.map)$/.test(path);
+  for (const entry of ['bin', 'dist', 'scenarios', 'package.json']) cpSync(entry, join(root, entry), { recursive: true, filter: run });
   symlinkSync(resolve('node_modules'), join(root, 'node_modules'), 'dir');
   return root;
 }
 
 describe('the CLI bundle', () => {
+  // Every command's run through bin, started at once before these tests (each test compares its own, and
+  // the tests that run a copy of the build compare the copy's with these).
+  let throughBin: Promise<Awaited<ReturnType<typeof runBin>>[]>;
+  beforeAll(() => {
+    // Three at a time: the machine's other test files need their share of it too.
+    const results: Awaited<ReturnType<typeof runBin>>[] = [];
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < COMMANDS.length; i = next++) results[i] = await runBin(COMMANDS[i]!);
+    };
+    throughBin = Promise.all([worker(), worker(), worker()]).then(() => results);
+    throughBin.catch(() => undefined);
+  });
+
+  /** `argv` (one of COMMANDS) through bin in this directory: its run of those started before the tests. */
+  async function binHere(argv: readonly string[]): Promise<Awaited<ReturnType<typeof runBin>>> {
+    const at = COMMANDS.findIndex((c) => c.join('\0') === argv.join('\0'));
+    expect(at, `${argv.join(' ')} is one of COMMANDS`).toBeGreaterThanOrEqual(0);
+    return (await throughBin)[at]!;
+  }
+
   it.each([
     ['cli-bundle', 'dist/cli/main.js', 10],
     ['cli-actions-bundle', 'dist/cli/actions/replay.js', 100],
@@ -86,7 +114,7 @@ describe('the CLI bundle', () => {
     const root = copyOfTheBuild();
     for (const file of ['cli-actions-bundle.js', 'cli-actions-bundle.cache']) rmSync(join(root, 'dist', file));
     const argvs = [['--help'], ['--version'], ['replay', '--help'], ['sweep', 'x', '--no-such-flag'], ['help', 'check']];
-    const [copied, here] = await Promise.all([Promise.all(argvs.map((argv) => runBin(argv, root, join(root, 'bin/loopcost.js')))), Promise.all(argvs.map((argv) => runBin(argv)))]);
+    const [copied, here] = await Promise.all([Promise.all(argvs.map((argv) => runBin(argv, root, join(root, 'bin/loopcost.js')))), Promise.all(argvs.map(binHere))]);
     argvs.forEach((argv, i) => expect(copied[i], argv.join(' ')).toEqual(here[i]));
     const replay = await runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js'));
     expect(replay.code).toBe(70);
@@ -98,7 +126,7 @@ describe('the CLI bundle', () => {
     const file = join(root, 'dist/cli-actions-bundle.js');
     const text = readFileSync(file, 'latin1');
     writeFileSync(file, text.replace(/^(\/\/ loopcost CLI actions bundle )\S+/, '$1another-build'), 'latin1');
-    const [replay, here] = await Promise.all([runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js')), runBin(['replay', 'scenarios/'])]);
+    const [replay, here] = await Promise.all([runBin(['replay', 'scenarios/'], root, join(root, 'bin/loopcost.js')), binHere(['replay', 'scenarios/'])]);
     expect(replay.code).toBe(70);
     expect(replay.stderr).toContain('dist/cli-bundle.js and dist/cli-actions-bundle.js are not from the same build');
     expect(here).toMatchObject({ code: 0 });
@@ -169,22 +197,9 @@ describe('the CLI bundle', () => {
     expect(await runBin(['replay', file])).toEqual(expected);
   });
 
-  // Every command's run through bin, started at once before these tests (each test compares its own).
-  let throughBin: Promise<Awaited<ReturnType<typeof runBin>>[]>;
-  beforeAll(() => {
-    // Three at a time: the machine's other test files need their share of it too.
-    const results: Awaited<ReturnType<typeof runBin>>[] = [];
-    let next = 0;
-    const worker = async () => {
-      for (let i = next++; i < COMMANDS.length; i = next++) results[i] = await runBin(COMMANDS[i]!);
-    };
-    throughBin = Promise.all([worker(), worker(), worker()]).then(() => results);
-    throughBin.catch(() => undefined);
-  });
-
   it.each(COMMANDS)('loopcost %s: through bin, byte-identical to main from the sources', async (...argv) => {
     const expected = await cli(...argv);
-    const got = (await throughBin)[COMMANDS.findIndex((c) => c.join('\0') === argv.join('\0'))]!;
+    const got = await binHere(argv);
     expect(got.stderr).toBe(expected.stderr);
     expect(got.stdout).toBe(expected.stdout);
     expect(got.code).toBe(expected.code);
@@ -203,7 +218,7 @@ describe('the CLI bundle', () => {
     ['cli-bundle', ['replay', '--help']],
     ['cli-actions-bundle', ['replay', 'scenarios/']],
   ])('runs without its cache %s, or with one made for another bundle', async (cacheName, argv) => {
-    const expected = runBin(argv);
+    const expected = binHere(argv);
     const cache = readFileSync(`dist/${cacheName}.cache`);
     const variants: [string, Buffer | undefined][] = [
       ['another build id', Buffer.concat([Buffer.from('not-this-build\n'), cache.subarray(cache.indexOf(10) + 1)])],

@@ -3,7 +3,7 @@
  * mislead (prices unlike those billed, open loop) and name the settings that made them.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { brakesFromSpec } from '../../src/flags/settingsFlags.js';
@@ -16,14 +16,25 @@ const BILLED = 'test/fixtures/prices/deepseek-recorded.json';
 // DeepSeek's prices before its price cuts (the table's own row; loopcost's corrections price the runs as billed
 // since 2025-09-29): prices unlike those the runs were billed at, what the gap warnings are about.
 const BEFORE_CUTS = ['--prices-as-of', '2025-08-01'];
+// Two of those runs, read in place: the same task on each of the two models (the population commands' warning
+// is the same whatever the number of runs; 38 would only make every command slower).
+const PAIR = `${MINI}/*/sqlfluff__sqlfluff-2419.traj.json.gz`;
+
+/** Each command line run once in this file: the tests that read the same report share it. */
+const reports = new Map<string, ReturnType<typeof cli>>();
+function cliOnce(...argv: string[]): ReturnType<typeof cli> {
+  const key = argv.join('\0');
+  if (!reports.has(key)) reports.set(key, cli(...argv));
+  return reports.get(key)!;
+}
 
 describe('multi-run reports lead with the summary', () => {
   it('replay: summary first; per-run rows only when few or with --per-run; rare columns behind --wide', async () => {
-    const many = (await cli('replay', MINI)).stdout;
+    const many = (await cliOnce('replay', MINI)).stdout;
     expect(many.split('\n')[0]).toMatch(/^runs\s+38, completed 28/);
     expect(many).not.toMatch(/sqlfluff__sqlfluff-1517/);
     expect(many).toMatch(/38 per-run rows not shown: add --per-run/);
-    const perRun = (await cli('replay', MINI, '--per-run')).stdout;
+    const perRun = (await cliOnce('replay', MINI, '--per-run')).stdout;
     expect(perRun).toMatch(/deepseek_chat_dev\/sqlfluff__sqlfluff-1517 /);
     expect(perRun).toMatch(/^38 runs: \.\.\/shared\/traces\/mini-swe-agent\/<run>\.traj\.json\.gz$/m);
     expect(perRun).not.toMatch(/cached tok/);
@@ -43,7 +54,7 @@ describe('multi-run reports lead with the summary', () => {
   });
 
   it('compare: a per-model summary first; disagreeing runs named with --per-run; every column has a header', async () => {
-    const text = (await cli('compare', MINI, ...BEFORE_CUTS)).stdout;
+    const text = (await cliOnce('compare', MINI, ...BEFORE_CUTS)).stdout;
     expect(text).toMatch(/^38 runs, 33 disagree/);
     expect(text).toMatch(/^deepseek-chat\s+23\s+23\s+\$3\.4039\s+\$1\.5777\s+\+116%$/m);
     const perRun = (await cli('compare', MINI, '--per-run', ...BEFORE_CUTS)).stdout;
@@ -90,51 +101,60 @@ describe('input text never reaches the terminal raw, nor a spreadsheet as a form
 describe('reports say what could mislead', () => {
   it('prices unlike those billed: one warning with the gap and what to do, in replay, whatif and compare', async () => {
     for (const argv of [['replay', MINI], ['whatif', MINI, '--try', 'max-steps=50'], ['compare', MINI]]) {
-      expect((await cli(...argv)).stdout, `${argv[0]} at the corrected prices`).not.toMatch(/price_gap|billed/);
-      const text = (await cli(...argv, ...BEFORE_CUTS)).stdout;
+      expect((await cliOnce(...argv)).stdout, `${argv[0]} at the corrected prices`).not.toMatch(/price_gap|billed/);
+      const text = (await cliOnce(...argv, ...BEFORE_CUTS)).stdout;
       expect(text, argv[0]).toMatch(/^warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\); to price them as billed: loopcost prices derive/m);
       expect(text).toMatch(/--prices-override prices\.json/);
       // The price gap, and the importer's notes on the runs (import_notes).
       expect(text.match(/^warning:/gm)).toHaveLength(2);
       expect(text).toMatch(/^warning: 38 runs carry notes from their importer/m);
     }
-    const json = JSON.parse((await cli('replay', MINI, '--format', 'json', ...BEFORE_CUTS)).stdout);
+    // The same warnings in JSON, and on stderr beside CSV (two of the runs say them as well as 38).
+    const json = JSON.parse((await cli('replay', PAIR, '--format', 'json', ...BEFORE_CUTS)).stdout);
     expect(json.warnings).toEqual([expect.objectContaining({ code: 'price_gap' }), expect.objectContaining({ code: 'import_notes' })]);
-    const csv = await cli('replay', MINI, '--format', 'csv', ...BEFORE_CUTS);
-    expect(csv.stderr).toMatch(/^warning: 38 runs/);
+    const csv = await cli('replay', PAIR, '--format', 'csv', ...BEFORE_CUTS);
+    expect(csv.stderr).toMatch(/^warning: 2 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost/);
   });
 
   it('the same warning in the population commands: sweep (one thread or two, --tree), calibrate, project, check, and fit (its report, its profile, stderr)', async () => {
-    const gap = /^warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\)/m;
+    // Two runs: at the prices before the cuts $0.041553 (deepseek-chat) + $0.128665 (deepseek-reasoner) = $0.1702,
+    // billed $0.019431 + $0.029316 = $0.0487 (their info.model_stats.instance_cost), +249%.
+    const gap = /^warning: 2 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$0\.1702 at these prices but were billed \$0\.0487\s+\(\+249%\)/m;
+    const replayed = (await cli('replay', PAIR, ...BEFORE_CUTS)).stdout;
+    expect(replayed).toMatch(gap);
+    const said = gap.exec(replayed)![0];
     const grid = ['--grid', 'max-steps=40,80'];
-    for (const argv of [['sweep', MINI, ...grid], ['sweep', MINI, ...grid, '--workers', '2'], ['sweep', MINI, ...grid, '--tree'], ['calibrate', MINI, '--grid', 'max-repeat=2,3'], ['project', MINI], ['check', 'test/check/mini-swe-agent.yaml']]) {
+    const dir = tempDir();
+    const check = join(dir, 'check.yaml');
+    writeFileSync(check, `scenario: loopcost.scenario/1\ntraces: [${JSON.stringify(resolve(PAIR))}]\nbrakes: { max-repeat: 10 }\nexpect:\n  population: { falseStopRate: { max: 0 }, completionRate: { min: 0.7 } }\n`);
+    for (const argv of [['sweep', PAIR, ...grid], ['sweep', PAIR, ...grid, '--workers', '2'], ['sweep', PAIR, ...grid, '--tree'], ['calibrate', PAIR, '--grid', 'max-repeat=2,3'], ['project', PAIR], ['check', check]]) {
       const r = await cli(...argv, ...BEFORE_CUTS);
       expect(r.stdout, argv.join(' ')).toMatch(gap);
+      expect(gap.exec(r.stdout)![0], argv.join(' ')).toBe(said);
       expect((await cli(...argv, '--prices', BILLED)).stdout, `${argv.join(' ')} --prices`).not.toMatch(/price_gap|billed/);
     }
-    const sweepJson = JSON.parse((await cli('sweep', MINI, ...grid, '--format', 'json', ...BEFORE_CUTS)).stdout);
+    const sweepJson = JSON.parse((await cli('sweep', PAIR, ...grid, '--format', 'json', ...BEFORE_CUTS)).stdout);
     // Besides the importer's notes on the runs (import_notes), as replay says them.
     const notes = expect.objectContaining({ code: 'import_notes' });
-    expect(sweepJson.warnings).toEqual([expect.objectContaining({ code: 'price_gap', message: expect.stringContaining(`loopcost prices derive ${MINI} --out prices.json`) }), notes]);
-    expect(JSON.parse((await cli('sweep', MINI, ...grid, '--model', 'gpt-4o-mini', '--format', 'json', ...BEFORE_CUTS)).stdout).warnings).toEqual([notes]);
-    const dir = tempDir();
-    const fit = await cli('fit', MINI, '--out', join(dir, 'profile.yaml'), '--report', ...BEFORE_CUTS);
+    expect(sweepJson.warnings).toEqual([expect.objectContaining({ code: 'price_gap', message: expect.stringContaining(`loopcost prices derive ${PAIR} --out prices.json`) }), notes]);
+    expect(JSON.parse((await cli('sweep', PAIR, ...grid, '--model', 'gpt-4o-mini', '--format', 'json', ...BEFORE_CUTS)).stdout).warnings).toEqual([notes]);
+    const fit = await cli('fit', PAIR, '--out', join(dir, 'profile.yaml'), '--report', ...BEFORE_CUTS);
     expect(fit.stdout).toMatch(gap);
-    expect(readFileSync(join(dir, 'profile.yaml'), 'utf8')).toMatch(/^# Warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379/m);
-    expect((await cli('fit', MINI, '--out', join(dir, 'quiet.yaml'), ...BEFORE_CUTS)).stderr).toMatch(gap);
+    expect(readFileSync(join(dir, 'profile.yaml'), 'utf8')).toMatch(/^# Warning: 2 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$0\.1702/m);
+    expect((await cli('fit', PAIR, '--out', join(dir, 'quiet.yaml'), ...BEFORE_CUTS)).stderr).toMatch(gap);
     // The profile names the prices it was fitted with, and how to price its replays the same way.
     expect(readFileSync(join(dir, 'quiet.yaml'), 'utf8')).toMatch(/^# Fitted with prices @pydantic\/genai-prices \S+ \(sha256 [0-9a-f]+\) \+ \d+ loopcost corrections .*replay it with --prices-as-of 2025-08-01 /m);
-    await cli('fit', MINI, '--out', join(dir, 'billed.yaml'), '--prices', BILLED);
+    await cli('fit', PAIR, '--out', join(dir, 'billed.yaml'), '--prices', BILLED);
     const billed = readFileSync(join(dir, 'billed.yaml'), 'utf8');
     expect(billed).toMatch(/^# Fitted with prices test\/fixtures\/prices\/deepseek-recorded\.json file .*replay it with --prices test\/fixtures\/prices\/deepseek-recorded\.json /m);
     // No price gap; the one warning is of the two models pooled (fitPooling.ts).
-    expect(billed.match(/^# Warning: .*/gm)).toEqual([expect.stringMatching(/^# Warning: runs of 2 models pooled: deepseek\/deepseek-chat \(23 runs\), deepseek\/deepseek-reasoner \(15 runs\);/)]);
+    expect(billed.match(/^# Warning: .*/gm)).toEqual([expect.stringMatching(/^# Warning: runs of 2 models pooled: deepseek\/deepseek-chat \(1 run\), deepseek\/deepseek-reasoner \(1 run\);/)]);
   });
 
   it("the days dated prices were read at: a sentence in JSON's prices.note, after the table's name in text", async () => {
     const json = JSON.parse((await cli('replay', MINI, '--format', 'json')).stdout);
     expect(json.prices.note).toMatch(/^33 runs priced as of the day recorded \(2026-04-09 to 2026-04-13\), 5 runs without a recording date/);
-    expect((await cli('replay', MINI)).stdout.replace(/\s+/g, ' ')).toMatch(/release day 2026-09-23; 33 runs priced as of the day recorded/);
+    expect((await cliOnce('replay', MINI)).stdout.replace(/\s+/g, ' ')).toMatch(/release day 2026-09-23; 33 runs priced as of the day recorded/);
   });
 
   it('no warning when the prices are those the runs were billed at, or when re-priced as another model', async () => {
@@ -226,7 +246,7 @@ describe('every table fits in 120 columns (or the terminal)', () => {
   ];
   for (const argv of commands) {
     it(argv.join(' '), async () => {
-      const r = await cli(...argv);
+      const r = await cliOnce(...argv);
       expect(r.code).toBe(0);
       expect(widestLine(r.stdout)).toBeLessThanOrEqual(120);
     });

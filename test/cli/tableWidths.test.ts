@@ -36,7 +36,17 @@ const COMMANDS: Record<string, string[]> = {
   'prices <model>': ['prices', 'gpt-4o'],
 };
 
-async function run(argv: string[], columns?: number): Promise<{ code: number; stdout: string; stderr: string }> {
+type Ran = { code: number; stdout: string; stderr: string };
+
+/** Each command line at each width run once: the tests that read the same report share it. */
+const reports = new Map<string, Promise<Ran>>();
+function run(argv: string[], columns?: number): Promise<Ran> {
+  const key = [columns ?? 'piped', ...argv].join('\0');
+  if (!reports.has(key)) reports.set(key, runNow(argv, columns));
+  return reports.get(key)!;
+}
+
+async function runNow(argv: string[], columns?: number): Promise<Ran> {
   let stdout = '';
   let stderr = '';
   const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd(), ...(columns === undefined ? {} : { columns }) });

@@ -4,9 +4,6 @@
  * whose tree costs $12.2407 (a hand count, review G's handcost.py, gave $12.2257 with the 1 output token the
  * transcript logs for its sub-agent's last response, whose Task result reports 997).
  */
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TraceInputs } from '../../src/import/inputSet.js';
 import { loadTraceFiles } from '../../src/import/index.js';
@@ -17,9 +14,9 @@ import { FULL_HISTORY } from '../../src/context/strategy.js';
 import type { Trace } from '../../src/trace/types.js';
 import { imageBlockTokens } from '../../src/import/claudeCode/imageTokens.js';
 import { collectAsync } from '../helpers.js';
+import { cli } from '../cli/run.js';
 import { COPY, copyFile, editUsage, mainLines, SESSION, sessionFile, sessionFolder, withResumeCopy, withSidechainCopy } from './claudeCodeWildFixture.js';
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'loopcost.js');
 const prices = loadPriceTable();
 const BASELINE_USD = 12.2407; // $12.2257 before the sub-agent's last output was its Task result's (997 tokens, not 1)
 
@@ -66,12 +63,12 @@ describe('a resumed or forked session file that copies the calls of another (fin
     expect(seen[0]![1]).toBe(1); // the resumed session's own call only
   });
 
-  it('a copy that keeps the old session id is no second run of that session (replay --tree is not refused), nor does it read the sub-agents again', () => {
+  it('a copy that keeps the old session id is no second run of that session (replay --tree is not refused), nor does it read the sub-agents again', async () => {
     const dir = sessionFolder();
     withResumeCopy(dir, { keepId: true });
     for (const args of [['replay', '--tree', dir], ['replay', dir]]) {
-      const result = spawnSync(process.execPath, [BIN, ...args, '--format', 'json'], { encoding: 'utf8' });
-      expect(result.status, result.stderr).toBe(0);
+      const result = await cli(...args, '--format', 'json');
+      expect(result.code, result.stderr).toBe(0);
       const report = JSON.parse(result.stdout);
       expect(Math.round((report.summary.costUsd ?? report.summary.totalCostUsd) * 1e4) / 1e4).toBe(BASELINE_USD);
     }
@@ -99,13 +96,13 @@ describe("a sub-agent's lines in the session's file and in its own (finding 7)",
 });
 
 describe('a null usage field (finding 8)', () => {
-  it('is refused at its file, line and field, exit 2', () => {
+  it('is refused at its file, line and field, exit 2', async () => {
     const rows = mainLines();
     const line = rows.findIndex((row) => row.type === 'assistant' && row.message.model !== '<synthetic>');
     rows[line]!.message.usage.cache_read_input_tokens = null;
     const dir = sessionFolder(rows);
-    const result = spawnSync(process.execPath, [BIN, 'replay', dir], { encoding: 'utf8' });
-    expect(result.status).toBe(2);
+    const result = await cli('replay', dir);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${SESSION}.jsonl:line ${line + 1} field 'message.usage.cache_read_input_tokens': is null`);
     expect(result.stderr).not.toContain('    at ');
   });

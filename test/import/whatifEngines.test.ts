@@ -56,35 +56,53 @@ function bothEngines(traces: Trace[], options: Omit<WhatIfOptions, 'engine'>) {
 
 const mini = await collectAsync(loadTraceFiles(collectInputs([`${SHARED}/mini-swe-agent`])));
 const others = await collectAsync(loadTraceFiles(collectInputs([`${SHARED}/swe-agent`, `${SHARED}/cassettes`])));
+const MINI_PRICES = loadPriceTable({ pricesFile: RECORDED_PRICES });
+const BUNDLED_PRICES = loadPriceTable();
+
+/**
+ * Both engines' answers for the mini-swe-agent runs (recorded prices) or the others (bundled prices), under
+ * STRATEGIES[strategy]; those under full history (STRATEGIES[0], what the last test reads again) kept, computed once.
+ */
+const answers = new Map<string, ReturnType<typeof bothEngines>>();
+function enginesOn(runs: 'mini' | 'others', strategy: number, withLatency: boolean): ReturnType<typeof bothEngines> {
+  const key = `${runs} ${strategy} ${withLatency}`;
+  let answer = answers.get(key);
+  if (answer === undefined) {
+    const options = { strategy: STRATEGIES[strategy]!, prices: runs === 'mini' ? MINI_PRICES : BUNDLED_PRICES, ...(withLatency ? { latency: LATENCY } : {}) };
+    answer = bothEngines(runs === 'mini' ? mini : others, options);
+    if (strategy === 0) answers.set(key, answer);
+  }
+  return answer;
+}
 
 describe('whatif: fast path = readable loop on real runs', () => {
 
   it('mini-swe-agent (38 runs, recorded DeepSeek prices), every strategy and cache mode', () => {
-    const prices = loadPriceTable({ pricesFile: RECORDED_PRICES });
-    for (const strategy of STRATEGIES) {
-      for (const latency of [undefined, LATENCY]) {
-        const { fast, readable } = bothEngines(mini, { strategy, prices, ...(latency ? { latency } : {}) });
+    for (const strategy of STRATEGIES.keys()) {
+      for (const withLatency of [false, true]) {
+        const { fast, readable } = enginesOn('mini', strategy, withLatency);
         expect(fast).toEqual(readable);
       }
     }
   });
 
   it('SWE-agent and provider cassettes (bundled prices), with and without a latency model', () => {
-    const prices = loadPriceTable();
-    for (const strategy of STRATEGIES) {
-      for (const latency of [undefined, LATENCY]) {
-        const { fast, readable } = bothEngines(others, { strategy, prices, ...(latency ? { latency } : {}) });
+    for (const strategy of STRATEGIES.keys()) {
+      for (const withLatency of [false, true]) {
+        const { fast, readable } = enginesOn('others', strategy, withLatency);
         expect(fast).toEqual(readable);
       }
     }
   });
 
   it('the settings tell the runs apart (the comparison is not between two empty answers)', () => {
-    const { fast } = bothEngines(mini, { strategy: { kind: 'full' }, prices: loadPriceTable({ pricesFile: RECORDED_PRICES }) });
+    // STRATEGIES[0] is full history: the answers the tests above compared.
+    expect(STRATEGIES[0]).toEqual({ kind: 'full' });
+    const { fast } = enginesOn('mini', 0, false);
     const reasons = new Set(fast.totals.flatMap((total) => Object.keys(total.stopReasons)));
     expect([...reasons].sort()).toEqual(expect.arrayContaining(['budget', 'completed', 'max_steps', 'repeat']));
     expect(fast.totals.some((total) => total.falseStops > 0)).toBe(true);
-    const cassettes = bothEngines(others, { strategy: { kind: 'full' }, prices: loadPriceTable(), latency: LATENCY }).fast;
+    const cassettes = enginesOn('others', 0, true).fast;
     expect(cassettes.totals.find((total) => total.setting === 'timeout=5')!.stopReasons.timeout).toBeGreaterThan(0);
   });
 });

@@ -132,14 +132,21 @@ describe('synthetic runs swept by recording', () => {
     });
   });
 
-  it('which configurations are swept by recording: not under skip or a history-rewriting strategy, nor cache on with a partial hit share', () => {
-    const population = (cacheHitShare?: number): ScenarioPopulation[] => [{ scenario: { ...scenarios[0]!, ...(cacheHitShare === undefined ? {} : { cacheHitShare }) }, runs: 1, seed: 1 }];
+  it('which configurations are swept by recording: not under skip or a history-rewriting strategy; cache on with a partial hit share, with the cache as recorded', () => {
+    const population = (cacheHitShare?: number): ScenarioPopulation[] => [{ scenario: { ...scenarios[0]!, ...(cacheHitShare === undefined ? {} : { cacheHitShare }) }, runs: 3, seed: 1 }];
     const full: ContextStrategy = { kind: 'full' };
-    expect(sweptByRecording({ brakes: { ...NO_BRAKES, maxSteps: 3 }, strategy: { kind: 'window', windowSteps: 3, cache: 'on' } }, population())).toBe(true);
-    expect(sweptByRecording({ brakes: { ...NO_BRAKES, maxRepeat: 2, repeatAction: 'skip' }, strategy: full }, population())).toBe(false);
-    expect(sweptByRecording({ brakes: NO_BRAKES, strategy: { kind: 'mask', maskSteps: 3 } }, population())).toBe(false);
-    expect(sweptByRecording({ brakes: NO_BRAKES, strategy: { ...full, cache: 'on' } }, population(0.5))).toBe(false);
-    expect(sweptByRecording({ brakes: NO_BRAKES, strategy: { ...full, cache: 'off' } }, population(0.5))).toBe(true);
+    expect(sweptByRecording({ brakes: { ...NO_BRAKES, maxSteps: 3 }, strategy: { kind: 'window', windowSteps: 3, cache: 'on' } })).toBe(true);
+    expect(sweptByRecording({ brakes: { ...NO_BRAKES, maxRepeat: 2, repeatAction: 'skip' }, strategy: full })).toBe(false);
+    expect(sweptByRecording({ brakes: NO_BRAKES, strategy: { kind: 'mask', maskSteps: 3 } })).toBe(false);
+    // Before, cache on with a partial hit share (every fitted profile's) ran closed loop once per configuration:
+    // its runs are recorded with the cached tokens their agent wrote, replayed with the cache as recorded.
+    expect(sweptByRecording({ brakes: NO_BRAKES, strategy: { ...full, cache: 'on' } })).toBe(true);
+    const recorded = (cache: ContextStrategy['cache'], cacheHitShare?: number) => [...recordedSyntheticRuns(population(cacheHitShare), { brakes: NO_BRAKES, strategy: { ...full, cache } }, prices)];
+    const [partial] = recorded('on', 0.5);
+    expect(partial!.cacheAsRecorded).toBe(true);
+    expect(partial!.traces.some((trace) => trace.calls.some((c) => (c.cachedInputTokens ?? 0) > 0))).toBe(true);
+    expect(recorded('on')[0]!.cacheAsRecorded).toBe(false);
+    expect(recorded('off', 0.5)[0]!.cacheAsRecorded).toBe(false);
   });
 
   it("a recording is written down up to the step its group's largest step cap allows (a backtrack or a compaction is no step), and whole when a configuration has no cap", () => {

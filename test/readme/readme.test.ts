@@ -4,9 +4,12 @@
  * use a file an earlier one wrote), and must exit 0. `../shared` (the real recorded runs) is linked
  * beside the copy, as beside the project. Examples that are illustrative only must be listed in
  * ILLUSTRATIVE (keep it short); lines that are not examples (`npm test`: this suite) in NOT_EXAMPLES.
+ * A command the README repeats (Start here copies its commands from the sections below) counts as its
+ * earlier run when every file it names holds what it held then (examplesRepeating, inputsFingerprint).
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,7 +71,7 @@ function filesNamed(command: string): { file: string; writes: boolean }[] {
  * all others. An option that writes a file must be in WRITE_FLAGS.
  */
 export function examplesWaitFor(commands: readonly string[], existsAtStart: (file: string) => boolean): number[][] {
-  const shellOps = (command: string) => /[<>|;&]/.test(command.replace(/'[^']*'|"[^"]*"/g, ''));
+  const shellOps = hasShellOps;
   const named = commands.map(filesNamed);
   const written = new Set(named.flat().flatMap((f) => (f.writes ? [f.file] : [])));
   return commands.map((command, i) => {
@@ -81,6 +84,35 @@ export function examplesWaitFor(commands: readonly string[], existsAtStart: (fil
     }
     return [...waits].sort((x, y) => x - y);
   });
+}
+
+const hasShellOps = (command: string) => /[<>|;&]/.test(command.replace(/'[^']*'|"[^"]*"/g, ''));
+
+/**
+ * For each example, the latest earlier example with the very same command (no shell operator in either),
+ * or undefined. Such a repeat (the Start here section copies commands from the sections below) is run
+ * again only when the files it names differ from what its earlier twin found (inputsFingerprint): the
+ * same command on the same files exits as the twin did.
+ */
+export function examplesRepeating(commands: readonly string[]): (number | undefined)[] {
+  return commands.map((command, i) => {
+    if (hasShellOps(command)) return undefined;
+    const twin = commands.slice(0, i).lastIndexOf(command);
+    return twin < 0 ? undefined : twin;
+  });
+}
+
+/** What a command's named files hold in cwd (absent, a file's bytes, a directory's files at any depth), as one hash. */
+export function inputsFingerprint(command: string, cwd: string): string {
+  const hash = createHash('sha256');
+  const add = (path: string, shown: string): void => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) hash.update(`${shown}\0absent\0`);
+    else if (stat.isDirectory()) for (const name of readdirSync(path).sort()) add(join(path, name), `${shown}/${name}`);
+    else hash.update(`${shown}\0`).update(readFileSync(path)).update('\0');
+  };
+  for (const { file } of filesNamed(command)) add(join(cwd, file), file);
+  return hash.digest('hex');
 }
 
 /** `sh -c shell` in cwd, as a promise of its exit status and standard error. */
@@ -151,8 +183,16 @@ describe('README examples', () => {
       runs.map((r) => r.shell),
       (file) => existsSync(join(root, file)),
     );
-    const tasks = runs.map(({ line, shell }) => async () => {
+    // A repeat waits for its twin, and is run only if the twin failed or the files it names changed since.
+    const twins = examplesRepeating(runs.map((r) => r.shell));
+    twins.forEach((twin, i) => twin !== undefined && waitsFor[i]!.push(twin));
+    const found = runs.map(() => ({ fingerprint: '', exitedZero: false }));
+    const tasks = runs.map(({ line, shell }, i) => async () => {
+      const twin = twins[i];
+      if (twins.includes(i) || twin !== undefined) found[i]!.fingerprint = inputsFingerprint(shell, root);
+      if (twin !== undefined && found[twin]!.exitedZero && found[twin]!.fingerprint === found[i]!.fingerprint) return void (found[i]!.exitedZero = true);
       const r = await runShell(shell, root);
+      found[i]!.exitedZero = r.status === 0;
       if (r.status !== 0) failures.push({ line, message: `README.md:${line}: '${examples.find((e) => e.line === line)!.command}' exited ${r.status}: ${r.stderr.trim().split('\n').slice(0, 3).join(' / ')}` });
     });
     await runInOrderOfNeed(tasks, waitsFor, 3);
@@ -180,6 +220,27 @@ describe('reading the README', () => {
     // A file in the fresh copy that an example rewrites counts too: its readers before wait, those after follow.
     const rewrites = ['node bin/loopcost.js replay scenarios/a.yaml', 'node bin/loopcost.js fit ../shared/traces --out scenarios/a.yaml', 'node bin/loopcost.js replay scenarios/a.yaml'];
     expect(examplesWaitFor(rewrites, (file) => atStart.has(file))).toEqual([[], [0], [1]]);
+  });
+
+  it('a repeated command is known by its earlier twin, and runs again once a file it names changes', () => {
+    const commands = ['node bin/loopcost.js replay a/', 'node bin/loopcost.js prices derive a/ --out p.json', 'node bin/loopcost.js replay a/', 'node bin/loopcost.js replay a/ > o.txt', 'node bin/loopcost.js replay a/ > o.txt', 'node bin/loopcost.js replay a/'];
+    expect(examplesRepeating(commands)).toEqual([undefined, undefined, 0, undefined, undefined, 2]);
+    const dir = mkdtempSync(join(tmpdir(), 'loopcost-readme-twins-'));
+    const command = 'node bin/loopcost.js whatif a/ --prices-override p.json';
+    mkdirSync(join(dir, 'a', 'b'), { recursive: true });
+    writeFileSync(join(dir, 'a', 'b', 'run.jsonl'), 'one');
+    const before = inputsFingerprint(command, dir);
+    expect(inputsFingerprint(command, dir)).toBe(before);
+    expect(inputsFingerprint('node bin/loopcost.js replay a/', dir)).not.toBe(before); // p.json named, absent
+    writeFileSync(join(dir, 'p.json'), '{}');
+    const written = inputsFingerprint(command, dir);
+    expect(written).not.toBe(before);
+    writeFileSync(join(dir, 'a', 'b', 'run.jsonl'), 'two');
+    expect(inputsFingerprint(command, dir)).not.toBe(written);
+    writeFileSync(join(dir, 'a', 'b', 'run.jsonl'), 'one');
+    expect(inputsFingerprint(command, dir)).toBe(written);
+    writeFileSync(join(dir, 'a', 'c.jsonl'), 'one');
+    expect(inputsFingerprint(command, dir)).not.toBe(written);
   });
 
   it('joins continued lines and drops comments', () => {

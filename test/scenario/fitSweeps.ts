@@ -14,17 +14,36 @@ export interface SweepRow {
   falseStopRate: number;
 }
 
-/** `sweep input args…` on one thread, its JSON rows. */
+/**
+ * Each command these tests run, by its arguments, run once per process (test files share their worker:
+ * vitest.config.ts isolate false): the fit-vs-recordings tests fit the shared runs and sweep them and their
+ * profile under the same grids again and again. Its inputs are never changed once written (the shared runs,
+ * a generated file or a profile in its own temporary directory), so the same arguments give the same output.
+ */
+const ranOnce = new Map<string, ReturnType<typeof cli>>();
+
+function cliOnce(...argv: string[]): ReturnType<typeof cli> {
+  const key = JSON.stringify(argv);
+  let run = ranOnce.get(key);
+  if (run === undefined) ranOnce.set(key, (run = cli(...argv)));
+  return run;
+}
+
+/** `sweep input args…` on one thread, its JSON rows (parsed afresh for each caller). */
 export async function sweptRows(input: string, ...args: string[]): Promise<SweepRow[]> {
-  const r = await cli('sweep', input, ...args, '--workers', '1', '--format', 'json');
+  const r = await cliOnce('sweep', input, ...args, '--workers', '1', '--format', 'json');
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { configurations: SweepRow[] }).configurations;
 }
 
-/** `fit input extra… --out` a temporary profile: its path. */
+const profiles = new Map<string, string>();
+
+/** `fit input extra… --out` a temporary profile: its path (fitted once per input and flags; a caller must not write to it). */
 export async function fittedProfile(input: string, ...extra: string[]): Promise<string> {
-  const profile = join(tempDir(), 'profile.yaml');
-  const r = await cli('fit', input, '--out', profile, ...extra);
+  const key = JSON.stringify([input, ...extra]);
+  let profile = profiles.get(key);
+  if (profile === undefined) profiles.set(key, (profile = join(tempDir(), 'profile.yaml')));
+  const r = await cliOnce('fit', input, '--out', profile, ...extra);
   expect(r.code, r.stderr).toBe(0);
   return profile;
 }
