@@ -167,6 +167,22 @@ function triggerPercentOf(place: StrategyPlace, spec: string, trigger: string): 
   return pct;
 }
 
+/** The strategies' kinds, as a spec starts with them. */
+const KINDS: readonly StrategyKind[] = ['full', 'window', 'mask', 'summary', 'hybrid'];
+
+/**
+ * `: did you mean window:5?` for a kind near one (`windw:5`, `Window:5`, `FULL`: keyValueSpec.ts nearGuess), the
+ * rest of the spec as written; else nothing. `colon`: where the kind ends (-1: the whole value is one).
+ */
+function kindGuess(value: string, colon: number): string {
+  const typed = colon < 0 ? value : value.slice(0, colon);
+  const rest = colon < 0 ? '' : value.slice(colon);
+  // `full` takes nothing after it: not guessed for a kind with a body.
+  const kinds = rest === '' ? KINDS : KINDS.filter((kind) => kind !== 'full');
+  const guess = nearGuess(typed, kinds);
+  return guess === '' ? '' : `${guess.slice(0, -1)}${rest}?`;
+}
+
 /**
  * Parses a `--context` value; a bad one is a UserError naming `where`: a place (`<X options>` field
  * `context`), or a flag on the command line (`--context`, as the CLI passes it). Default: this function's
@@ -180,7 +196,7 @@ export function parseContextSpec(spec: string, where: SpecPlace = SPEC_ARGUMENT)
   const colon = value.indexOf(':');
   const kind = value.slice(0, colon);
   const body = value.slice(colon + 1);
-  if (colon < 0 || !['window', 'mask', 'summary', 'hybrid'].includes(kind)) throw specError(place, spec, 'not a context strategy');
+  if (colon < 0 || !['window', 'mask', 'summary', 'hybrid'].includes(kind)) throw specError(place, spec, `not a context strategy${kindGuess(value, colon)}`);
   if (kind === 'window') return { kind: 'window', windowSteps: wholeAbove(place, spec, 'K', body.trim(), 1) };
   const k = kind as RewritingKind;
   const parts = bodyParts(place, spec, k, body);

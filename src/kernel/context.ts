@@ -14,7 +14,8 @@
  * prefix sum, `maskedPrefix`, holds the masked form); a summary replaces the steps before the last K
  * with S tokens (`summarize()`, made by the loop when `summaryDue()`). For the cache: the masking
  * boundary moves each step, so the prompt changes at the first tool result of the step just masked
- * (its output, before it, is unchanged: rewrittenContext.ts, with `outputPrefix`); a summary rewrites
+ * (its output, before it, is unchanged: rewrittenContext.ts, with `outputPrefix`; a cache that serves only
+ * what a breakpoint wrote, `breakpoints`, then serves system + goal); a summary rewrites
  * everything after system + goal. `cacheLostTokens()` counts the tokens the next prompt re-sends that
  * the previous one held but that the strategy moved out of the unchanged prefix (a slid window's too; a
  * new placeholder is not lost).
@@ -66,10 +67,7 @@ export class ContextTracker {
   extended = false;
   maskKeep = Infinity;
   placeholder = 0;
-  /**
-   * maskedPrefix[i] = tokens of steps 0..i−1 with every tool result a placeholder: only strategies that
-   * rewrite older steps use it, so it is made (as long as the others) when one is set (`rewriting`).
-   */
+  /** maskedPrefix[i] = tokens of steps 0..i−1 with every tool result a placeholder (made, as long as the others, by `rewriting`). */
   maskedPrefix: Float64Array = NO_PREFIX;
   /** outputPrefix[i] = output tokens of steps 0..i−1 (made with maskedPrefix): where a masked step's results start. */
   outputPrefix: Float64Array = NO_PREFIX;
@@ -83,6 +81,8 @@ export class ContextTracker {
   rewritten = false;
   /** First unmasked step of the previous prompt. */
   previousMaskStart = -1;
+  /** The cache serves only prefixes a breakpoint wrote (a model that bills writes: rewrittenContext.ts cacheAtBreakpoints). */
+  breakpoints = false;
 
   constructor(systemTokens = 0, goalTokens = 0, strategy?: ContextStrategy, capacity = 64) {
     this.keptPrefix = new Float64Array(capacity + 1);
@@ -90,10 +90,10 @@ export class ContextTracker {
     this.reset(systemTokens + goalTokens, strategy);
   }
 
-  /** Empties the context for a new run (the arrays are kept). `triggerTokens`: a summary's, resolved (strategy.ts). */
-  reset(fixedTokens: number, strategy?: ContextStrategy, triggerTokens = Infinity): void {
+  /** Empties the context for a new run (the arrays are kept). `triggerTokens`: a summary's, resolved (strategy.ts); `breakpointCache`: rewrittenContext.ts cacheAtBreakpoints. */
+  reset(fixedTokens: number, strategy?: ContextStrategy, triggerTokens = Infinity, breakpointCache = false): void {
     this.resetTo(fixedTokens, strategy?.kind === 'window' ? (strategy.windowSteps ?? Infinity) : Infinity, strategy?.toolResultCap ?? Infinity);
-    if (strategy && rewritesHistory(strategy)) this.rewriting(rewriteSettings(strategy, triggerTokens));
+    if (strategy && rewritesHistory(strategy)) this.rewriting(rewriteSettings(strategy, triggerTokens, breakpointCache));
   }
 
   /** After resetTo: the run's strategy rewrites older steps. */
@@ -106,6 +106,7 @@ export class ContextTracker {
     this.trigger = settings.triggerTokens;
     this.summaryKeep = settings.summaryKeepSteps;
     this.summaryOutput = settings.summaryTokens;
+    this.breakpoints = settings.breakpointCache;
   }
 
   /** Empties the context for a new run with the strategy as numbers (keep: window steps or Infinity). */

@@ -174,9 +174,10 @@ export function writesForAnHour(call: Float64Array, at: number): boolean {
  * Cache on: the unchanged prefix is served, as far as the provider's rule allows (no prompt below its
  * minimum is cached, hits come in its increments); a model that bills cache writes (Anthropic-style)
  * writes what the cache did not serve, for five minutes unless the call recorded writes for an hour
- * (`forAnHour`: writesForAnHour).
+ * (`forAnHour`: writesForAnHour). Also what a synthetic agent whose provider serves only a share of the
+ * unchanged prefix bills (synthetic/agent.ts: the rule on the share served).
  */
-function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number, input: number, forAnHour = false): void {
+export function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number, input: number, forAnHour = false): void {
   const servable = unchangedTokens < input ? unchangedTokens : input;
   const minPrefix = prices.minCachePrefix;
   const cacheable = input >= minPrefix;
@@ -193,16 +194,19 @@ function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number,
 }
 
 /**
- * The prefix a summary call finds in the cache: the run's unchanged prefix when it is made on the run's
- * model; nothing on another model (`summary:…,model=X`), whose cache the run never wrote.
+ * The prefix a summary call finds in the cache. It sends the prompt it replaces as the next call would send
+ * it — the context and the framing the last call showed beyond it (`framingTokens`: tool schemas, message
+ * framing), then its request to summarise — so on the run's model the cache serves what it serves an
+ * ordinary call (servablePrefix: the unchanged prefix plus that framing); on another model
+ * (`summary:…,model=X`), whose cache the run never wrote, nothing.
  */
-export function summaryUnchangedTokens(summaryPrices: FlatPrices, runPrices: FlatPrices, unchangedTokens: number): number {
-  return summaryPrices.model === runPrices.model ? unchangedTokens : 0;
+export function summaryCachedPrefixTokens(summaryPrices: FlatPrices, runPrices: FlatPrices, unchangedTokens: number, framingTokens: number): number {
+  return summaryPrices.model === runPrices.model ? servablePrefix(unchangedTokens, framingTokens) : 0;
 }
 
 /**
  * A summary call (context strategies `summary`, `hybrid`): its prompt is the prompt it replaces
- * (`promptTokens`, of which `unchangedTokens` sit in the cache it reads: summaryUnchangedTokens), its
+ * (`promptTokens`, of which `unchangedTokens` sit in the cache it reads: summaryCachedPrefixTokens), its
  * output the summary's `summaryTokens`, priced at `prices` (the summary model's). It is not recorded, so
  * under cache mode `recorded` the cache serves its unchanged prefix as under `on`.
  */

@@ -30,10 +30,12 @@ export interface RewriteSettings {
   /** Steps a summary keeps. */
   summaryKeepSteps: number;
   summaryTokens: number;
+  /** The run's cache serves only prefixes a cache breakpoint wrote (rewrittenContext.ts cacheAtBreakpoints). */
+  breakpointCache: boolean;
 }
 
-/** The rewrite settings of a strategy; `triggerTokens` already resolved against the context window (strategy.ts). */
-export function rewriteSettings(strategy: ContextStrategy, triggerTokens: number): RewriteSettings {
+/** The rewrite settings of a strategy; `triggerTokens` already resolved against the context window (strategy.ts); `breakpointCache`: cacheAtBreakpoints. */
+export function rewriteSettings(strategy: ContextStrategy, triggerTokens: number, breakpointCache = false): RewriteSettings {
   const mask = strategy.kind === 'mask' || strategy.kind === 'hybrid';
   return {
     maskSteps: mask ? strategy.maskSteps! : Infinity,
@@ -41,5 +43,6 @@ export function rewriteSettings(strategy: ContextStrategy, triggerTokens: number
     triggerTokens: strategy.summary ? triggerTokens : Infinity,
     summaryKeepSteps: strategy.summary?.keepSteps ?? Infinity,
     summaryTokens: strategy.summary?.summaryTokens ?? 0,
+    breakpointCache,
   };
 }

@@ -12,8 +12,28 @@
  * no tool results (or whose results have no tokens in either form) does not change. Cache hits lost
  * are the tokens the next prompt re-sends that the previous one held, outside the unchanged prefix: a
  * changed step's output and every later step held by both; a new placeholder is written, not lost.
+ *
+ * That is what a cache serving any prefix it saw serves (OpenAI's, DeepSeek's automatic prefix caching).
+ * A provider that bills cache writes (Anthropic's) serves a read only from a prefix a cache breakpoint
+ * wrote, where the client marked it: the end of each prompt, and system + goal (as for a slid window).
+ * Once a step changed form the previous prompt's end is no prefix of the next, nor is any earlier
+ * prompt's (each held a later-masked step unmasked, unless its last M steps had no tool results, which
+ * the tracker does not look back for), so the cache serves system + goal and the rest is written again
+ * (`breakpoints`, set per run: cacheAtBreakpoints). Sources: Anthropic's prompt caching docs (a request
+ * hits the longest prefix written at an earlier breakpoint, looking back ~20 blocks from its own).
  */
+import { CacheWrites } from './cacheWrites.js';
 import type { ContextTracker } from './context.js';
+import type { FlatPrices } from './prices.js';
+
+/**
+ * The run's cache serves only what a breakpoint wrote: its model bills cache writes and the run writes
+ * (`cacheWrites`, as its cache mode leaves them: meter.ts boundWrites; a loop that asks for no writes
+ * marks no breakpoint). The one rule the readable loop (LoopSession) and the compiled replay (strategySteps) set.
+ */
+export function cacheAtBreakpoints(prices: FlatPrices, cacheWrites: CacheWrites): boolean {
+  return prices.hasCacheWritePrice && cacheWrites !== CacheWrites.None;
+}
 
 /** Tokens of steps a..e−1 in the next prompt's form (tool results of steps before `mask` masked). */
 function between(t: ContextTracker, a: number, e: number, mask: number): number {
@@ -57,7 +77,7 @@ function sharedEnd(t: ContextTracker, start: number): number {
   return shared > start ? shared : start;
 }
 
-/** unchangedTokens under masking / summaries: the prompts agree up to the first tool result the moved masking boundary changed. */
+/** unchangedTokens under masking / summaries: the prompts agree up to the first tool result the moved masking boundary changed (at breakpoints: system + goal once one changed). */
 export function unchangedRewritten(t: ContextTracker): number {
   // A summary rewrote everything after system + goal.
   if (t.rewritten) return t.fixed;
@@ -66,6 +86,8 @@ export function unchangedRewritten(t: ContextTracker): number {
   const mask = t.maskStart(start);
   const end = sharedEnd(t, start);
   const changed = firstChangedStep(t, start, end, mask);
+  // No breakpoint wrote a prefix ending inside the steps (see above): system + goal.
+  if (t.breakpoints && changed < end) return t.fixed;
   const kept = between(t, start, changed, mask) + (changed < end ? outputOf(t, changed) : 0);
   return t.fixed + t.summaryTokens + kept;
 }

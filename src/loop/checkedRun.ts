@@ -45,7 +45,9 @@ function checkedSource(source: StepSource): StepSource {
   };
   if (source.exhaustedDetail) wrapped.exhaustedDetail = () => source.exhaustedDetail!();
   if (source.endedBeforeNextCall) wrapped.endedBeforeNextCall = () => source.endedBeforeNextCall!();
+  if (source.callsLeft) wrapped.callsLeft = () => source.callsLeft!();
   if (source.refusal) wrapped.refusal = () => source.refusal!();
+  if (source.toolSkipped) wrapped.toolSkipped = (index) => source.toolSkipped!(index);
   if (source.recordedSummary) wrapped.recordedSummary = () => checked(source.recordedSummary!(), 'recordedSummary()');
   if (source.readsToolState !== undefined) wrapped.readsToolState = source.readsToolState;
   if (source.cacheWrites !== undefined) wrapped.cacheWrites = source.cacheWrites;

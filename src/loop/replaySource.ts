@@ -37,6 +37,9 @@ export class ReplaySource implements StepSource {
   exhaustedDetail(): string {
     return recordedEndDetail(this.trace.end);
   }
+  callsLeft(): number {
+    return this.calls.length - this.index;
+  }
   endedBeforeNextCall(): boolean {
     return endsBeforeNextCall(this.index, this.trace.calls.length, this.endsAfterLast);
   }

@@ -23,12 +23,18 @@ function sessionSetupOf(source: StepSource): SessionSetup {
 }
 
 function drive(source: StepSource, session: LoopSession): Stop {
+  const hooks = hooksOf(source);
   for (;;) {
     const next = beforeCall(session, source);
     if (next.stop) return next.stop;
-    const ended = playCall(session, next.response, next.view);
+    const ended = playCall(session, next.response, next.view, hooks);
     if (ended) return ended;
   }
+}
+
+/** A source told of its skipped tool calls (StepSource.toolSkipped) hears of them from playTools. */
+function hooksOf(source: StepSource): CallHooks {
+  return source.toolSkipped ? { skipped: (index) => source.toolSkipped!(index) } : NO_HOOKS;
 }
 
 /** What beforeCall found: the run stops before the call, or the source's response goes to the prompt `view`. */
@@ -70,6 +76,8 @@ export interface CallHooks {
   toolResult?(tool: ToolCallRecord, index: number): ToolCallRecord;
   /** After the response is paid and after each tool result: a tree's totals brought up to date before anything else runs. */
   spent?(): void;
+  /** Tool call `index` was skipped by the duplicate-action guard: its source is told (StepSource.toolSkipped). */
+  skipped?(index: number): void;
 }
 
 const NO_HOOKS: CallHooks = {};
@@ -99,7 +107,10 @@ export function playTools(session: LoopSession, response: CallRecord, hooks: Cal
     // The run never reached it, nor the ones after (its AbortSignal fired): they meet no brake (endStep: nor does a final mark complete).
     if (tool.unreached === true) break;
     const refused = session.checkTool(tool);
-    if (refused === SKIPPED) continue;
+    if (refused === SKIPPED) {
+      hooks.skipped?.(i);
+      continue;
+    }
     if (refused) return refused;
     const failed = session.recordToolResult(hooks.toolResult ? hooks.toolResult(tool, i) : tool);
     hooks.spent?.();

@@ -29,6 +29,7 @@ import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { framingAfterCall } from '../kernel/compaction.js';
 import { enterCall } from '../kernel/callContext.js';
 import { SentOverhead } from '../kernel/sentOverhead.js';
+import { cacheAtBreakpoints } from '../kernel/rewrittenContext.js';
 import { CallFlag, callFlags, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import { Fact } from '../kernel/describe.js';
 import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
@@ -40,6 +41,7 @@ import { StopCode } from '../kernel/stopCodes.js';
 import type { TimeoutAt } from '../kernel/cutWords.js';
 import { refusedCallLabel, SUMMARY_CALL, summaryCallStop } from '../kernel/providerWindow.js';
 import { callLatencyMs } from '../kernel/latency.js';
+import { endsAtSummary } from '../kernel/summaryBeforeCall.js';
 import { cutShort } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
@@ -96,7 +98,8 @@ export class LoopSession {
     const interner = setup.interner ?? new Interner();
     this.toolBrakes = new ToolBrakes({ limits: this.limits, state: this.state, stops: this.stops, accounts: this.accounts, context: this.context, options, interner, countsActions });
     this.summaries = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options });
-    this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)));
+    const breakpoints = cacheAtBreakpoints(this.prices, this.cacheWrites);
+    this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)), breakpoints);
   }
 
   /**
@@ -138,15 +141,17 @@ export class LoopSession {
   }
 
   /**
-   * A synchronous driver's summary call when due: no response, so paid by its estimate (as replay pays it); from a
-   * `source` that recorded the strategy's summary calls (recordedSummary: a live run's recording replayed as its loop
-   * ran it), the call as recorded (summary.ts recordedSummary). A live loop: summaryDue, beforeSummary, the call, recordSummary.
+   * A synchronous driver's summary call when due, paid by its estimate (as replay pays it); from a `source` that recorded
+   * the strategy's summary calls (a live run's recording replayed as its loop ran it), as recorded (summary.ts recordedSummary);
+   * past its window's brake, none when `source` has no call left: the run ends there (kernel/summaryBeforeCall.ts).
    */
-  summarizeIfDue(tree?: TreeCheck, source?: Pick<StepSource, 'recordedSummary'>): Stop | null {
+  summarizeIfDue(tree?: TreeCheck, source?: Pick<StepSource, 'recordedSummary' | 'callsLeft' | 'exhaustedReason' | 'exhaustedDetail'>): Stop | null {
     const due = this.summaryDue(tree);
-    if (due && source?.recordedSummary) return recordedSummary(this, due, source.recordedSummary());
-    const stop = due && this.beforeSummary(due, true);
-    if (due && !stop) this.recordSummary(due, null);
+    if (!due) return null;
+    if (source?.recordedSummary) return recordedSummary(this, due, source.recordedSummary());
+    if (source?.callsLeft && endsAtSummary(source.callsLeft())) return this.beforeSummary(due) ?? this.exhausted(source.exhaustedReason(), source.exhaustedDetail?.());
+    const stop = this.beforeSummary(due, true);
+    if (!stop) this.recordSummary(due, null);
     return stop;
   }
 

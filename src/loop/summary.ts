@@ -6,7 +6,8 @@
  * reports, through the meter ordinary calls go through (meterCallInto, at the summary model's prices, in
  * the run's cache mode). A response that reports no prompt size (replay and its trace-driven double, an
  * endpoint without usage) is billed by the estimate, as replay bills every summary call: the prompt it
- * replaces in, its unchanged prefix served by the cache as under `on`, S out (kernel meterSummaryCall).
+ * replaces in, its unchanged prefix and the framing the last call showed served by the cache as under `on`
+ * (kernel summaryCachedPrefixTokens), S out (kernel meterSummaryCall).
  * The context then holds the summary at its output as billed: what the model reported, else S.
  *
  * Like any request, a summary call may be refused for its length (kernel/providerWindow.ts summaryCallStop):
@@ -19,7 +20,7 @@ import type { BrakeState } from '../brakes/state.js';
 import type { ContextTracker, PromptView } from '../kernel/context.js';
 import { callLatencyMs } from '../kernel/latency.js';
 import type { SummaryCallSize } from '../kernel/cost.js';
-import { CacheModeCode, Metered, meterSummaryCall, summaryUnchangedTokens } from '../kernel/meter.js';
+import { CacheModeCode, Metered, meterSummaryCall, summaryCachedPrefixTokens } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import type { CallRecord } from '../trace/types.js';
 import { meterCall, type MeteredCall, type MeterSettings } from './meter.js';
@@ -105,7 +106,7 @@ export class SummaryCalls {
   /** The estimate, as replay bills a summary call. */
   private estimate(due: SummaryDue): MeteredCall {
     const { promptEstimate, summaryTokens } = due.size;
-    return estimatedSummaryCall(this.out, { prices: this.prices, runPrices: this.run.prices, cacheMode: this.settings.cacheMode, promptTokens: promptEstimate, unchangedPrefixTokens: due.view.unchangedPrefixTokens, summaryTokens });
+    return estimatedSummaryCall(this.out, { prices: this.prices, runPrices: this.run.prices, cacheMode: this.settings.cacheMode, promptTokens: promptEstimate, view: due.view, summaryTokens });
   }
 }
 
@@ -135,8 +136,8 @@ export interface SummaryEstimate {
   runPrices: FlatPrices;
   cacheMode: CacheModeCode;
   promptTokens: number;
-  /** The unchanged prefix of the prompt it replaces (the run's cache; none of it on another model's: summaryUnchangedTokens). */
-  unchangedPrefixTokens: number;
+  /** The prompt it replaces as the context sizes it: its unchanged prefix, and beyond it in `promptTokens` the framing the last call showed, are what the run's cache serves (none on another model's: summaryCachedPrefixTokens). */
+  view: Pick<PromptView, 'inputTokens' | 'unchangedPrefixTokens'>;
   summaryTokens: number;
 }
 
@@ -145,7 +146,7 @@ export interface SummaryEstimate {
  * how replay bills every summary call, and serve the summary calls its clients send.
  */
 export function estimatedSummaryCall(out: Float64Array, call: SummaryEstimate): MeteredCall {
-  const unchangedTokens = summaryUnchangedTokens(call.prices, call.runPrices, call.unchangedPrefixTokens);
+  const unchangedTokens = summaryCachedPrefixTokens(call.prices, call.runPrices, call.view.unchangedPrefixTokens, call.promptTokens - call.view.inputTokens);
   meterSummaryCall(out, call.prices, call.cacheMode, call.promptTokens, unchangedTokens, call.summaryTokens);
   return {
     usage: { input: call.promptTokens, cached: out[Metered.Cached]!, cacheWrite: out[Metered.CacheWrite]!, cacheWrite1h: out[Metered.CacheWrite1h]!, output: call.summaryTokens, reasoning: 0 },

@@ -64,10 +64,22 @@ export interface StepSource {
    */
   endedBeforeNextCall?(): boolean;
   /**
+   * How many calls the source has left to give (a recording: its calls not yet replayed). A summary call due
+   * when none is left is not made: the run ends there, as the source's end says (kernel/summaryBeforeCall.ts).
+   * Left out: a source that answers whenever asked (a model, a synthetic agent).
+   */
+  callsLeft?(): number;
+  /**
    * The provider's refusal the response `next` last gave stands for (a failed call), when it was one;
    * left out or undefined: none (a recording's failed calls are what they were, steps like any call).
    */
   refusal?(): WindowRefusal | undefined;
+  /**
+   * The duplicate-action guard (`--repeat-action skip`) skipped tool call `index` of the response `next` last
+   * gave: the tool did not run, and what its step holds is the guard's warning, not its result. A closed-loop
+   * policy acts on what its context holds (synthetic agents: a skipped read is no read). Left out: not told.
+   */
+  toolSkipped?(index: number): void;
   /**
    * Present when the source recorded the strategy's summary calls (a live run's recording replayed under the
    * strategy its loop ran: replay/recordedStrategy.ts): the summary call due now as recorded — the next call

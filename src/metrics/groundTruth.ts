@@ -49,6 +49,20 @@ export function isFalseStop(stop: number, steps: number, baseline: Pick<JudgedBa
   return truth === undefined ? baseline.stop === StopCode.Completed : truth.doneAtStep !== undefined && steps < truth.doneAtStep;
 }
 
+/**
+ * Whether a run counts toward a target completion rate (a sweep's recommendation): with ground truth, its
+ * task is done — it got as far as the step its task is done at with no brakes (a retrier that gives up and
+ * answers anyway is not done; a run a brake stopped after that step is); without (a recorded run), its stop
+ * reason is `completed`. The twin of isFalseStop: a run with ground truth a brake stops is a false stop
+ * exactly when its task is done with no brakes and it is not done here. A run that ran closed loop knows its
+ * own (`own`): under brakes that change what the agent sees (a skip), it need not follow its unbraked run, so
+ * steps past that run's done step prove nothing (a forgetful agent starved by skips went 55 steps, task undone).
+ */
+export function countsAsDone(stop: number, steps: number, truth: BaselineTruth | undefined, own?: { taskDone: boolean }): boolean {
+  if (own !== undefined) return own.taskDone;
+  return truth === undefined ? stop === StopCode.Completed : truth.doneAtStep !== undefined && steps >= truth.doneAtStep;
+}
+
 /** A run stopped by `stop` after `steps` steps, against its baseline: a false stop, caught (a brake stop before the baseline's end that is no false stop), or neither. */
 export function stopVerdict(stop: number, steps: number, baseline: JudgedBaseline): Verdict {
   if (BRAKED[stop] !== true) return Verdict.Neither;

@@ -8,7 +8,9 @@
  *   day's p95 and p99 carry how little n runs say of the population, not only day-to-day spread (drawn
  *   from the n runs as if they were the population, the p99 day sat below the mean's own 95% interval).
  *   Quantiles are nearest-rank. A day is drawn run by run, or as multinomial counts when it has many runs
- *   per distinct cost (projectDays.ts).
+ *   per distinct cost (projectDays.ts). Runs that stand for fewer (`strata`: a fitted profile's synthetic
+ *   runs stand for the recorded runs it was fitted to) are resampled part by part, each at the runs it stands
+ *   for and weighted by its runs, as the per-run intervals resample them: more --runs do not narrow the days.
  * - Draws index the costs in ascending order, not in the order the runs came: the same runs and seed
  *   give the same projection however they were listed (files in another order, a directory or a glob).
  * - 95% intervals on the mean (seeded bootstrap, `resamples`) and the p95 (order statistics) of the per-run
@@ -26,9 +28,9 @@ import { nearestRank } from '../metrics/population.js';
 import { meanPico, picoToUsd } from '../money.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { Rng, STREAM } from '../synthetic/random.js';
-import { PeriodDraws } from './projectDays.js';
+import { PeriodDraws, StratifiedPeriodDraws } from './projectDays.js';
 import { maxOf } from '../metrics/extremes.js';
-import { runCostConfidence, type CostStratum, type RunCostConfidence } from './projectConfidence.js';
+import { runCostConfidence, strataStandingForFewer, type CostStratum, type RunCostConfidence } from './projectConfidence.js';
 
 export interface Quantiles {
   mean: number;
@@ -45,7 +47,7 @@ export interface ProjectionOptions {
   trials?: number;
   /** Bootstrap resamples (default 1000). */
   resamples?: number;
-  /** The runs by part, where a part stands for fewer runs than it holds (a fitted profile's: projectConfidence.ts); the intervals rest on those. */
+  /** The runs by part, where a part stands for fewer runs than it holds (a fitted profile's: projectConfidence.ts); the intervals and each period's resample rest on those. */
   strata?: readonly CostStratum[];
 }
 
@@ -84,7 +86,10 @@ export function projectSpend(runCostsPico: readonly number[], options: Projectio
   const n = costsPico.length;
   const dayTotals: bigint[] = [];
   const periodTotals: bigint[] = [];
-  const periods = new PeriodDraws(costsPico, options.runsPerDay);
+  // Runs that stand for fewer: each period resamples every part at the runs it stands for (projectDays.ts).
+  const strata = strataStandingForFewer(options.strata);
+  if (strata !== undefined && strata.reduce((sum, s) => sum + s.costsPico.length, 0) !== n) throw new Error(`projectSpend: the strata hold other runs than the ${n} costs`);
+  const periods = strata === undefined ? new PeriodDraws(costsPico, options.runsPerDay) : new StratifiedPeriodDraws(strata, options.runsPerDay);
   for (let trial = 0; trial < trials; trial++) {
     const rng = Rng.stream(options.seed, trial, STREAM.projectDays);
     const daySpend = periods.spender(rng);
@@ -105,7 +110,7 @@ export function projectSpend(runCostsPico: readonly number[], options: Projectio
     perDay: quantilesUsd(dayTotals),
     perPeriod: quantilesUsd(periodTotals),
     perRunUsd: { ...perRun, max: picoToUsd(Math.max(0, maxOf(costsPico))), runs: n },
-    confidence: runCostConfidence(costsPico, { seed: options.seed, resamples, ...(options.strata === undefined ? {} : { strata: options.strata }) }),
+    confidence: runCostConfidence(costsPico, { seed: options.seed, resamples, ...(strata === undefined ? {} : { strata }) }),
   };
 }
 

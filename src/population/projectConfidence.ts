@@ -92,16 +92,28 @@ function t975(df: number): number {
   return z + g1 / df + g2 / df ** 2 + g3 / df ** 3;
 }
 
-/** The strata when some stand for fewer runs than they hold (each at most its own runs); undefined when none does: the runs are the sample. */
-function fewerThanDrawn(strata: readonly CostStratum[] | undefined): CostStratum[] | undefined {
-  // Each part's costs ascending: the same runs give the same draws in whatever order they came.
+/**
+ * The strata when some stand for fewer runs than they hold (each at most its own runs), as both the per-run
+ * intervals and each simulated period's resample (projectDays.ts StratifiedPeriodDraws) take them: each
+ * part's costs ascending and the parts in one order (by runs, runs stood for, then costs), so the same runs
+ * give the same draws in whatever order the parts and their runs came. Undefined when none stands for
+ * fewer: the runs are the sample.
+ */
+export function strataStandingForFewer(strata: readonly CostStratum[] | undefined): CostStratum[] | undefined {
   const capped = (strata ?? []).filter((s) => s.costsPico.length > 0).map((s) => ({ costsPico: [...s.costsPico].sort((a, b) => a - b), sampleRuns: Math.max(1, Math.min(s.sampleRuns, s.costsPico.length)) }));
-  return capped.some((s) => s.sampleRuns < s.costsPico.length) ? capped : undefined;
+  return capped.some((s) => s.sampleRuns < s.costsPico.length) ? capped.sort(compareStrata) : undefined;
+}
+
+function compareStrata(a: CostStratum, b: CostStratum): number {
+  if (a.costsPico.length !== b.costsPico.length) return a.costsPico.length - b.costsPico.length;
+  if (a.sampleRuns !== b.sampleRuns) return a.sampleRuns - b.sampleRuns;
+  const at = a.costsPico.findIndex((cost, i) => cost !== b.costsPico[i]);
+  return at < 0 ? 0 : a.costsPico[at]! - b.costsPico[at]!;
 }
 
 /** The 95% intervals of the mean and p95 of per-run costs (picodollars, ascending); `strata`: the runs by part, where a part stands for fewer runs than it holds. */
 export function runCostConfidence(ascendingPico: readonly number[], options: { seed: number; resamples: number; strata?: readonly CostStratum[] }): RunCostConfidence {
-  const strata = fewerThanDrawn(options.strata);
+  const strata = strataStandingForFewer(options.strata);
   if (strata !== undefined) return stratifiedConfidence(ascendingPico, strata, options);
   const n = ascendingPico.length;
   const reasons: RunCostConfidence['reasons'] = {};

@@ -8,12 +8,14 @@
  *   O(distinct costs) instead of O(runs).
  * Which way depends only on runsPerDay and the costs, so the same inputs and seed give the same figures;
  * the two give the same distribution of days, not the same draws. Each period first resamples its
- * population from the runs (periodSpender): the days carry the sample's own uncertainty.
+ * population from the runs (PeriodDraws): the days carry the sample's own uncertainty; runs some of which
+ * stand for fewer (a fitted profile's) part by part, each at the runs it stands for (StratifiedPeriodDraws).
  * Pure: no node:*, no clock, no Math.random.
  */
 import { binomialDraw } from '../metrics/binomial.js';
 import { maxOf } from '../metrics/extremes.js';
 import type { Rng } from '../synthetic/random.js';
+import type { CostStratum } from './projectConfidence.js';
 
 /** One simulated day's spend in picodollars, drawn from `rng`. */
 export type DaySpender = (rng: Rng) => bigint;
@@ -31,7 +33,7 @@ export interface CostCounts {
   runs: number[];
 }
 
-export function costCounts(costsPico: readonly number[]): CostCounts {
+export function costCounts(costsPico: ArrayLike<number>): CostCounts {
   const sorted = Float64Array.from(costsPico).sort();
   const counts: CostCounts = { costsPico: [], runs: [] };
   for (let i = 0; i < sorted.length; i++) {
@@ -113,48 +115,133 @@ export class PeriodDraws {
   }
 }
 
+/** The longest stretch of runs whose costs (each at most `largestPico`) add up as a Number below 2^53 picodollars. */
+function safeStretch(largestPico: number): number {
+  return Math.max(1, Math.floor(Number.MAX_SAFE_INTEGER / Math.max(1, largestPico)));
+}
+
 /**
  * Run by run: added as a Number in stretches short enough that no partial sum can pass 2^53 picodollars
  * (a float sum past it drops units), each stretch carried into a BigInt.
  */
 export function spendRunByRun(costsPico: ArrayLike<number>, runsPerDay: number): DaySpender {
+  const stretch = safeStretch(maxOf(costsPico));
+  return (rng) => runsSpend(costsPico, { runs: runsPerDay, stretch }, rng);
+}
+
+/** `runs` runs drawn by index from `costsPico` (none above the largest `stretch` was taken of), added exactly. */
+function runsSpend(costsPico: ArrayLike<number>, day: { runs: number; stretch: number }, rng: Rng): bigint {
   const n = costsPico.length;
-  const stretch = Math.max(1, Math.floor(Number.MAX_SAFE_INTEGER / Math.max(1, maxOf(costsPico))));
-  return (rng) => {
-    let total = 0n;
-    for (let from = 0; from < runsPerDay; from += stretch) {
-      const to = Math.min(runsPerDay, from + stretch);
-      let spent = 0;
-      for (let k = from; k < to; k++) spent += costsPico[rng.below(n)]!;
-      total += BigInt(spent);
-    }
-    return total;
-  };
+  let total = 0n;
+  for (let from = 0; from < day.runs; from += day.stretch) {
+    const to = Math.min(day.runs, from + day.stretch);
+    let spent = 0;
+    for (let k = from; k < to; k++) spent += costsPico[rng.below(n)]!;
+    total += BigInt(spent);
+  }
+  return total;
 }
 
 /** As counts: a binomial per distinct cost (the last takes what is left), each count × cost added exactly. */
 export function spendByCounts(counts: CostCounts, runsPerDay: number): DaySpender {
+  const allRuns = counts.runs.reduce((sum, r) => sum + r, 0);
+  return (rng) => countsSpend(counts, { allRuns, runs: runsPerDay }, rng);
+}
+
+/** `runs` runs drawn as counts over `counts` (`allRuns` its runs in all), added exactly. */
+function countsSpend(counts: CostCounts, day: { allRuns: number; runs: number }, rng: Rng): bigint {
   const { costsPico, runs } = counts;
-  const allRuns = runs.reduce((sum, r) => sum + r, 0);
-  return (rng) => {
-    let left = runsPerDay;
-    let runsLeft = allRuns;
-    let spent = 0;
-    let carried = 0n;
-    for (let i = 0; i < costsPico.length && left > 0; i++) {
-      const count = binomialDraw(left, runs[i]! / runsLeft, rng);
-      left -= count;
-      runsLeft -= runs[i]!;
-      // count × cost is exact as a Number when it is a safe integer (a product past 2^53 rounds to past it).
-      const term = count * costsPico[i]!;
-      if (term <= Number.MAX_SAFE_INTEGER - spent) spent += term;
-      else if (term <= Number.MAX_SAFE_INTEGER) {
-        carried += BigInt(spent);
-        spent = term;
-      } else carried += BigInt(count) * BigInt(costsPico[i]!);
-    }
-    return carried + BigInt(spent);
-  };
+  let left = day.runs;
+  let runsLeft = day.allRuns;
+  let spent = 0;
+  let carried = 0n;
+  for (let i = 0; i < costsPico.length && left > 0; i++) {
+    const count = binomialDraw(left, runs[i]! / runsLeft, rng);
+    left -= count;
+    runsLeft -= runs[i]!;
+    // count × cost is exact as a Number when it is a safe integer (a product past 2^53 rounds to past it).
+    const term = count * costsPico[i]!;
+    if (term <= Number.MAX_SAFE_INTEGER - spent) spent += term;
+    else if (term <= Number.MAX_SAFE_INTEGER) {
+      carried += BigInt(spent);
+      spent = term;
+    } else carried += BigInt(count) * BigInt(costsPico[i]!);
+  }
+  return carried + BigInt(spent);
+}
+
+/**
+ * A part of a stratified period (StratifiedPeriodDraws): its costs ascending, its runs (its weight in the
+ * population) and, each period, `sampleRuns` of them drawn with replacement; its share of a day is drawn
+ * from that resample, as counts when it has many runs a day for the distinct costs a resample can hold.
+ */
+class StratumDraws {
+  readonly runs: number;
+  private readonly sample: Float64Array;
+  private readonly byCounts: boolean;
+  private readonly stretch: number;
+  private counts: CostCounts = { costsPico: [], runs: [] };
+  constructor(
+    private readonly ascending: readonly number[],
+    part: { sampleRuns: number; runsPerDay: number },
+  ) {
+    this.runs = ascending.length;
+    this.sample = new Float64Array(part.sampleRuns);
+    const distinct = Math.min(part.sampleRuns, costCounts(ascending).costsPico.length);
+    this.byCounts = part.runsPerDay >= COUNTS_FROM_RUNS_PER_COST * distinct;
+    this.stretch = safeStretch(maxOf(ascending));
+  }
+
+  /** The period's resample: `sampleRuns` costs drawn by index (as counts too, when its days are). */
+  resample(rng: Rng): void {
+    const n = this.ascending.length;
+    for (let k = 0; k < this.sample.length; k++) this.sample[k] = this.ascending[rng.below(n)]!;
+    if (this.byCounts) this.counts = costCounts(this.sample);
+  }
+
+  /** `runs` of a day's runs drawn from the resample, added exactly. */
+  spend(runs: number, rng: Rng): bigint {
+    return this.byCounts ? countsSpend(this.counts, { allRuns: this.sample.length, runs }, rng) : runsSpend(this.sample, { runs, stretch: this.stretch }, rng);
+  }
+}
+
+/**
+ * Each period of runs some of which stand for fewer than they are (projectConfidence.ts strata: a fitted
+ * profile's synthetic runs stand for the recorded runs it was fitted to), as the per-run interval resamples
+ * them: every part resampled at the runs it stands for (`sampleRuns` drawn from its own costs), then
+ * weighted by its runs. A day's runs are split over the parts by a chain of binomials at their shares of
+ * the runs, each part's drawn from its resample. So the spread of days and periods carries the uncertainty
+ * of the runs stood for, and more synthetic runs (--runs) do not narrow it. Exact as the days above are.
+ */
+export class StratifiedPeriodDraws {
+  private readonly strata: StratumDraws[];
+  private readonly allRuns: number;
+  constructor(
+    strata: readonly CostStratum[],
+    private readonly runsPerDay: number,
+  ) {
+    this.allRuns = strata.reduce((sum, s) => sum + s.costsPico.length, 0);
+    this.strata = strata.map((s) => new StratumDraws(s.costsPico, { sampleRuns: s.sampleRuns, runsPerDay: (runsPerDay * s.costsPico.length) / Math.max(1, this.allRuns) }));
+  }
+
+  /** The next period's day spender, every part resampled from `rng` (valid until the next call). */
+  spender(rng: Rng): DaySpender {
+    for (const stratum of this.strata) stratum.resample(rng);
+    const last = this.strata.length - 1;
+    return (dayRng) => {
+      let left = this.runsPerDay;
+      let runsLeft = this.allRuns;
+      let total = 0n;
+      for (let i = 0; i <= last && left > 0; i++) {
+        const stratum = this.strata[i]!;
+        const count = i === last ? left : binomialDraw(left, stratum.runs / runsLeft, dayRng);
+        left -= count;
+        runsLeft -= stratum.runs;
+        if (count > 0) total += stratum.spend(count, dayRng);
+      }
+      return total;
+    };
+  }
 }
 
 /** Most simulated days a projection keeps (days × trials: each trial keeps its days' spend for the quantiles): 10,000,000 took ~680 MB. */

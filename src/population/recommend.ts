@@ -1,16 +1,31 @@
 /**
  * What a sweep recommends, by rules that can be redone by hand from its CSV:
  * - recommendation (with a target completion rate R): among configurations with completionRate ≥ R,
- *   the lowest costPerCompletedUsd; ties: the lowest costUsd, then the tighter brakes, then the first in grid
+ *   the lowest costPerCompletedUsd (both as countedRow counts them: tasks done where runs carry ground truth); ties: the lowest costUsd, then the tighter brakes, then the first in grid
  *   order (recommendTie.ts: the tie order a sweep, its shards and their merge share).
  * - pareto: configurations no other beats on both costPerCompletedUsd (lower is better; none completed
  *   counts as the worst) and completionRate (higher is better) — "beats" = at least as good on both and
  *   strictly better on one.
  */
 import type { PopulationMetrics } from '../metrics/population.js';
+import type { TasksDone } from './sweep.js';
 import { GRID_ORDER, type TieOrder } from './recommendTie.js';
 
 export type RankedRow = Pick<PopulationMetrics, 'completionRate' | 'costPerCompletedUsd' | 'costUsd'>;
+
+/** A row as a sweep reports it: its runs and completions, and its tasks done where some of its runs carry ground truth. */
+export type CountedRow = RankedRow & Pick<PopulationMetrics, 'runs' | 'completed'> & { tasksDone?: TasksDone };
+
+/**
+ * A row as the recommendation counts it — the one place the choice is made: where its runs carry ground truth
+ * (sweep.ts TasksDone), completed means tasks done (a run that ended `completed` without doing its task is not
+ * counted), its cost per completed run the spend over them; else runs whose stop reason is `completed`.
+ */
+export function countedRow(row: CountedRow): RankedRow & Pick<PopulationMetrics, 'runs' | 'completed'> {
+  const tasks = row.tasksDone;
+  if (tasks === undefined) return row;
+  return { runs: row.runs, completed: tasks.done, completionRate: tasks.doneRate, costPerCompletedUsd: tasks.costPerDoneUsd, costUsd: row.costUsd };
+}
 
 const perCompleted = (row: RankedRow): number => row.costPerCompletedUsd ?? Infinity;
 

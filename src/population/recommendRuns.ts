@@ -13,7 +13,7 @@ export interface KeptUnit {
   runs: number;
 }
 
-/** What a tally keeps of its runs: each run's completion (1: completed), in the order added, and the units they came in. */
+/** What a tally keeps of its runs: each run's completion as the recommendation counts it (1: counted, groundTruth.ts countsAsDone), in the order added, and the units they came in. */
 export interface KeptRuns {
   completed: Uint8Array;
   units: KeptUnit[];
@@ -39,6 +39,59 @@ export class FlagsBuilder {
     this.length = 0;
     return done;
   }
+}
+
+/**
+ * What a configuration's runs with ground truth did against what their stop reasons say (groundTruth.ts
+ * countsAsDone): the recommendation counts a run with ground truth when its task is done, not when it ended
+ * `completed`. Runs counted done = completed − completedNotDone + doneNotCompleted; without ground truth the
+ * two are the same runs. Plain data (a worker thread sends it); shares add up.
+ */
+export interface DoneCounts {
+  /** Runs with ground truth (synthetic runs, generated traces). */
+  groundTruthRuns: number;
+  /** Of those, runs that ended `completed` without doing their task (a retrier that gives up and answers anyway). */
+  completedNotDone: number;
+  /** Of those, runs whose task is done that ended otherwise (a brake after the step it is done at, trace_end). */
+  doneNotCompleted: number;
+}
+
+/** Each configuration's DoneCounts, run by run (three counts per configuration, in typed arrays: a sweep may have 10^5 configurations). */
+export class DoneCountsBuilder {
+  private readonly counts: Float64Array;
+  constructor(configurations: number) {
+    this.counts = new Float64Array(configurations * 3);
+  }
+
+  /** A run of configuration `c` with ground truth: whether it ended `completed`, and whether its task is done (countsAsDone). */
+  add(c: number, completed: boolean, done: boolean): void {
+    this.counts[c * 3]! += 1;
+    if (completed && !done) this.counts[c * 3 + 1]! += 1;
+    else if (done && !completed) this.counts[c * 3 + 2]! += 1;
+  }
+
+  mark(): Float64Array {
+    return this.counts.slice();
+  }
+
+  rollback(mark: Float64Array): void {
+    this.counts.set(mark);
+  }
+
+  /** Configuration `c`'s counts (then the builder's are zeroed). */
+  take(c: number): DoneCounts {
+    const at = c * 3;
+    const counts = { groundTruthRuns: this.counts[at]!, completedNotDone: this.counts[at + 1]!, doneNotCompleted: this.counts[at + 2]! };
+    this.counts.fill(0, at, at + 3);
+    return counts;
+  }
+}
+
+/** Counts of disjoint shares of one configuration's runs added up; undefined when no share has any. */
+export function addDoneCounts(parts: readonly (DoneCounts | undefined)[]): DoneCounts | undefined {
+  const given = parts.filter((part): part is DoneCounts => part !== undefined);
+  if (given.length === 0) return undefined;
+  return given.reduce((sum, part) => ({ groundTruthRuns: sum.groundTruthRuns + part.groundTruthRuns, completedNotDone: sum.completedNotDone + part.completedNotDone, doneNotCompleted: sum.doneNotCompleted + part.doneNotCompleted }));
 }
 
 /** The units' starts among the runs added (`from`: the run count when each began): their runs once `total` are added. */

@@ -21,8 +21,10 @@ import { configurationRuns, type PopulationConfig, type PopulationInputs, type P
 import type { SweepResults } from './sweepRecorded.js';
 import { syntheticRuns } from './syntheticSweep.js';
 import { recordedRunsNamed } from './blameRun.js';
-import { StopCode } from '../kernel/stopCodes.js';
-import { FlagsBuilder, keptUnits, runsInOrder, type KeptRuns } from './recommendRuns.js';
+import { StopCode, stopCodeOf } from '../kernel/stopCodes.js';
+import { countsAsDone } from '../metrics/groundTruth.js';
+import { meanPico, picoToUsd } from '../money.js';
+import { addDoneCounts, DoneCountsBuilder, FlagsBuilder, keptUnits, runsInOrder, type DoneCounts, type KeptRuns } from './recommendRuns.js';
 import type { RunOutcomes } from './recommendBootstrap.js';
 
 export { hasStrategyFigures, statesItsStrategy, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
@@ -33,8 +35,23 @@ export { hasStrategyFigures, statesItsStrategy, SWEEP_SLICE_TRACES, type SweepRe
  */
 export type StrategyTotals = StrategyFigureRecord;
 
-/** A configuration's figures (with what its runs cost with no brakes, in all: `baselineCostUsd`) and its strategy totals. */
-export type SweepMetrics = PopulationMetrics & StrategyTotals;
+/**
+ * Completion as a sweep's recommendation counts it, where some runs carry ground truth (synthetic runs,
+ * generated traces): those runs when their task is done (groundTruth.ts countsAsDone), the others when their
+ * stop reason is `completed`; `done` of the runs, at `costPerDoneUsd` (the configuration's spend over them).
+ */
+export interface TasksDone {
+  done: number;
+  doneRate: number;
+  costPerDoneUsd: number | null;
+  groundTruthRuns: number;
+  /** Runs with ground truth that ended `completed` without doing their task (not counted), and that did it but ended otherwise (counted). */
+  completedNotDone: number;
+  doneNotCompleted: number;
+}
+
+/** A configuration's figures (with what its runs cost with no brakes, in all: `baselineCostUsd`) and its strategy totals; with runs that carry ground truth, their tasks done. */
+export type SweepMetrics = PopulationMetrics & StrategyTotals & { tasksDone?: TasksDone };
 
 /** The strategy totals of a configuration's runs (absent where 0). */
 export function strategyTotals(runs: readonly Partial<StrategyFigures>[]): StrategyTotals {
@@ -76,6 +93,8 @@ export interface SweepTally {
   kept?: KeptRuns;
   /** Merged (mergeSweepTallies) from tallies that kept their runs: the runs, costs and completion, in the order of the files (a copy). */
   runs?: RunOutcomes;
+  /** Of its runs with ground truth, those whose task done and stop reason part (absent: no run with ground truth). */
+  done?: DoneCounts;
 }
 
 /**
@@ -89,6 +108,8 @@ export class SweepTallier {
   private readonly syntheticSweeps = new Map<string, SweepResults>();
   /** With `keepRuns`: each configuration's runs' completion, and where each unit began among the runs. */
   private readonly flags: FlagsBuilder[] | undefined;
+  /** Each configuration's runs with ground truth, counted (recommendRuns.ts DoneCounts). */
+  private readonly done: DoneCountsBuilder;
   private starts: { order: number; from: number }[] = [];
   /**
    * `results`: the recorded sweep's result columns, reused from add to add (talliers of the same
@@ -104,6 +125,7 @@ export class SweepTallier {
     this.tallies = configs.map(() => new TallyBuilder());
     this.strategy = configs.map(newStrategyTally);
     this.flags = options.keepRuns === true ? configs.map(() => new FlagsBuilder()) : undefined;
+    this.done = new DoneCountsBuilder(configs.length);
   }
 
   /** The runs added next are a unit of the work queue's, at `order` among the inputs (sweepUnits.ts): merged tallies put them in that order. */
@@ -116,14 +138,20 @@ export class SweepTallier {
     const runs = population.traces.length + population.synthetic.scenarios!.reduce((n, s) => n + s.runs, 0);
     for (const tally of this.tallies) tally.reserve(runs);
     const flags = this.flags;
-    const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
+    // Completion as the recommendation counts it (groundTruth.ts countsAsDone), decided here once for every run.
+    const counted = (c: number, stop: number, steps: number, truth: RunPair['baseline']['truth'], own?: { taskDone: boolean }) => {
+      const done = countsAsDone(stop, steps, truth, own);
+      if (truth !== undefined) this.done.add(c, stop === StopCode.Completed, done);
+      flags?.[c]!.push(done);
+    };
+    const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline'], own?: { taskDone: boolean }) => {
       this.tallies[c]!.add(run, baseline);
-      flags?.[c]!.push(run.stopReason === 'completed');
+      counted(c, stopCodeOf(run.stopReason), run.steps, baseline.truth, own);
       addToStrategyTally(this.strategy[c]!, run);
     };
     const addCell: CellVisitor = (c, f, baseline) => {
       this.tallies[c]!.addCoded(f, baseline);
-      flags?.[c]!.push(f.stop === StopCode.Completed);
+      counted(c, f.stop, f.steps, baseline.truth);
       if (f.strategyCacheLostTokens) this.strategy[c]!.strategyCacheLostTokens += f.strategyCacheLostTokens;
     };
     recordedRunsNamed(population.recorded, this.configs, this.prices, { visit: add, visitCell: addCell }, { sweeps: this.results });
@@ -133,7 +161,7 @@ export class SweepTallier {
 
   /** Where every tally is: what rollback returns to (a file streamed and found bad part way). */
   mark(): SweepTallierMark {
-    return { tallies: this.tallies.map((tally) => tally.mark()), strategy: this.strategy.map((s) => ({ ...s })), runs: this.flags?.[0]?.length ?? 0, starts: this.starts.length };
+    return { tallies: this.tallies.map((tally) => tally.mark()), strategy: this.strategy.map((s) => ({ ...s })), runs: this.flags?.[0]?.length ?? 0, starts: this.starts.length, done: this.done.mark() };
   }
 
   /** Back to `mark`: the runs added since are forgotten. */
@@ -142,17 +170,22 @@ export class SweepTallier {
     this.strategy.forEach((s, c) => Object.assign(s, mark.strategy[c]!));
     for (const flags of this.flags ?? []) flags.length = mark.runs;
     this.starts.length = mark.starts;
+    this.done.rollback(mark.done);
   }
 
   /** The tallies of every run added. */
   finish(): SweepTally[] {
     const units = this.flags === undefined ? undefined : keptUnits(this.starts, this.flags[0]?.length ?? 0);
     this.starts = [];
-    return this.configs.map((_, c) => ({
-      population: this.tallies[c]!.finish(),
-      strategy: shownStrategySums(this.strategy[c]!),
-      ...(units === undefined ? {} : { kept: { completed: this.flags![c]!.finish(), units } }),
-    }));
+    return this.configs.map((_, c) => {
+      const done = this.done.take(c);
+      return {
+        population: this.tallies[c]!.finish(),
+        strategy: shownStrategySums(this.strategy[c]!),
+        ...(units === undefined ? {} : { kept: { completed: this.flags![c]!.finish(), units } }),
+        ...(done.groundTruthRuns === 0 ? {} : { done }),
+      };
+    });
   }
 }
 
@@ -163,6 +196,8 @@ export interface SweepTallierMark {
   /** Runs added, and units begun (each configuration's completion flags kept: keepRuns). */
   runs: number;
   starts: number;
+  /** Each configuration's DoneCounts, three numbers each. */
+  done: Float64Array;
 }
 
 /** Each configuration's tally over the population's runs. */
@@ -177,13 +212,14 @@ export function sweepTallies(population: SweepPopulation, configs: readonly Popu
  */
 export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
   const runs = parts.length > 0 && parts.every((part) => part.kept !== undefined) ? runsInOrder(parts.map((part) => ({ costs: part.population.costs, kept: part.kept! }))) : undefined;
-  const withRuns = (tally: SweepTally): SweepTally => (runs === undefined ? tally : { population: tally.population, strategy: tally.strategy, runs });
+  const withRuns = (tally: SweepTally): SweepTally => (runs === undefined ? tally : { population: tally.population, strategy: tally.strategy, runs, ...(tally.done === undefined ? {} : { done: tally.done }) });
   if (parts.length === 1) return withRuns(parts[0]!);
   const population = newTally();
   mergeTallies(population, ...parts.map((part) => part.population));
   const sum = newStrategyTally();
   for (const part of parts) addToStrategyTally(sum, part.strategy);
-  return withRuns({ population, strategy: shownStrategySums(sum) });
+  const done = addDoneCounts(parts.map((part) => part.done));
+  return withRuns({ population, strategy: shownStrategySums(sum), ...(done === undefined ? {} : { done }) });
 }
 
 /**
@@ -192,8 +228,16 @@ export function mergeSweepTallies(parts: readonly SweepTally[]): SweepTally {
  */
 export function sweepTallyMetrics(tally: SweepTally, quantiles?: CostQuantiles): SweepMetrics {
   // The strategy totals after the population figures (as a spread of both: one object per configuration, not three).
-  const metrics = Object.assign(quantiles === undefined ? tallyMetrics(tally.population) : tallyMetrics(tally.population, quantiles), strategyFigureRecord(tally.strategy));
+  const metrics: SweepMetrics = Object.assign(quantiles === undefined ? tallyMetrics(tally.population) : tallyMetrics(tally.population, quantiles), strategyFigureRecord(tally.strategy));
+  if (tally.done !== undefined) metrics.tasksDone = tasksDoneOf(tally.population, tally.done);
   return tally.runs === undefined ? metrics : Object.assign(metrics, { runOutcomes: tally.runs });
+}
+
+/** A configuration's tasks done (TasksDone) from its tally and the counts of its runs with ground truth. */
+function tasksDoneOf(population: PopulationTally, counts: DoneCounts): TasksDone {
+  const done = population.completed - counts.completedNotDone + counts.doneNotCompleted;
+  const n = population.runs;
+  return { done, doneRate: n === 0 ? 0 : done / n, costPerDoneUsd: done === 0 ? null : picoToUsd(meanPico(population.totalPico, done)), ...counts };
 }
 
 /** Each configuration's population figures, and its strategy totals. */

@@ -9,8 +9,12 @@ import type { BaselineTruth, CodedBaseline, RunPair } from '../metrics/populatio
 import type { Trace } from '../trace/types.js';
 import type { PopulationRunFigures } from './run.js';
 
-/** A run of a configuration and its baseline (`run` may be reused between calls: copy it to keep it). */
-export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => void;
+/**
+ * A run of a configuration and its baseline (`run` may be reused between calls: copy it to keep it); `own`: a
+ * synthetic run's own ground truth under the configuration, where it ran closed loop (its brakes may change
+ * what it does: a skip).
+ */
+export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: RunPair['baseline'], own?: { taskDone: boolean }) => void;
 
 /**
  * A cell's baseline, its stop as a code, with its run's ground truth when known (`truth`: the step its task

@@ -2,7 +2,10 @@
  * `project`'s line on how far to trust the per-run figures: the 95% intervals of the mean and p95 cost per
  * run that the runs are enough for (projectConfidence.ts), and for the others why there is none. With a
  * fitted profile among the inputs, what its runs stand for (the recorded runs it was fitted to, not the
- * synthetic runs drawn of it), what the intervals leave out, and the profile's own small-sample caveat.
+ * synthetic runs drawn of it) in the intervals and each simulated period's resample, what they leave out,
+ * and the profile's own small-sample caveat. With hand-written scenario files (synthetic runs of a file fit
+ * did not write: no `# Fitted by loopcost fit to N recorded runs` line), that every figure rests on the
+ * weights and sizes written in them, which no interval measures. And the note on how a period is drawn.
  */
 import type { RunCostConfidence } from '../population/projectConfidence.js';
 import { MIN_RUNS_FOR_MEAN_INTERVAL, RUNS_FOR_P95_UPPER } from '../population/projectConfidence.js';
@@ -18,6 +21,12 @@ export interface FittedProfile {
   syntheticRuns: number;
   /** What the profile says of its sample (fit.ts heldOutStatement, as its header comment says it). */
   caveat: string;
+}
+
+/** A scenario file fit did not write among a projection's inputs (JSON `handWritten.scenarios`): its runs are drawn from guessed weights and sizes. */
+export interface HandWrittenScenario {
+  source: string;
+  syntheticRuns: number;
 }
 
 /** The mean's interval, or why there is none. */
@@ -47,9 +56,31 @@ function fittedWords(fitted: readonly FittedProfile[]): string {
   const each = fitted.map((f) => `${f.source}'s ${counted(f.syntheticRuns, 'synthetic run')} as the ${counted(f.fittedOnRuns, 'recorded run')} it was fitted to`).join(', ');
   const caveats = fitted.map((f) => ` ${f.source}: ${f.caveat}`).join('');
   return (
-    ` These count ${each} (fewer, where fewer were drawn): a profile knows its population no better than the runs behind it, and more --runs only narrow the simulation's own noise.` +
+    ` These count ${each} (fewer, where fewer were drawn), as does each simulated period's resample (so the p95 and p99 of days and periods): a profile knows its population no better than the runs behind it, and more --runs only narrow the simulation's own noise.` +
     ` They cover the sampling of those runs, not how far the profile's runs differ from them (fit --report measures that).${caveats}`
   );
+}
+
+/**
+ * What the figures of hand-written scenario files rest on: the behaviours, weights and sizes written in them.
+ * Their runs are each their own sample of the file's population, so the intervals and the spread of days
+ * measure only the simulation's noise, which more --runs narrow (a guessed weight of 2, 5 or 10 gave
+ * intervals that did not overlap); undefined when there is none.
+ */
+export function handWrittenText(scenarios: readonly HandWrittenScenario[]): string | undefined {
+  if (scenarios.length === 0) return undefined;
+  const runs = scenarios.reduce((sum, s) => sum + s.syntheticRuns, 0);
+  const whose = scenarios.length === 1 ? `${scenarios[0]!.source}'s ${counted(runs, 'synthetic run')}` : `the ${counted(runs, 'synthetic run')} of ${scenarios.map((s) => `${s.source} (${s.syntheticRuns})`).join(', ')}`;
+  return (
+    `Hand-written scenarios: ${whose} are drawn from the behaviours, weights and sizes written in ${scenarios.length === 1 ? 'the file' : 'those files'}, fitted to no recorded runs: every figure here holds only as far as those guesses do, and no interval measures them (more --runs narrow only the simulation's own noise).` +
+    ` Change the weights and sizes you are least sure of and project again to see how far they move the figures, or fit a profile to recorded runs (loopcost fit).`
+  );
+}
+
+/** The note on how each simulated period is drawn: a bootstrap of the runs, a fitted profile's runs at the runs it was fitted to. */
+export function periodNote(fitted: readonly FittedProfile[]): string {
+  const stands = fitted.length === 0 ? '' : `; ${fitted.length === 1 ? "the fitted profile's runs" : "each fitted profile's runs"} only as many as the recorded runs it was fitted to, each input keeping its share of the runs`;
+  return `Each simulated period resamples these runs (a bootstrap draw: how little a sample says of its population is in the p95 and p99 too${stands}), then draws every day of it from them, runs with replacement (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.`;
 }
 
 /** Warned when a projection draws from one run: every simulated day is that run's cost times the runs a day. */

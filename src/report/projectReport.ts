@@ -10,7 +10,7 @@ import type { Projection, PromptCrossing, Quantiles } from '../population/projec
 import type { PriceSource } from '../pricing/types.js';
 import { noRoomCrossingLine } from '../population/modelWindow.js';
 import { thresholdWords } from './crossingWords.js';
-import { confidenceText, type FittedProfile } from './projectConfidenceText.js';
+import { confidenceText, type FittedProfile, type HandWrittenScenario } from './projectConfidenceText.js';
 import { partsText, type ProjectPart } from './projectParts.js';
 import { formatUsdNumber } from './money.js';
 import { scenarioLine, type InputsRecord } from './scenarios.js';
@@ -54,6 +54,8 @@ export interface ProjectReport extends ProjectionUsd {
   parts: ProjectPart[];
   /** The fitted profiles among the inputs: their runs stand for the recorded runs each was fitted to in `confidence` (projectConfidence.ts). */
   fittedProfiles?: FittedProfile[];
+  /** The scenario files fit did not write among the inputs: every figure rests on the weights and sizes written in them, which no interval measures (projectConfidenceText.ts). */
+  handWritten?: { scenarios: HandWrittenScenario[]; text: string };
   /** `project --tree`: each session tree one run (one task) of every figure; the per-agent limits (`none` without them). */
   tree?: { sessionTrees: number; subagentLimits: string };
   suggestCap?: SuggestedCap;
@@ -84,6 +86,7 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
     partsText(report.parts),
     `Worst case the brakes allow: ${report.worstCase.rule}.`,
     `${confidenceText(c, report.perRunUsd.runs, report.fittedProfiles)} ${report.capBound.text}`,
+    ...(report.handWritten === undefined ? [] : [report.handWritten.text]),
     ...report.crossings.map((x) => noRoomCrossingLine(x) ?? `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
     ...(report.suggestCap ? [report.suggestCap.text] : []),
     ...report.notes,

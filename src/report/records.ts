@@ -61,6 +61,8 @@ export interface StepRecord {
   recordedInputTokens?: number;
   backtrack?: boolean;
   failed?: boolean;
+  /** A summary call (context `summary`/`hybrid`): not a step; `step` is the steps made before it. */
+  summary?: boolean;
 }
 
 export function stepRecord(row: StepRow): StepRecord {
@@ -81,6 +83,7 @@ export function stepRecord(row: StepRow): StepRecord {
   if (rest.recordedInputTokens !== undefined) record.recordedInputTokens = rest.recordedInputTokens;
   if (rest.backtrack) record.backtrack = true;
   if (rest.failed) record.failed = true;
+  if (rest.summary) record.summary = true;
   return record;
 }
 

@@ -5,6 +5,10 @@ import { csvPieces, joinPieces, type CsvSource } from './csv.js';
 import { replayCommandLine } from './settings.js';
 import { FIGURE_KEYS } from './strategyFigureNames.js';
 import type { HalfStepCap, SweepReport, SweepRow } from './sweepReport.js';
+import type { TasksDone } from '../population/sweep.js';
+
+/** A row's tasks done, as columns (`tasksDone.done`, …) when some row has them (runs with ground truth: what the recommendation counts). */
+const TASKS_DONE_KEYS: readonly (keyof TasksDone)[] = ['done', 'doneRate', 'costPerDoneUsd', 'groundTruthRuns', 'completedNotDone', 'doneNotCompleted'];
 
 /** The strategy figures a row has where not 0 (JSON names; CSV columns and a table column only when some row has one): FIGURE_KEYS. */
 export const STRATEGY_FIGURES = FIGURE_KEYS;
@@ -38,12 +42,18 @@ function sweepCsvSource(report: SweepReport): CsvSource<SweepRow> {
   for (const reason of reasons) values[`stopReasons.${reason}`] = (row) => row.stopReasons[reason] ?? 0;
   for (const key of strategyColumns) values[key] = (row) => row[key] ?? 0;
   for (const key of halfStepCapKeys) values[`halfStepCap.${key}`] = (row) => row.halfStepCap?.[key];
+  // Where runs carry ground truth, what the recommendation counts (recommend.ts countedRow): it can be redone from these columns.
+  const tasksDone = report.configurations.some((row) => row.tasksDone !== undefined);
+  for (const key of TASKS_DONE_KEYS) values[`tasksDone.${key}`] = (row) => row.tasksDone?.[key];
+  const halfDone = tasksDone && report.targetCompletion !== undefined ? ['halfStepCap.done', 'halfStepCap.doneRate'] : [];
+  for (const key of ['done', 'doneRate'] as const) values[`halfStepCap.${key}`] = (row) => row.halfStepCap?.[key];
   const columns = [
     'settings', 'flags', 'brakes', 'context', 'toolResultCap', 'cache', 'model', 'runs', 'completed', 'completionRate', 'costUsd',
     'costPerRunUsd.mean', 'costPerRunUsd.p50', 'costPerRunUsd.p95', 'costPerRunUsd.max', 'costPerCompletedUsd',
     'wastedUsd', 'wastedShare', 'falseStops', 'falseStopRate', 'caughtEarly', 'savedUsd',
     ...reasons.map((reason) => `stopReasons.${reason}`), 'tokens.input', 'tokens.cached', 'tokens.output', 'overshootUsd', 'baselineCostUsd', ...strategyColumns,
-    ...(report.targetCompletion === undefined ? [] : halfStepCapKeys.map((key) => `halfStepCap.${key}`)),
+    ...(tasksDone ? TASKS_DONE_KEYS.map((key) => `tasksDone.${key}`) : []),
+    ...(report.targetCompletion === undefined ? [] : halfStepCapKeys.map((key) => `halfStepCap.${key}`)), ...halfDone,
     'pareto', 'recommended',
   ];
   const shared = { latency: report.settings.latency, ...priceSourceColumns(report.prices) };

@@ -10,6 +10,7 @@
 import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import { counted } from '../plural.js';
 import { formatUsdNumber } from './money.js';
+import { STRATEGY_CLOSED_LOOP_WAY } from './warnings.js';
 import type { SweepRow } from './sweepReport.js';
 
 /** What a recommendation says of its open-loop grid values (`recommendation.openLoop` in JSON). */
@@ -45,6 +46,19 @@ function openWords(values: readonly string[]): string {
 }
 
 /**
+ * How to measure what the open-loop values do to completions: a skip, on a synthetic population fitted to the
+ * runs (its agents repeat as the runs did); a context strategy or tool-result cap, on agents that react to what
+ * the prompt holds (a fitted profile's do not: warnings.ts STRATEGY_CLOSED_LOOP_WAY).
+ */
+function closedLoopWay(values: readonly string[]): string {
+  const skip = values.some((value) => value.startsWith('repeat-action='));
+  const strategy = values.some((value) => !value.startsWith('repeat-action='));
+  const fitted = 'sweep a synthetic population fitted to the runs, closed loop (loopcost fit TRACES --out profile.yaml, then loopcost sweep profile.yaml with this grid and the --prices it was fitted with)';
+  if (!strategy) return fitted;
+  return skip ? `for repeat-action skip, ${fitted}; for the context and tool-result cap, ${STRATEGY_CLOSED_LOOP_WAY}` : STRATEGY_CLOSED_LOOP_WAY;
+}
+
+/**
  * The open-loop caveat of recommending row `index` of `rows` (undefined: no recorded run, or none of its grid
  * values is open loop).
  */
@@ -63,7 +77,7 @@ export function openLoopOf(rows: readonly SweepRow[], index: number, header: { g
       : ` It differs only there from ${row.settings} (${row.completed}/${row.runs} complete at ${row.costPerCompletedUsd === null ? 'no completed run' : `${formatUsdNumber(row.costPerCompletedUsd)} per completed run`}).`;
   const text =
     `Open loop: on the ${counted(recordedRuns, 'recorded run')}, ${openWords(values)}, so their completions and stop reasons are the recorded ones: they cannot show what it does to completions.${than}` +
-    ' To measure that, sweep a synthetic population fitted to the runs, closed loop (loopcost fit TRACES --out profile.yaml, then loopcost sweep profile.yaml with this grid and the --prices it was fitted with).';
+    ` To measure that, ${closedLoopWay(values)}.`;
   return { recordedRuns, values, alternative: row?.settings ?? null, text };
 }
 

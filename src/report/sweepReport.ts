@@ -12,6 +12,9 @@ import type { SweepMetrics } from '../population/sweep.js';
 import { paretoIndices } from '../population/recommend.js';
 import type { HowSure, Resampled } from '../population/recommendSureness.js';
 import { recommendationOf } from './sweepRecommendation.js';
+import { completionCountedOf, type CompletionCounted } from './sweepCounted.js';
+import { tieOrderOf } from '../population/recommendTie.js';
+import { sweepSummaryWarnings } from './summaryCallWarning.js';
 import type { SweepOpenLoop } from './sweepOpenLoop.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatUsdNumber } from './money.js';
@@ -34,6 +37,9 @@ export interface HalfStepCap {
   completed: number;
   completionRate: number;
   costUsd: number;
+  /** Where runs carry ground truth: its tasks done, as the recommendation counts them (the row's `tasksDone`). */
+  done?: number;
+  doneRate?: number;
 }
 
 export interface SweepRow extends SweepMetrics {
@@ -84,7 +90,7 @@ export interface SweepHeader {
   /** With `context` a grid axis and recorded runs: each strategy's cumulative prompt tokens per step (the chart shows them side by side). */
   contextTokens?: ContextTokenCurves;
   /** What the runs complete with no brakes, when every configuration shares one baseline the sweep knows whole (synthetic runs alone: cli/actions/sweepCompletion.ts); said when no configuration reaches the target. */
-  noBrakes?: { runs: number; completed: number };
+  noBrakes?: { runs: number; completed: number; tasksDone?: number };
   /** What the figures mean, one line each. */
   notes: string[];
   warnings: ReportWarning[];
@@ -136,6 +142,8 @@ export interface SweepReport extends SweepHeader {
   pareto?: string[];
   /** With --target-completion (absent in a shard): the cheapest configuration reaching it, or null. */
   recommendation?: SweepRecommendation | null;
+  /** With --target-completion and runs that carry ground truth (absent in a shard): what the recommendation counted as completed — tasks done — and the line that says so (sweepCounted.ts). */
+  completionCounted?: CompletionCounted;
 }
 
 export function sweepHeader(args: Omit<SweepHeader, 'tool' | 'command'>): SweepHeader {
@@ -176,7 +184,14 @@ function notesWithBaselineCost(notes: readonly string[], rows: readonly SweepRow
  */
 export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[], replayArgs?: string, resampled?: readonly Resampled[]): SweepReport {
   const report: SweepReport = { ...header, notes: notesWithBaselineCost(header.notes, rows), configurations: [...rows], pareto: paretoIndices(rows).map((i) => rows[i]!.settings) };
-  if (header.targetCompletion !== undefined) report.recommendation = recommendationOf(rows, header, { target: header.targetCompletion, replayArgs, resampled });
+  // What each summary strategy's summaries did, read off the whole grid's rows (a merge's too): summaryCallWarning.ts.
+  report.warnings = [...header.warnings, ...sweepSummaryWarnings(rows)];
+  if (header.targetCompletion !== undefined) {
+    report.recommendation = recommendationOf(rows, header, { target: header.targetCompletion, replayArgs, resampled });
+    const picked = report.recommendation === null ? undefined : rows.findIndex((row) => row.settings === report.recommendation!.settings);
+    const counted = completionCountedOf(rows, { target: header.targetCompletion, pick: picked, tieOrder: tieOrderOf((i) => rows[i]!.settings, header.grid) });
+    if (counted !== undefined) report.completionCounted = counted;
+  }
   return report;
 }
 

@@ -24,7 +24,12 @@ const usd = () => z.number().nonnegative().max(MAX_SHARD_USD);
 const rate = () => z.number().min(0).max(1);
 
 function halfStepCapSchema() {
-  return z.strictObject({ maxSteps: count().min(1), completed: count(), completionRate: rate(), costUsd: usd() });
+  return z.strictObject({ maxSteps: count().min(1), completed: count(), completionRate: rate(), costUsd: usd(), done: count().optional(), doneRate: rate().optional() });
+}
+
+/** A row's tasks done (population/sweep.ts TasksDone): where some of its runs carry ground truth. */
+function tasksDoneSchema() {
+  return z.strictObject({ done: count(), doneRate: rate(), costPerDoneUsd: usd().nullable(), groundTruthRuns: count().min(1), completedNotDone: count(), doneNotCompleted: count() });
 }
 
 function rowShape() {
@@ -58,6 +63,7 @@ function rowShape() {
     summaryCostUsd: usd().optional(),
     strategyCacheLostTokens: count().optional(),
     skippedActions: count().optional(),
+    tasksDone: tasksDoneSchema().optional(),
   };
 }
 
@@ -84,7 +90,21 @@ export function rowProblems(row: RowShape): RowProblem[] {
   if (quantiles !== undefined) at('costPerRunUsd', quantiles);
   moneyProblems(row, at);
   if (row.halfStepCap !== undefined && row.halfStepCap.completed > runs) at('halfStepCap.completed', `is ${row.halfStepCap.completed}, more than the ${runs} runs`);
+  if (row.halfStepCap?.done !== undefined && row.halfStepCap.done > runs) at('halfStepCap.done', `is ${row.halfStepCap.done}, more than the ${runs} runs`);
+  if (row.tasksDone !== undefined) tasksDoneProblems(row, row.tasksDone, at);
   return problems;
+}
+
+/** A row's tasks done against its runs and completions, as sweep counts them (population/sweep.ts tasksDoneOf). */
+function tasksDoneProblems(row: RowShape, tasks: NonNullable<RowShape['tasksDone']>, at: (field: string, message: string) => void): void {
+  const { runs, completed } = row;
+  if (tasks.groundTruthRuns > runs) return at('tasksDone.groundTruthRuns', `is ${tasks.groundTruthRuns}, more than the ${runs} runs`);
+  if (tasks.completedNotDone > Math.min(completed, tasks.groundTruthRuns)) return at('tasksDone.completedNotDone', `is ${tasks.completedNotDone}, more than the completed runs with ground truth`);
+  if (tasks.doneNotCompleted > Math.min(runs - completed, tasks.groundTruthRuns)) return at('tasksDone.doneNotCompleted', `is ${tasks.doneNotCompleted}, more than the runs with ground truth not completed`);
+  if (tasks.done !== completed - tasks.completedNotDone + tasks.doneNotCompleted) return at('tasksDone.done', `is ${tasks.done}, not completed − completedNotDone + doneNotCompleted`);
+  if (tasks.doneRate !== (runs === 0 ? 0 : tasks.done / runs)) at('tasksDone.doneRate', `is ${tasks.doneRate}, not done / runs (${tasks.done}/${runs})`);
+  const perDone = perCompletedProblem({ perCompletedUsd: tasks.costPerDoneUsd, completed: tasks.done });
+  if (perDone !== undefined) at('tasksDone.costPerDoneUsd', perDone);
 }
 
 /**
@@ -135,7 +155,7 @@ function headerShape() {
         steps: z.array(z.strictObject({ step: count().min(1), meanCumulativeInputTokens: z.array(count()) })),
       })
       .optional(),
-    noBrakes: z.strictObject({ runs: count(), completed: count() }).optional(),
+    noBrakes: z.strictObject({ runs: count(), completed: count(), tasksDone: count().optional() }).optional(),
     notes: z.array(text),
     // A warning as the report gives it; inputs left out or given twice name their files (and the problems:
     // issues, each as a UserError's, kept as written).
@@ -165,7 +185,7 @@ export function sweepShardSchema(): ReturnType<typeof buildSchema> {
 }
 
 /** A shard's report: a sweep report with its shard, and no frontier or recommendation (merge works them out). */
-export type SweepShardReport = Omit<SweepReport, 'shard' | 'pareto' | 'recommendation'> & { shard: SweepShard };
+export type SweepShardReport = Omit<SweepReport, 'shard' | 'pareto' | 'recommendation' | 'completionCounted'> & { shard: SweepShard };
 
 // The schema and the report's types name the same fields: a field added to one and not the other fails here.
 type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;

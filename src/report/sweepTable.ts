@@ -9,7 +9,7 @@ import { predictiveStopsLine } from './predictiveStops.js';
 import { counted } from '../plural.js';
 import { formatUsdNumber as usd } from './money.js';
 import { percentText } from './percentText.js';
-import { noBrakesCeilingText } from './sweepRecommendation.js';
+import { noneReachesText } from './sweepRecommendation.js';
 import { STRATEGY_FIGURES } from './sweepCsv.js';
 import type { SweepReport, SweepRow } from './sweepReport.js';
 import { cellWidthsOf, formatTablePieces, rowsIn, type Cell, type Column, type RowSource } from './table.js';
@@ -112,9 +112,11 @@ function predictiveSweepLine(report: SweepReport, width: number): string {
 /** The recommendation under the table or chart (with --target-completion), or that none reaches the target. */
 export function recommendationLines(report: SweepReport, width: number): string {
   if (report.recommendation === undefined) return '';
-  if (report.recommendation === null) return wrapLine('', `No configuration completes at least ${percentText(report.targetCompletion!)} of runs.${noBrakesCeilingText(report)}`, width);
+  // What the recommendation counted as completed, where runs carry ground truth (sweepCounted.ts).
+  const counted = report.completionCounted === undefined ? '' : wrapLine('  ', report.completionCounted.text, width);
+  if (report.recommendation === null) return wrapLine('', noneReachesText(report), width) + counted;
   const howSure = report.recommendation.howSure;
-  return wrapLine('→ ', report.recommendation.text, width) + (howSure === undefined ? '' : wrapLine('  ', howSure.text, width));
+  return wrapLine('→ ', report.recommendation.text, width) + (howSure === undefined ? '' : wrapLine('  ', howSure.text, width)) + counted;
 }
 
 export function notesAndFooter(report: SweepReport, width: number): string {

@@ -98,9 +98,19 @@ export function noPriceCheckWarnings(unchecked: PriceGapSums): ReportWarning[] {
 }
 
 /**
+ * Where a context strategy's effect on completions can be measured: agents that react to what the prompt
+ * holds. Not a profile `loopcost fit` writes: its entries are `healthy`, whose steps do not depend on the
+ * prompt (under any strategy they complete and stop as under full history); `forgetful` reacts to what a
+ * window drops (docs/scenarios.md); a real agent reacts to whatever its prompt holds.
+ */
+export const STRATEGY_CLOSED_LOOP_WAY =
+  'run agents that react to what the prompt holds under it: a scenario file with entries whose behaviour reacts to the window (forgetful: docs/scenarios.md), or your own agent (against loopcost serve, or runAgentLoop); ' +
+  "a profile loopcost fit writes does not (its healthy agents complete and stop alike under any strategy)";
+
+/**
  * Recorded runs under a context strategy other than the one they were recorded with: their responses are
  * replayed as recorded, so cost follows the strategy but what the agent did (and whether it completed)
- * does not.
+ * does not. `context`: the strategy as `--context` writes it (contextText), every number in it.
  */
 export function openLoopWarnings(recordedRuns: number, context: string): ReportWarning[] {
   if (recordedRuns === 0) return [];
@@ -109,7 +119,7 @@ export function openLoopWarnings(recordedRuns: number, context: string): ReportW
       code: 'open_loop',
       message:
         `context ${context} on ${counted(recordedRuns, 'recorded run')} changes cost only: completions and stop reasons are as recorded (open loop); ` +
-        `for its effect on completions, replay a synthetic population fitted to these runs (closed loop)`,
+        `for its effect on completions, ${STRATEGY_CLOSED_LOOP_WAY}`,
     },
   ];
 }

@@ -250,6 +250,14 @@ function fittedScenarioFile(traces: readonly Trace[], fitted: { model: string; f
   };
 }
 
+/**
+ * The header's caveat on context strategies: fit's entries are `healthy`, whose steps do not depend on what the
+ * prompt holds, so they do not react to a context strategy (report/warnings.ts STRATEGY_CLOSED_LOOP_WAY).
+ */
+export const FITTED_CONTEXT_NOTE =
+  'Context strategies: every entry is healthy, whose steps do not depend on what the prompt holds, so its agents do not react to the context strategy: under window, mask or summary its runs cost what the strategy costs but complete and stop as under full history. ' +
+  'For a strategy\'s effect on completions, add entries whose behaviour reacts to the window (forgetful: docs/scenarios.md) or run your own agent under it (against loopcost serve, or runAgentLoop).';
+
 /** What the fit did, in words (the profile's header comment). */
 function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; shares: FittedShares; sizes: FittedSizes; groups: readonly EndingGroup[]; windowNote: string; hardCapNote: string }): string[] {
   const { scenario, shares, sizes, groups } = fitted;
@@ -265,5 +273,6 @@ function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; sh
     ...(fitted.hardCapNote === '' ? [] : [fitted.hardCapNote]),
     heldOutStatement(traces.length),
     `Steps and size scale are drawn together per run where a group has ${MIN_RUNS_FOR_CORRELATION} runs or more (Gaussian copula with the group's rank correlation, stepsSizeRankCorrelation); the prompt head independently; token sizes per step, the top knot of each size distribution keeping the mean of its last segment.`,
+    FITTED_CONTEXT_NOTE,
   ];
 }

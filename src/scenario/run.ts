@@ -6,6 +6,7 @@
 import { brakeConfig, NO_BRAKES, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { CacheWrites } from '../kernel/cacheWrites.js';
+import { flattenPrices } from '../kernel/prices.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { runLoop } from '../loop/run.js';
 import type { LoopOptions, RunOutcome, StepSource } from '../loop/types.js';
@@ -95,6 +96,9 @@ class Recorder implements StepSource {
   refusal() {
     return this.inner.refusal?.();
   }
+  toolSkipped(index: number) {
+    this.inner.toolSkipped?.(index);
+  }
 }
 
 function truthLabel(truth: GroundTruth): string {
@@ -162,7 +166,7 @@ function startOf(p: PreparedScenario, run: number, entry: PopulationEntry): Synt
   if (entry.name !== undefined) env.name = entry.name;
   if (sizeScale !== undefined) env.sizeScale = sizeScale;
   if (p.pricing.contextWindow !== undefined) env.contextWindowTokens = p.pricing.contextWindow;
-  if (cacheOn && hitShare < 1) env.cacheShare = { hitShare, billsCacheWrites: p.pricing.base.cacheWrite !== undefined };
+  if (cacheOn && hitShare < 1) env.cacheShare = { hitShare, prices: flattenPrices(p.pricing) };
   // A provider that serves only part of the prefix: the agent writes the cached tokens on each call.
   const cache: CacheMode = env.cacheShare ? 'recorded' : cacheOn ? 'on' : 'off';
   const params = joint ? { ...entry, steps: { kind: 'fixed' as const, value: joint.steps } } : entry;

@@ -21,12 +21,11 @@ export class RecordedSession extends ServeSession {
   readonly kind = 'recorded' as const;
   private nextCall = 0;
   /**
-   * The last call answered was neither a final answer nor a failed call, and no ordinary request has come
-   * since: after the recording's last call, the loop may still make the summary call due before its next
-   * call, which replay bills (loop/run.ts beforeCall: the summary, then the source's end). The session
-   * stays in progress for it until that next request, the 409 past the end — unless the recorded run asked
-   * for no call after its last one (its model gave up, or it was aborted: kernel/gaveUp.ts endsAfterLastCall),
-   * where replay ends before any summary call.
+   * The last call answered was neither a final answer nor a failed call, and no request has come since: the
+   * session stays in progress (given whole) until the next request, the 409 past the end, a summary call's too
+   * (a loop summarises only before a call it makes, and the recording made none after its last:
+   * kernel/summaryBeforeCall.ts, as replay ends the run there) — unless the recorded run asked for no call
+   * after its last one (its model gave up, or it was aborted: kernel/gaveUp.ts endsAfterLastCall).
    */
   private mayGoOn = false;
   /** The recorded run may have asked for a call after its last one (!endsAfterLastCall): a summary call may come there. */
@@ -61,17 +60,11 @@ export class RecordedSession extends ServeSession {
     if (this.givenWhole()) this.mayGoOn = false;
   }
 
-  /**
-   * A summary call; past the recording's last call it ends the session: the loop makes one summary call at
-   * most before a call (loop/run.ts beforeCall), so all that may follow it is the request past the end (the
-   * 409) — or nothing, the run stopped by its own brakes.
-   */
+  /** A summary call; past the recording's last call, a request past its end: the 409, which ends the session (no summary call billed). */
   override summaryAnswer(request: ChatRequest): Reply {
-    try {
-      return super.summaryAnswer(request);
-    } finally {
-      this.endGivenWhole();
-    }
+    if (!this.givenWhole()) return super.summaryAnswer(request);
+    this.endGivenWhole();
+    throw this.endingError();
   }
 
   protected nextAnswer(request: ChatRequest): Reply {

@@ -191,7 +191,7 @@ export abstract class ServeSession implements HeldSession {
    * A summary call of `summaryTokens` out and `prompt.promptTokens` in (summaryPromptTokens), sent with the prompt
    * `prompt.view`, at `pricing` (the session's model's or the summary model's), by replay's rule for it (kernel
    * meterSummaryCall: under `recorded` the cache serves the view's unchanged prefix as under `on`; another
-   * model's cache holds none of it, summaryUnchangedTokens).
+   * model's cache holds none of it, summaryCachedPrefixTokens).
    */
   private meterSummary(pricing: ModelPricing, prompt: { view: PromptView; promptTokens: number }, summaryTokens: number): MeteredCall {
     return estimatedSummaryCall(new Float64Array(Metered.Size), {
@@ -199,7 +199,7 @@ export abstract class ServeSession implements HeldSession {
       runPrices: flattenPrices(this.setup.pricing),
       cacheMode: cacheModeCode(this.setup.cache),
       promptTokens: prompt.promptTokens,
-      unchangedPrefixTokens: prompt.view.unchangedPrefixTokens,
+      view: prompt.view,
       summaryTokens,
     });
   }

@@ -7,6 +7,8 @@
 import type { BrakeState } from '../brakes/state.js';
 import { CacheWrites } from '../kernel/cacheWrites.js';
 import type { PromptView } from '../kernel/context.js';
+import { cacheOn, Metered } from '../kernel/meter.js';
+import type { FlatPrices } from '../kernel/prices.js';
 import { windowRefusal } from '../kernel/providerWindow.js';
 import { recordedRefusal } from '../loop/refusalWords.js';
 import type { StepRequest, StepSource, WindowRefusal } from '../loop/types.js';
@@ -37,13 +39,20 @@ export interface GroundTruth {
 /** How a run ended when no brake stopped it and no final answer came. */
 export type AgentEnding = 'hard_cap' | 'provider_error' | 'cut_off' | 'context_window';
 
-/** Cache fields written by the agent itself when the provider serves only part of the unchanged prefix. */
+/**
+ * Cache fields written by the agent itself when the provider serves only part of the unchanged prefix:
+ * the provider's rule (minimum cacheable prefix, increments: pricing/cacheRules.ts) holds for the share it
+ * serves, as the meter holds it for the whole prefix with `--cache on` (kernel/meter.ts cacheOn, called).
+ */
 export interface CacheShare {
   /** Share of the unchanged prompt prefix the provider's cache actually serves. */
   hitShare: number;
-  /** The model bills cache writes (Anthropic-style): the part not served is written. */
-  billsCacheWrites: boolean;
+  /** The model's prices (kernel/prices.ts flattenPrices of a pricing with its cache rule): its rule, and whether it bills cache writes (Anthropic-style: the part not served is written). */
+  prices: FlatPrices;
 }
+
+/** Scratch for the meter's cache figures (kernel/meter.ts Metered layout): the agent's draws are synchronous. */
+const CACHE_FIGURES = new Float64Array(Metered.Size);
 
 /** Everything an agent needs besides its behaviour's own parameters. */
 export interface AgentEnv {
@@ -69,6 +78,17 @@ export interface AgentEnv {
   contextWindowTokens?: number;
 }
 
+/**
+ * The cache fields of a response to `view` whose provider serves `share.hitShare` of the unchanged prefix:
+ * the meter's cache-on rule (no prompt below the minimum is cached or written, hits in its increments) on
+ * the prefix served, so a share of 1 bills what `--cache on` bills.
+ */
+function cacheServed(drawn: CallRecord, share: CacheShare, view: PromptView): void {
+  cacheOn(CACHE_FIGURES, share.prices, Math.floor(share.hitShare * view.unchangedPrefixTokens), view.inputTokens);
+  drawn.cachedInputTokens = CACHE_FIGURES[Metered.Cached]!;
+  if (share.prices.hasCacheWritePrice) drawn.cacheWriteTokens = CACHE_FIGURES[Metered.CacheWrite]!;
+}
+
 export abstract class SyntheticAgent implements StepSource {
   abstract readonly behaviour: BehaviourKind;
   /** A behaviour reads the steps made, never the action or error counts (test/loop/toolState.test.ts holds every behaviour to it). */
@@ -80,6 +100,10 @@ export abstract class SyntheticAgent implements StepSource {
   private stuckFrom: number | undefined;
   private failed = false;
   private cut = false;
+  /** The duplicate-action guard skipped a tool call of the last response (toolSkipped). */
+  private skipped = false;
+  /** The tool calls of the response before the one being drawn brought their results back (lastResultsArrived). */
+  private arrived = true;
   private refused: WindowRefusal | undefined;
 
   constructor(protected readonly env: AgentEnv) {}
@@ -95,6 +119,8 @@ export abstract class SyntheticAgent implements StepSource {
    * answer, unparseable): the agent's plan moves on as drawn, but the task is not done by it.
    */
   next(view: PromptView, state: Readonly<BrakeState>, request: StepRequest): CallRecord | null {
+    this.arrived = !this.cut && !this.skipped;
+    this.skipped = false;
     this.cut = false;
     this.refused = undefined;
     if (this.failed) return null;
@@ -107,11 +133,7 @@ export abstract class SyntheticAgent implements StepSource {
     if (refusal) return this.promptRefused(refusal);
     const doneBefore = this.doneAt;
     const drawn = this.act(view, state);
-    if (drawn && !drawn.failed && this.env.cacheShare) {
-      const cached = Math.floor(this.env.cacheShare.hitShare * view.unchangedPrefixTokens);
-      drawn.cachedInputTokens = cached;
-      if (this.env.cacheShare.billsCacheWrites) drawn.cacheWriteTokens = view.inputTokens - cached;
-    }
+    if (drawn && !drawn.failed && this.env.cacheShare) cacheServed(drawn, this.env.cacheShare, view);
     if (!drawn) return drawn;
     const response = cutAtCap(drawn, request.maxOutputTokens);
     if (response === drawn) return response;
@@ -123,6 +145,11 @@ export abstract class SyntheticAgent implements StepSource {
   /** The last response `next` gave was cut at the request's max_tokens (a served reply says `finish_reason: "length"`). */
   get lastCut(): boolean {
     return this.cut;
+  }
+
+  /** The loop's duplicate-action guard skipped a tool call of the last response: its step holds the warning, not the result (StepSource.toolSkipped). */
+  toolSkipped(_index: number): void {
+    this.skipped = true;
   }
 
   /** The last response `next` gave was its provider's refusal of a prompt past the window: its numbers (the loop ends the run, `provider_refused`). */
@@ -155,6 +182,16 @@ export abstract class SyntheticAgent implements StepSource {
 
   protected planStream(): Rng {
     return this.stream(STREAM.plan);
+  }
+
+  /**
+   * Whether the tool results of the previous response are in the context as it asked for them: false when
+   * that response was cut at max_tokens (no tool call ran) or the duplicate-action guard skipped one of its
+   * calls (a warning came back instead). A behaviour acts on what its context holds, so it reads this, never
+   * its own plan, to know whether an observation it asked for arrived. True before the first response.
+   */
+  protected lastResultsArrived(): boolean {
+    return this.arrived;
   }
 
   /** The step number the next counted response will have. */

@@ -38,6 +38,7 @@ export function asRanRun(run: Trace, strategy: ContextStrategy): AsRanRun | unde
     exhaustedReason: () => inner.exhaustedReason(),
     exhaustedDetail: () => inner.exhaustedDetail(),
     endedBeforeNextCall: () => inner.endedBeforeNextCall(),
+    callsLeft: () => inner.callsLeft(),
     refusal: () => inner.refusal(),
   };
   return { strategy: ran, source, given: () => given };

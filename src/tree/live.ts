@@ -144,6 +144,7 @@ function stepAgent(run: TreeRun, agent: { record: Started; session: LoopSession;
     // What the agent spent joins the tree's totals before a sub-agent (or any other agent) calls.
     spent: () => budget.sync(session),
     toolResult: (tool, i) => subagentCall(run, { parent: record, tool, toolCallId: tool.id ?? `${record.agentId}:${calls}:${i}` }),
+    skipped: (i) => record.agent.source.toolSkipped?.(i),
   };
   for (; ; calls++) {
     const next = beforeCall(session, record.agent.source, budget);

@@ -63,6 +63,7 @@ function recordedCall(run: Trace, calls: readonly CallRecord[], index: number, e
     exhaustedReason: () => exhaustedStop(run.end),
     exhaustedDetail: () => recordedEndDetail(run.end),
     endedBeforeNextCall: () => endsBeforeNextCall(index, run.calls.length, endsAfterLast),
+    callsLeft: () => calls.length - index,
   };
 }
 

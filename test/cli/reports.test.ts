@@ -167,7 +167,7 @@ describe('reports say what could mislead', () => {
   it('a context strategy on recorded runs: completion is as recorded (open loop), closed loop named', async () => {
     const text = (await cli('replay', MINI, '--prices', BILLED, '--context', 'window:1')).stdout;
     expect(text).toMatch(/^warning: context window:1 on 38 recorded runs changes cost only: completions and stop reasons are as recorded \(open\s+loop\);/m);
-    expect(text).toMatch(/synthetic population fitted to these runs \(closed loop\)/);
+    expect(text.replace(/\s+/g, ' ')).toMatch(/agents that react to what the prompt holds .*forgetful: docs\/scenarios\.md.*a profile loopcost fit writes does not/);
     const whatif = (await cli('whatif', MINI, '--prices', BILLED, '--try', 'max-steps=50', '--tool-result-cap', '500')).stdout;
     expect(whatif).toMatch(/warning: context full · tool-result-cap 500 on 38 recorded runs/);
     // A run written down by a synthetic agent (origin synthetic) replays as written too: its agent would have reacted to the window.

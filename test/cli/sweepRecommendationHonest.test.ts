@@ -18,7 +18,7 @@ interface Recommendation {
   openLoop?: { recordedRuns: number; values: string[]; alternative: string | null; text: string };
   howSure?: { text: string; pickedShare: number; runnersUp: { settings: string; share: number }[] };
 }
-const json = (stdout: string) => JSON.parse(stdout) as { recommendation: Recommendation | null; warnings: { code: string; message: string }[]; configurations: { settings: string; completed: number }[]; prices: { hash: string; corrections?: { hash: string } } };
+const json = (stdout: string) => JSON.parse(stdout) as { recommendation: Recommendation | null; warnings: { code: string; message: string }[]; configurations: { settings: string; completed: number; tasksDone?: { done: number } }[]; prices: { hash: string; corrections?: { hash: string } } };
 
 let dir = '';
 let generated = '';
@@ -81,7 +81,9 @@ describe('sweep and whatif: recorded runs cannot show a context strategy or skip
     expect(rec.settings).toBe('context=window:2');
     expect(rec.openLoop).toMatchObject({ recordedRuns: 40, values: ['context=window:2'], alternative: 'context=full' });
     expect(rec.text).toContain('Open loop: on the 40 recorded runs, context=window:2 changes what their calls cost, not what the agent did next');
-    expect(rec.text).toContain('loopcost fit TRACES --out profile.yaml');
+    // A fitted profile's healthy agents do not react to a context strategy: the way named is agents that do.
+    expect(rec.text).toContain('To measure that, run agents that react to what the prompt holds under it: a scenario file with entries whose behaviour reacts to the window (forgetful: docs/scenarios.md)');
+    expect(rec.text).not.toContain('loopcost fit TRACES --out profile.yaml');
     // The text still ends with the command that reproduces it.
     expect(rec.text).toMatch(/To reproduce it: loopcost replay \S+ --context window:2$/);
   });
@@ -113,12 +115,12 @@ describe('sweep and whatif: recorded runs cannot show a context strategy or skip
 });
 
 describe('sweep: no configuration reaching the target', () => {
-  it('says what the runs complete with no brakes (as a sweep of no brakes counts them)', async () => {
-    const none = json((await cli('sweep', 'scenarios/production-mix.yaml', '--runs', '60', '--grid', 'preset=none', '--format', 'json', '--workers', '1')).stdout).configurations[0]!.completed;
+  it('says what the runs get done with no brakes (as a sweep of no brakes counts them: tasks done, the runs carrying ground truth)', async () => {
+    const none = json((await cli('sweep', 'scenarios/production-mix.yaml', '--runs', '60', '--grid', 'preset=none', '--format', 'json', '--workers', '1')).stdout).configurations[0]!.tasksDone!.done;
     const r = await cli('sweep', 'scenarios/production-mix.yaml', '--runs', '60', '--grid', 'max-steps=5,10', '--target-completion', '0.95', '--workers', '1');
     expect(r.code, r.stderr).toBe(0);
     const text = r.stdout.replace(/\s+/g, ' ');
-    expect(text).toContain(`No configuration completes at least 95.0% of runs. With no brakes these runs complete ${none}/60 (${((none / 60) * 100).toFixed(1)}%): no setting of brakes that only stop runs can complete more.`);
+    expect(text).toContain(`No configuration gets at least 95.0% of tasks done. With no brakes these runs get ${none}/60 tasks done (${((none / 60) * 100).toFixed(1)}%): no setting of brakes that only stop runs can get more done.`);
   });
 });
 

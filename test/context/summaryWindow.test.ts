@@ -51,7 +51,8 @@ describe('a summary call past its window', () => {
     expect([run.steps, run.calls, run.failedCalls, run.summaryCalls, run.costPico, run.inputTokens, run.outputTokens]).toEqual([4, 5, 1, undefined, FOUR_CALLS, 2200, 400]);
     // One token more of window: the summary is made (1300 + 500 = 1800), and the run goes on.
     const made = bothKernels(steps, NO_BRAKES, strategy, priced(1800));
-    expect([made.stop.reason, made.summaryCalls, made.steps]).toEqual(['trace_end', 5, 8]);
+    // Before calls 5–8; none after the last call, which no call follows (kernel/summaryBeforeCall.ts; was 5).
+    expect([made.stop.reason, made.summaryCalls, made.steps]).toEqual(['trace_end', 4, 8]);
   });
 
   it('under --context-window model, stops the run before it (context_overflow), as a live loop can: it knows the prompt, S and the window', () => {
@@ -62,7 +63,7 @@ describe('a summary call past its window', () => {
     expect([run.steps, run.calls, run.failedCalls, run.costPico]).toEqual([4, 4, 0, FOUR_CALLS]);
     // An explicit window is the agent's prompt limit, which the summary brings the prompt back under: no stop at the summary.
     const explicit = bothKernels(steps, { ...NO_BRAKES, contextWindow: 1799 }, strategy, priced(1_000_000));
-    expect([explicit.stop.reason, explicit.summaryCalls]).toEqual(['trace_end', 5]);
+    expect([explicit.stop.reason, explicit.summaryCalls]).toEqual(['trace_end', 4]);
   });
 
   it('on the summary model’s window (summary:…,model=X), not the run’s', () => {

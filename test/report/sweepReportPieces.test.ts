@@ -26,18 +26,23 @@ function flattenedCsv(report: SweepReport): string {
     for (const [key, value] of Object.entries(row.tokens)) flat[`tokens.${key}`] = value;
     for (const reason of reasons) flat[`stopReasons.${reason}`] = row.stopReasons[reason] ?? 0;
     if (row.halfStepCap) for (const [key, value] of Object.entries(row.halfStepCap)) flat[`halfStepCap.${key}`] = value;
+    if (row.tasksDone) for (const [key, value] of Object.entries(row.tasksDone)) flat[`tasksDone.${key}`] = value;
     flat.pareto = pareto.has(row.settings);
     flat.recommended = report.recommendation?.settings === row.settings;
     return flat;
   });
   const strategyColumns = STRATEGY_FIGURES.filter((key) => report.configurations.some((row) => row[key] !== undefined));
   for (const flat of rows) for (const key of strategyColumns) flat[key] ??= 0;
+  // Where runs carry ground truth, their tasks done (what the recommendation counts).
+  const tasksDone = report.configurations.some((row) => row.tasksDone !== undefined);
   const columns = [
     'settings', 'flags', 'brakes', 'context', 'toolResultCap', 'cache', 'model', 'runs', 'completed', 'completionRate', 'costUsd',
     'costPerRunUsd.mean', 'costPerRunUsd.p50', 'costPerRunUsd.p95', 'costPerRunUsd.max', 'costPerCompletedUsd',
     'wastedUsd', 'wastedShare', 'falseStops', 'falseStopRate', 'caughtEarly', 'savedUsd',
     ...reasons.map((reason) => `stopReasons.${reason}`), 'tokens.input', 'tokens.cached', 'tokens.output', 'overshootUsd', 'baselineCostUsd', ...strategyColumns,
+    ...(tasksDone ? ['tasksDone.done', 'tasksDone.doneRate', 'tasksDone.costPerDoneUsd', 'tasksDone.groundTruthRuns', 'tasksDone.completedNotDone', 'tasksDone.doneNotCompleted'] : []),
     ...(report.targetCompletion === undefined ? [] : ['halfStepCap.maxSteps', 'halfStepCap.completed', 'halfStepCap.completionRate', 'halfStepCap.costUsd']),
+    ...(tasksDone && report.targetCompletion !== undefined ? ['halfStepCap.done', 'halfStepCap.doneRate'] : []),
     'pareto', 'recommended',
   ];
   const shared = { latency: report.settings.latency, ...priceSourceColumns(report.prices) };

@@ -60,7 +60,7 @@ describe('a context strategy refused by the file is refused as --context refuses
   it('names the value given and every form', () => {
     const [issue, ...rest] = issuesOf('runs: 30', 'runs: 30\ncontext: { context: "windw:5" }');
     expect(rest).toEqual([]);
-    expect(issue).toMatchObject({ line: 5, field: 'context.context', code: 'bad_value', message: "'windw:5': not a context strategy" });
+    expect(issue).toMatchObject({ line: 5, field: 'context.context', code: 'bad_value', message: "'windw:5': not a context strategy: did you mean window:5?" });
   });
 
   it('a count of it too', () => {

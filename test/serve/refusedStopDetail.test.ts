@@ -33,8 +33,8 @@ describe('serve: the stop a refused summary call ends the run with', () => {
     const prompt = /\((\d+) in the messages/.exec(past.json.error.message)![1];
     expect(past.json.error.loopcost).toEqual({ stopReason: 'provider_refused', stopDetail: `the provider refused the summary call: prompt of ${prompt} tokens + max_tokens ${WINDOW} > context window ${WINDOW}` });
 
-    // A recording: its summary call sized as replay sizes it (the recorded prompt plus what followed).
-    const recording = { ...trace([call(50, [toolCall('a', {}, 300)], { inputTokens: 900 }), call(50, [toolCall('b', {}, 300)], { inputTokens: 1250 })], { outcome: 'limit', model: 'tiny' }), source: 'rec' };
+    // A recording: its summary call sized as replay sizes it (the recorded prompt plus what followed), due before its third call.
+    const recording = { ...trace([call(50, [toolCall('a', {}, 300)], { inputTokens: 900 }), call(50, [toolCall('b', {}, 300)], { inputTokens: 1250 }), call(50, undefined, { final: true, inputTokens: 1600 })], { outcome: 'completed', model: 'tiny' }), source: 'rec' };
     const recorded = await startServer({ sources: { traces: [recording] }, prices: handTable(pricing) });
     servers.push(recorded);
     const head = { 'x-loopcost-session': 'r', 'x-loopcost-trace': '0' };

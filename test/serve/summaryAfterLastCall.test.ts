@@ -1,8 +1,9 @@
 /**
- * After a recording's last call, a loop may still compact before it sends its next call: replay bills a
- * summary call due then, before it finds the trace's end (loop/run.ts beforeCall: summarizeIfDue, then the
- * source). serve answers it so too: a recorded session whose last call was neither a final answer nor a
- * failed call stays in progress until that summary call or the next ordinary request (the 409), which ends it.
+ * After a recording's last call no summary call is made: a loop summarises only before a call it makes
+ * (kernel/summaryBeforeCall.ts), and the recording made none after it. Replay ends the run there, no summary
+ * call billed; serve answers a summary request after it as any request past the end, the 409 (ending the
+ * session), which the real loop's adapter ends the run with (trace_end), as replay does. (Before the fix, serve
+ * answered and billed that summary call, as replay billed one the run never made.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
@@ -37,21 +38,15 @@ const state = (id: string) => {
 };
 
 describe('serve: a summary call after a recording’s last call', () => {
-  it('is answered and billed when the last call was no final answer, and ends the session: the next ordinary request is its 409', async () => {
+  it('is the 409 when the last call was no final answer, which ends the session: no call is billed after the last', async () => {
     for (let i = 0; i < 3; i++) expect((await ask('open', 0)).status).toBe(200);
     expect(state('open')).toEqual({ calls: 3, remainingCalls: 0, ended: false });
     const summary = await ask('open', 0, 'summary');
-    expect(summary.status).toBe(200);
-    expect(summary.json.usage.completion_tokens).toBe(200);
-    expect(summary.json.loopcost.record.compaction).toBe(true);
-    expect(summary.json.loopcost.costPico).toBeGreaterThan(0);
-    expect(state('open')).toEqual({ calls: 4, remainingCalls: 0, ended: true });
+    expect([summary.status, summary.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
+    expect(summary.json.error.message).toMatch(/has no call 4 \(it recorded 3 calls and ended 'limit'\)/);
+    expect(state('open')).toEqual({ calls: 3, remainingCalls: 0, ended: true });
     const past = await ask('open', 0);
     expect([past.status, past.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
-    expect(past.json.error.message).toMatch(/has no call 4 \(it recorded 3 calls and ended 'limit'\)/);
-    expect(state('open')).toEqual({ calls: 4, remainingCalls: 0, ended: true });
-    const late = await ask('open', 0, 'summary');
-    expect([late.status, late.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
   });
 
   it('is the 409 once the last call was a final answer or a failed call: the session ended with it', async () => {
@@ -64,15 +59,13 @@ describe('serve: a summary call after a recording’s last call', () => {
     }
   });
 
-  it('the real loop over HTTP makes the summary call due after the last call and ends trace_end, as replay does, to the picodollar', async () => {
+  it('the real loop over HTTP makes no summary call after the last call and ends trace_end, as replay does, to the picodollar', async () => {
     const settings: Settings = { brakes: NO_BRAKES, strategy: { kind: 'summary', cache: 'recorded', summary: { triggerTokens: 2000, keepSteps: 1, summaryTokens: 200 } }, pricing };
     const replayed = replayFigures(OPEN, settings);
-    // 3 recorded calls and the summary call: a model call too, counted so by replay, the real loop and serve alike.
-    expect([replayed.stopReason, replayed.calls, replayed.summaryCalls]).toEqual(['trace_end', 4, 1]);
+    // The 3 recorded calls: the summary due after the last one is not made (was 4 calls, 1 summary call).
+    expect([replayed.stopReason, replayed.calls, replayed.summaryCalls]).toEqual(['trace_end', 3, 0]);
     const real = figures(await runOverHttp(server, traces, 0, settings));
-    // All but the summary call's cached tokens (the same picodollars: no cache price): replay serves its
-    // unchanged prefix from the cache under `recorded` as under `on`; serve answers in the trace's cache mode.
-    expect({ ...real, cachedInputTokens: replayed.cachedInputTokens }).toEqual(replayed);
+    expect(real).toEqual(replayed);
     const served = server.sessions().sessions.at(-1)!;
     expect([served.calls, served.costPico, served.ended]).toEqual([real.calls, String(real.costPico), true]);
   });

@@ -20,11 +20,11 @@ const claude = handPriced('claude-sonnet-4', { input: 3, output: 15, cached: 0.3
 const servers: RunningServer[] = [];
 afterAll(() => Promise.all(servers.map((server) => server.close())));
 
-/** Three steps, the last with a large tool result, each call billed 1,500 tokens beyond the tracked context (system 100 + the steps so far). */
+/** Three steps, the last with a large tool result, then a final answer, each call billed 1,500 tokens beyond the tracked context (system 100 + the steps so far); the summary call is due before the answer. */
 const RECORDED_PROMPTS: Trace = {
   ...trace(
-    [call(50, [toolCall('a', { i: 0 }, 100)], { inputTokens: 1600 }), call(50, [toolCall('b', { i: 1 }, 100)], { inputTokens: 1750 }), call(50, [toolCall('c', { i: 2 }, 3000)], { inputTokens: 1900 })],
-    { outcome: 'limit', origin: 'recorded' },
+    [call(50, [toolCall('a', { i: 0 }, 100)], { inputTokens: 1600 }), call(50, [toolCall('b', { i: 1 }, 100)], { inputTokens: 1750 }), call(50, [toolCall('c', { i: 2 }, 3000)], { inputTokens: 1900 }), call(50, undefined, { final: true, inputTokens: 4950 })],
+    { outcome: 'completed', origin: 'recorded' },
   ),
   source: 'recorded-prompts',
 };
@@ -41,22 +41,25 @@ describe('serve: a summary request on a recording with recorded prompt sizes', (
   ] as const)('on %s, cache %s: billed at the loop’s prompt estimate, as replay bills its summary call', async (model, cache) => {
     const strategy: ContextStrategy = { kind: 'summary', cache, summary: { triggerTokens: 2000, keepSteps: 1, summaryTokens: 200, ...(model === 'mini' ? {} : { model }) } };
     const replayed = replayTrace(RECORDED_PROMPTS, { brakes: NO_BRAKES, strategy, prices: handTable(mini, claude), keepSteps: true });
-    expect([replayed.stopReason, replayed.summaryCalls]).toEqual(['trace_end', 1]);
+    expect([replayed.stopReason, replayed.summaryCalls]).toEqual(['completed', 1]);
+    const row = replayed.rows[3]!; // the summary call, before the fourth recorded call
+    expect(row.summary).toBe(true);
     const server = await startServer({ sources: { traces: [RECORDED_PROMPTS] }, prices: handTable(mini, claude), cache });
     servers.push(server);
     const session = `prompts-${model}-${cache}`;
     for (let i = 0; i < 3; i++) expect((await ask(server, session)).status).toBe(200);
-    const before = served(server, session);
     const summary = await ask(server, session, model, 'summary');
     expect(summary.status).toBe(200);
     const usage = summary.json.usage;
     const billed = { input: usage.prompt_tokens, cached: usage.prompt_tokens_details.cached_tokens, cacheWrite: usage.prompt_tokens_details.cache_write_tokens, costPico: summary.json.loopcost.costPico };
-    const replaySummary = { input: replayed.inputTokens - before.inputTokens, cached: replayed.cachedInputTokens - before.cachedInputTokens, cacheWrite: replayed.cacheWriteTokens - before.cacheWriteTokens, costPico: replayed.summaryCostPico };
+    const replaySummary = { input: row.inputTokens, cached: row.cachedInputTokens, cacheWrite: row.cacheWriteTokens, costPico: replayed.summaryCostPico };
     // The tracked context before the summary is 100 + 3 × 50 + 100 + 100 + 3000 = 3,450; the last call showed 1,500 more.
     expect(replaySummary.input).toBe(3450 + 1500);
     // Before the fix: serve billed the tracked context alone (3,450 in).
     expect(billed).toEqual(replaySummary);
     const after = served(server, session);
-    expect([after.inputTokens, after.cachedInputTokens, after.cacheWriteTokens, after.costPico]).toEqual([replayed.inputTokens, replayed.cachedInputTokens, replayed.cacheWriteTokens, String(replayed.costPico)]);
+    const through = replayed.rows.slice(0, 4); // replay's run through its summary call
+    const sum = (field: 'cachedInputTokens' | 'cacheWriteTokens') => through.reduce((total, r) => total + r[field], 0);
+    expect([after.inputTokens, after.cachedInputTokens, after.cacheWriteTokens, after.costPico]).toEqual([row.cumulativeInputTokens, sum('cachedInputTokens'), sum('cacheWriteTokens'), String(row.cumulativeCostPico)]);
   });
 });

@@ -61,27 +61,29 @@ describe('serve: a summary request by replay’s rules', () => {
     expect([session.calls, session.costPico, session.ended]).toEqual([replayed.modelCalls, String(replayed.costPico), true]);
   });
 
-  /** Three steps, the last with a large tool result; recorded until the run was stopped (no final answer). */
-  const OPEN: Trace = { ...trace([call(50, [toolCall('a', { i: 0 }, 100)]), call(50, [toolCall('b', { i: 1 }, 100)]), call(50, [toolCall('c', { i: 2 }, 3000)])], { outcome: 'limit' }), source: 'open' };
+  /** Three steps, the last with a large tool result, then a final answer: the summary call is due before it. */
+  const OPEN: Trace = { ...trace([call(50, [toolCall('a', { i: 0 }, 100)]), call(50, [toolCall('b', { i: 1 }, 100)]), call(50, [toolCall('c', { i: 2 }, 3000)]), call(50, undefined, { final: true })], { outcome: 'completed' }), source: 'open' };
 
   it.each([['claude-sonnet-4'], ['mini']])('a summary call on %s under cache recorded: billed usage and cost equal replay’s for the same summary', async (model) => {
     const strategy: ContextStrategy = { kind: 'summary', cache: 'recorded', summary: { triggerTokens: 2000, keepSteps: 1, summaryTokens: 200, ...(model === 'mini' ? {} : { model }) } };
     const replayed = replayTrace(OPEN, { brakes: NO_BRAKES, strategy, prices: handTable(mini, claude), keepSteps: true });
-    expect([replayed.stopReason, replayed.summaryCalls]).toEqual(['trace_end', 1]);
+    expect([replayed.stopReason, replayed.summaryCalls]).toEqual(['completed', 1]);
+    const row = replayed.rows[3]!; // the summary call, before the fourth recorded call
+    expect(row.summary).toBe(true);
     const server = await serve([OPEN], 'recorded');
     const session = `open-${model}`;
     for (let i = 0; i < 3; i++) expect((await ask(server, session)).status).toBe(200);
-    const before = served(server, session);
     const summary = await ask(server, session, model, 'summary');
     expect(summary.status).toBe(200);
     const usage = summary.json.usage;
     const after = served(server, session);
     const billed = { input: usage.prompt_tokens, cached: usage.prompt_tokens_details.cached_tokens, cacheWrite: usage.prompt_tokens_details.cache_write_tokens, costPico: summary.json.loopcost.costPico };
-    const replaySummary = { input: replayed.inputTokens - before.inputTokens, cached: replayed.cachedInputTokens - before.cachedInputTokens, cacheWrite: replayed.cacheWriteTokens - before.cacheWriteTokens, costPico: replayed.summaryCostPico };
+    const replaySummary = { input: row.inputTokens, cached: row.cachedInputTokens, cacheWrite: row.cacheWriteTokens, costPico: replayed.summaryCostPico };
     expect(billed).toEqual(replaySummary);
     // Before the fix: no cache writes on claude (its prompt not cacheable under `recorded`), none of the prefix served on mini.
     if (model === 'mini') expect(billed.cached).toBeGreaterThan(0);
     else expect([billed.cached, billed.cacheWrite]).toEqual([0, billed.input]);
-    expect([after.costPico, after.cacheWriteTokens]).toEqual([String(replayed.costPico), replayed.cacheWriteTokens]);
+    const through = replayed.rows.slice(0, 4); // replay's run through its summary call
+    expect([after.costPico, after.cacheWriteTokens]).toEqual([String(row.cumulativeCostPico), through.reduce((total, r) => total + r.cacheWriteTokens, 0)]);
   });
 });

@@ -47,6 +47,7 @@ import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { checkTriggerWarnings } from './scenarioTriggers.js';
 import { importNotesTallyOf } from './runNotes.js';
 import { recordedStrategyWarnings, statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
+import { checkStrategyOpenLoopWarnings } from './checkStrategyOpenLoop.js';
 import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
 import type { CheckInput } from '../../check/inputs.js';
@@ -186,6 +187,7 @@ function checkWarnings(args: {
   return [
     ...priceGapWarningsOf(recorded, { prices, ...model, inputs: named }),
     ...openLoopWarning(scenarios.reduce((n, s) => n + s.recordedRuns, 0), args.tree),
+    ...checkStrategyOpenLoopWarnings(checks, traces),
     ...args.parts,
     ...unrecordedAgentsWarnings(onePerSession(scenarios.flatMap((s) => s.tree?.unrecorded ?? []))),
     ...checkCacheWarnings(checks, traces, { prices, ...model }),

@@ -14,6 +14,7 @@ import { nonNegativeInt } from '../../flags/numberFlags.js';
 import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
 import { pricingFor, RunNotes } from './runNotes.js';
+import { ContextsRunWarnings } from './contextsWarnings.js';
 import { checkBrakeFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { inputWarningsOf, repeatedInputsWarning, sayInputWarning } from './inputWarnings.js';
@@ -45,7 +46,9 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
   const view = reportView(opts, io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   const model = opts.model === undefined ? {} : { model: opts.model };
-  const notes = new RunNotes({ strategy: strategies[0]!, ...model });
+  // Under a cache-on cell, models with no cached-input price are noted as replay notes them (runNotes.ts).
+  const notes = new RunNotes({ strategy: { ...strategies[0]!, ...(cells.some((c) => c.cache === 'on') ? { cache: 'on' as const } : {}) }, ...model, ...(latency === undefined ? {} : { latency }) });
+  const said = new ContextsRunWarnings(cells);
   const totals = cells.map(emptyTotals);
   const { files, repeated, unread, broughtIn } = collectInputFiles(inputs, { skipBad: opts.skipBad === true });
   sayInputWarning(io, repeatedInputsWarning(repeated), repeatedInputsMessage(repeated));
@@ -61,15 +64,16 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
   for (const { note, results } of perTrace) {
     notes.addNote(note);
     addResults(totals, results);
+    said.add(results);
   }
   const settings = reportSettings({ brakes, strategy: { ...strategies[0]!, cache: 'on' }, ...model, ...(latency === undefined ? {} : { latency }) });
   settings.context = cells.filter((c) => c.cache === cells[0]!.cache).map((c) => c.context).join(' | ');
   settings.cache = [...new Set(cells.map((c) => c.cache))].join(' | ');
   const report = buildContextsReport({ cells, totals, settings, priceSource: prices.source });
-  const warnings = [...inputWarningsOf(io), ...notes.warnings(inputs).filter((w) => w.code !== 'open_loop')];
+  const warnings = [...inputWarningsOf(io), ...said.cacheWarnings(notes.warnings(inputs).filter((w) => w.code !== 'open_loop')), ...said.summaryWarnings()];
   const text = format === 'json' ? JSON.stringify({ ...report, warnings }, null, 2) + '\n' : format === 'csv' ? renderContextsCsv(report) : renderContextsTable(report, view, warnings);
   // A CSV has no place for the open-loop note the table and JSON carry: said on stderr with the warnings.
-  const said = format === 'csv' ? [...warnings, { code: 'open_loop', message: report.note }] : warnings;
-  emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: said }, io);
+  const stderr = format === 'csv' ? [...warnings, { code: 'open_loop', message: report.note }] : warnings;
+  emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: stderr }, io);
   return 0;
 }

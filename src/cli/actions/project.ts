@@ -21,7 +21,7 @@ import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
 import { percentText } from '../../report/percentText.js';
 import { suggestCapText } from '../../report/suggestCapText.js';
-import { oneRunWarnings, type FittedProfile } from '../../report/projectConfidenceText.js';
+import { handWrittenText, oneRunWarnings, periodNote, type FittedProfile, type HandWrittenScenario } from '../../report/projectConfidenceText.js';
 import { CompletionMeanings, completionMeaningsLine } from '../../population/completionMeanings.js';
 import { predictiveStopsLine } from '../../report/predictiveStops.js';
 import { contextText, hasBrakes, reportSettings } from '../../report/settings.js';
@@ -142,11 +142,11 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const worst = worstCaseOverParts(parts, prepared);
   const costsPico = pairs.map((p) => p.run.costPico);
   checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: worst.perRunUsd === null ? null : usdToPico(worst.perRunUsd), place: runsPerDayPlace(prepared, flags.runsPerDay) });
-  // A fitted profile's runs stand for the recorded runs it was fitted to in the intervals (projectConfidence.ts).
-  const { strata, fitted } = fittedStrata(parts, pairs);
+  // A fitted profile's runs stand for the recorded runs it was fitted to in the intervals and each period's resample (projectConfidence.ts, projectDays.ts).
+  const { strata, fitted, handWritten } = fittedStrata(parts, pairs);
   const projection = projectSpend(costsPico, { runsPerDay, days, seed: flags.seed, trials: flags.trials, ...(strata === undefined ? {} : { strata }) });
   const meanings = suggestCap === undefined ? [] : completionNotes(pairs);
-  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), parts, records: partRecords(parts, pairs), fitted, suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io) }, { projection, worst, runsPerDay, days });
+  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), parts, records: partRecords(parts, pairs), fitted, handWritten, suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io) }, { projection, worst, runsPerDay, days });
   emitReport(renderProject(report, flags.format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format: flags.format, warnings: report.warnings }, io);
   return 0;
 }
@@ -166,7 +166,7 @@ function readProjectFlags(opts: ProjectFlags, io: CliIO): { format: string; runs
 
 /** The report of a projection: the spend drawn, the worst case the brakes allow, the cap bound, the crossings, notes and warnings. */
 function projectReportOf(
-  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[] },
+  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; handWritten: HandWrittenScenario[]; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[] },
   spend: { projection: ReturnType<typeof projectSpend>; worst: WorstCase; runsPerDay: number; days: number },
 ): ProjectReport {
   const { prepared, config, suggestCap } = runs;
@@ -196,16 +196,23 @@ function projectReportOf(
     crossings: runs.crossings,
     parts: runs.records,
     ...(runs.fitted.length === 0 ? {} : { fittedProfiles: runs.fitted }),
+    ...handWrittenRecord(runs.handWritten),
     ...(suggestCap === undefined ? {} : { suggestCap }),
     notes: tree !== undefined ? [...treeNotes(tree, prepared.traces.length), ...predictiveNotes(runs.predictiveStops, n)] : [
       ...(prepared.scenarios.length > 0 ? [`Settings: each scenario file's runs take its own brakes, context and cache, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the flags alone (as sweep, replay and calibrate run them)' : ''}.`] : []),
-      'Each simulated period resamples these runs (a bootstrap draw: how little a sample says of its population is in the p95 and p99 too), then draws every day of it from them, runs with replacement (recorded runs replayed under the brakes, as recorded: open loop; synthetic runs closed-loop): a tail the sample never showed is not in the projection.',
+      periodNote(runs.fitted),
       ...predictiveNotes(runs.predictiveStops, n),
       ...runs.meanings,
     ],
     // What reading the inputs said on stderr first (inputWarnings.ts), then what the runs warn of.
     warnings: [...runs.said, ...oneRunWarnings(n), ...projectWarnings(prepared, { config, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts })],
   });
+}
+
+/** The hand-written scenario files among the inputs and what their figures rest on (JSON `handWritten`); nothing when there is none. */
+function handWrittenRecord(scenarios: HandWrittenScenario[]): { handWritten?: { scenarios: HandWrittenScenario[]; text: string } } {
+  const text = handWrittenText(scenarios);
+  return text === undefined ? {} : { handWritten: { scenarios, text } };
 }
 
 /** With --suggest-cap (chosen by ground truth where it is known): what "completed" and "task done" each count, in one line. */

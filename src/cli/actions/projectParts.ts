@@ -20,7 +20,7 @@ import type { ModelPricing } from '../../pricing/types.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import type { RunResult } from '../../replay/replay.js';
 import type { ProjectPart } from '../../report/projectParts.js';
-import type { FittedProfile } from '../../report/projectConfidenceText.js';
+import type { FittedProfile, HandWrittenScenario } from '../../report/projectConfidenceText.js';
 import { everyStopReason } from '../../report/stopReasonCounts.js';
 import { reportSettings, type ReportSettings } from '../../report/settings.js';
 import { scenarioLatency } from '../../report/runsTook.js';
@@ -157,19 +157,22 @@ export function partWindowWarnings(parts: readonly RunsPart[], prepared: Pick<Pr
 }
 
 /**
- * The runs by part for the intervals (projectConfidence.ts): a fitted profile's runs stand for the recorded
- * runs it was fitted to (fitWarnings.ts fitRunsOf), every other part for its own runs; and the fitted profiles.
+ * The runs by part for the intervals and each period's resample (projectConfidence.ts): a fitted profile's runs
+ * stand for the recorded runs it was fitted to (fitWarnings.ts fitRunsOf), every other part for its own runs;
+ * the fitted profiles; and the scenario files fit did not write (hand-written: no fitted-runs line).
  */
-export function fittedStrata(parts: readonly RunsPart[], pairs: readonly RunPair[]): { strata?: CostStratum[]; fitted: FittedProfile[] } {
+export function fittedStrata(parts: readonly RunsPart[], pairs: readonly RunPair[]): { strata?: CostStratum[]; fitted: FittedProfile[]; handWritten: HandWrittenScenario[] } {
   let from = 0;
   const fitted: FittedProfile[] = [];
+  const handWritten: HandWrittenScenario[] = [];
   const strata = parts.map((part): CostStratum => {
     const costsPico = pairs.slice(from, (from += part.runs)).map((pair) => pair.run.costPico);
     const scenario = part.inputs.scenarios?.[0]?.scenario;
     const fittedOnRuns = part.kind === 'synthetic' && scenario !== undefined ? fitRunsOf(scenario) : undefined;
+    if (part.kind === 'synthetic' && fittedOnRuns === undefined) handWritten.push({ source: part.source!, syntheticRuns: costsPico.length });
     if (fittedOnRuns === undefined) return { costsPico, sampleRuns: costsPico.length };
     fitted.push({ source: part.source!, fittedOnRuns, syntheticRuns: costsPico.length, caveat: heldOutStatement(fittedOnRuns) });
     return { costsPico, sampleRuns: fittedOnRuns };
   });
-  return fitted.length === 0 ? { fitted } : { strata, fitted };
+  return fitted.length === 0 ? { fitted, handWritten } : { strata, fitted, handWritten };
 }

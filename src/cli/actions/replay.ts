@@ -1,4 +1,6 @@
 import { cacheRuleWarnings, skipOpenLoopWarnings, type ReportWarning } from '../../report/warnings.js';
+import { firstOf, SummaryCallTally, summaryCallWarnings } from '../../report/summaryCallWarning.js';
+import { fittedContextWarnings } from '../../report/fittedContextWarning.js';
 import type { BrakeConfig } from '../../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
 import type { TraceInputs } from '../../import/inputSet.js';
@@ -86,7 +88,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES } });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES }, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const recorded = await replayRecorded(command, { prices, keepSteps, notes }, io);
   const shared: ReplayShared = { prices, notes, keepSteps, pricings: new PricedModels() };
   const { skips, recordedCaches } = noteRecorded(recorded, shared);
@@ -165,6 +167,9 @@ function replayReportArgs(command: ReplayCommand, shared: ReplayShared, ran: { r
   const traceFilesKept = command.traces.files.length - command.traces.badCount;
   const shown = reportedSettings(command, traceFilesKept, command.scenarios);
   const warnings = [...notes.warnings(command.inputs, results), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario), prices), ...skipOpenLoopWarnings(ran.skips), ...cacheRuleWarnings(results)];
+  // What the strategy's summaries did on the recorded runs (the first results; a scenario file's run under its own strategy): summaryCallWarning.ts.
+  warnings.push(...summaryCallWarnings(command.strategy, SummaryCallTally.of(firstOf(results, ran.recordedCaches.length))));
+  warnings.push(...fittedContextWarnings(command.scenarios.map((input) => ({ scenario: input.scenario, strategy: input.settings.strategy }))));
   return {
     results,
     brakes: shown.brakes,

@@ -17,6 +17,7 @@ import { validateOptions, brakeIssues, strategyIssues, priceTableIssue, modelNam
 import { resolveTracePricing, type RunResult } from '../../replay/replay.js';
 import { hasBrakes } from '../../report/settings.js';
 import { cacheRuleWarnings, skipOpenLoopWarnings, type ReportWarning } from '../../report/warnings.js';
+import { SummaryCallTally, summaryCallWarnings } from '../../report/summaryCallWarning.js';
 import type { Trace } from '../../trace/types.js';
 import { RunNotes } from './runNotes.js';
 import { REPLAY_PART_FIGURES } from './replay.js';
@@ -29,7 +30,7 @@ export interface ReplayWarningOptions {
   prices: PriceTable;
   /** The model every run is re-priced as (replayTrace's `model`), when one is. */
   model?: string;
-  /** The replays' results (replayTrace's), when at hand: what is read off them is warned of too (`cache_min_prefix`, `open_loop_brakes`). */
+  /** The replays' results (replayTrace's), when at hand: what is read off them is warned of too (`cache_min_prefix`, `open_loop_brakes`, `summary_most_steps`, `summary_none`). */
   results?: readonly RunResult[];
   /** The inputs the runs were read from, as a fix names them (`loopcost prices derive …`); default `TRACES...`. */
   inputs?: readonly string[];
@@ -57,5 +58,5 @@ export function replayWarnings(traces: readonly Trace[], options: ReplayWarningO
   const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens([brakes]), partsBraked: hasBrakes(brakes), parts: { figures: REPLAY_PART_FIGURES } });
   for (const trace of traces) notes.addNote(notes.noteOf(trace, resolveTracePricing(trace, { prices: options.prices, ...model, modelPlace: optionPlace('replayWarnings', 'model') })));
   const skips = brakes.repeatAction === 'skip' ? traces.length : 0;
-  return [...notes.warnings(options.inputs ?? [], options.results ?? []), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(options.results ?? [])];
+  return [...notes.warnings(options.inputs ?? [], options.results ?? []), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(options.results ?? []), ...summaryCallWarnings(options.strategy, SummaryCallTally.of(options.results ?? []))];
 }

@@ -24,6 +24,8 @@ import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
 import { ImportNotesTally } from '../../report/importNotesWarning.js';
 import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscript.js';
+import { CacheIdleTally, idleCallsOf } from '../../report/cacheIdleWarning.js';
+import type { LatencyModel } from '../../loop/latency.js';
 
 /** What one recorded run adds to the notes (see RunNotes.noteOf). */
 export interface RunNote {
@@ -39,6 +41,8 @@ export interface RunNote {
   importNotes?: readonly string[];
   /** Its web searches, when the table prices them at $0 (pricing/unpricedSearches.ts). */
   unpricedSearches?: UnpricedRunSearches;
+  /** With the cache on: its calls that came after the cache's lifetime (report/cacheIdleWarning.ts), when any did. */
+  cacheIdleCalls?: number;
 }
 
 /** A run's importer's notes (header.importedFrom.notes) but those warned of on stderr already (missingTranscripts.ts); undefined: none. */
@@ -91,6 +95,7 @@ export class RunNotes {
   private readonly ranUnder = new Map<string, number>();
   private readonly importNotes = new ImportNotesTally();
   private readonly unpricedSearches = new UnpricedSearches();
+  private readonly cacheIdle = new CacheIdleTally();
 
   /**
    * `modelWindowBrake`: the max_tokens sent by the settings that take `--context-window model`, which
@@ -98,7 +103,7 @@ export class RunNotes {
    * `partsBraked`: brakes bind each run on its own (no --tree), so runs that are parts of a session say so;
    * `parts`: what else the report does with such runs (its figures per run or task), said whether braked or not.
    */
-  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'> }) {}
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'>; latency?: LatencyModel }) {}
 
   /**
    * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
@@ -116,6 +121,8 @@ export class RunNotes {
     if (importNotes !== undefined) note.importNotes = importNotes;
     const unpriced = unpricedSearchesOf(recordedWebSearches(trace), pricing, trace.header);
     if (unpriced !== undefined) note.unpricedSearches = unpriced;
+    const idle = this.options.strategy.cache === 'on' ? idleCallsOf(trace, this.options.latency) : 0;
+    if (idle > 0) note.cacheIdleCalls = idle;
     return note;
   }
 
@@ -126,6 +133,7 @@ export class RunNotes {
     if (note.ranUnder !== undefined) this.ranUnder.set(note.ranUnder, (this.ranUnder.get(note.ranUnder) ?? 0) + 1);
     this.importNotes.add(note.source, note.importNotes);
     this.unpricedSearches.add(note.unpricedSearches);
+    this.cacheIdle.add(note.cacheIdleCalls);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
     this.notePricing(note.source, note.pricing, this.options.strategy.cache);
@@ -159,6 +167,7 @@ export class RunNotes {
       ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextText(this.options.strategy))),
       ...brakeOpenLoopWarnings(results),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
+      ...this.cacheIdle.warnings(),
       ...this.windowless.warnings(),
       ...sessionPartsWarnings(this.sessionRuns.parts(), { ...this.options.parts, braked: this.options.partsBraked === true }),
       ...recordedStrategyWarnings(this.ranUnder),

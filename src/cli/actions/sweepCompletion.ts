@@ -12,8 +12,9 @@ import { CompletionMeanings, completionMeaningsLine, type CompletionCounts } fro
 import { configurationBaselines, type ScenarioPopulation } from '../../population/run.js';
 import type { SweepSetup } from './sweepWork.js';
 
-/** What each meaning counts in a sweep's report. */
+/** What each meaning counts in a sweep's report (with a target, the recommendation counts tasks done: recommend.ts countedRow). */
 const SWEEP_USES = { completed: "what the completion rate and the cost per completed run count, and recorded runs' false stops are judged by", done: "what synthetic runs' false stops are judged by" };
+const SWEEP_USES_TARGET = { ...SWEEP_USES, done: "what synthetic runs' false stops and the recommendation are judged by" };
 
 /** The synthetic runs' no-brake counts under the grid's first configuration; undefined without scenario files. */
 function firstCounts(setup: Pick<SweepSetup, 'scenarios' | 'configurations' | 'prices'>): CompletionCounts | undefined {
@@ -38,13 +39,13 @@ export interface SweepCompletionFacts {
    * hold), under a grid with no key that changes the baseline. The ceiling no brake that only stops runs can
    * pass (the report says it when no configuration reaches the target). Absent otherwise.
    */
-  noBrakes?: { runs: number; completed: number };
+  noBrakes?: { runs: number; completed: number; tasksDone: number };
 }
 
-export function sweepCompletionFacts(setup: Pick<SweepSetup, 'scenarios' | 'configurations' | 'prices' | 'axes'>, recordedRuns: number): SweepCompletionFacts {
+export function sweepCompletionFacts(setup: Pick<SweepSetup, 'scenarios' | 'configurations' | 'prices' | 'axes' | 'targetCompletion'>, recordedRuns: number): SweepCompletionFacts {
   const counts = firstCounts(setup);
   if (counts === undefined) return { notes: [] };
-  const line = completionMeaningsLine(counts, SWEEP_USES);
+  const line = completionMeaningsLine(counts, setup.targetCompletion === undefined ? SWEEP_USES : SWEEP_USES_TARGET);
   const whole = recordedRuns === 0 && counts.runs > 0 && !setup.axes.some((axis) => BASELINE_KEYS.includes(axis.key));
-  return { notes: line === undefined ? [] : [line], ...(whole ? { noBrakes: { runs: counts.runs, completed: counts.completed } } : {}) };
+  return { notes: line === undefined ? [] : [line], ...(whole ? { noBrakes: { runs: counts.runs, completed: counts.completed, tasksDone: counts.tasksDone } } : {}) };
 }

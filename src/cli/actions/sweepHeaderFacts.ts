@@ -13,6 +13,8 @@ import { ImportNotesTally, type ImportNotesSeen } from '../../report/importNotes
 import { StatedStrategyTally, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
 import type { Trace } from '../../trace/types.js';
 import { importNotesOf } from './runNotes.js';
+import { CacheIdleTally, idleCallsOf, idleCallsOfCompiled } from '../../report/cacheIdleWarning.js';
+import { handedOverCompiled } from '../../replay/compiledRuns.js';
 
 /** Facts of runs' headers (plain data: a worker thread sends them), each absent where none of the runs has it. */
 export interface RunHeaderFacts {
@@ -20,6 +22,8 @@ export interface RunHeaderFacts {
   importNotes?: ImportNotesSeen;
   /** The runs whose recordings state their context strategy, by spec; absent: none. */
   statedStrategies?: StatedStrategies;
+  /** Calls that came after the cache's lifetime by their recorded latencies (report/cacheIdleWarning.ts), and their runs; absent: none. */
+  cacheIdle?: { calls: number; runs: number };
 }
 
 /** Facts of some runs (a sweep unit's) and where they come among the inputs (the unit's `order`: sweepUnits.ts). */
@@ -32,11 +36,15 @@ export interface RunHeaderFactsPart {
 export class RunHeaderFactsTally {
   private readonly notes = new ImportNotesTally();
   private readonly stated = new StatedStrategyTally();
+  private readonly idle = new CacheIdleTally();
 
   /** One run, read after those counted so far. */
   add(trace: Trace): this {
     this.notes.add(trace.source, importNotesOf(trace));
     this.stated.add(trace);
+    // A sweep's run has its calls let go once compiled (sweepStream.ts letCallsGo): read off the compiled trace then.
+    const compiled = handedOverCompiled(trace);
+    this.idle.add(compiled === undefined ? idleCallsOf(trace) : idleCallsOfCompiled(compiled));
     return this;
   }
 
@@ -44,6 +52,7 @@ export class RunHeaderFactsTally {
   addFacts(facts: RunHeaderFacts | undefined): this {
     if (facts?.importNotes !== undefined) this.notes.addSeen(facts.importNotes);
     this.stated.addCounted(facts?.statedStrategies);
+    this.idle.addCounted(facts?.cacheIdle);
     return this;
   }
 
@@ -51,7 +60,8 @@ export class RunHeaderFactsTally {
   facts(): RunHeaderFacts {
     const notes = this.notes.counted();
     const stated = this.stated.counted();
-    return { ...(notes.runs === 0 ? {} : { importNotes: notes }), ...(stated === undefined ? {} : { statedStrategies: stated }) };
+    const idle = this.idle.calls === 0 ? {} : { cacheIdle: { calls: this.idle.calls, runs: this.idle.runs } };
+    return { ...(notes.runs === 0 ? {} : { importNotes: notes }), ...(stated === undefined ? {} : { statedStrategies: stated }), ...idle };
   }
 }
 
@@ -64,7 +74,7 @@ export function runHeaderFactsOf(traces: Iterable<Trace>): RunHeaderFacts {
 
 /** Whether `facts` say anything (a part saying nothing need not be sent). */
 export function saysAnything(facts: RunHeaderFacts): boolean {
-  return facts.importNotes !== undefined || facts.statedStrategies !== undefined;
+  return facts.importNotes !== undefined || facts.statedStrategies !== undefined || facts.cacheIdle !== undefined;
 }
 
 /** The one merge: parts counted apart (units, on whichever thread) joined in the inputs' order, as one tally of them all in that order counts them. */

@@ -10,6 +10,7 @@
  * recorded runs' importers' notes (importNotesWarning.ts), as replay says them.
  */
 import { isIdentity } from '../../context/strategy.js';
+import { contextText } from '../../report/settings.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import type { PriceGapCheck } from '../../pricing/recordedCost.js';
 import { noPriceCheckWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type ReportWarning, type UnrecordedInTree } from '../../report/warnings.js';
@@ -23,6 +24,8 @@ import { importNotesWarnings } from '../../report/importNotesWarning.js';
 import type { RunHeaderFacts } from './sweepHeaderFacts.js';
 import { recordedStrategyWarnings, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
 import { gridTriggerWarnings } from './scenarioTriggers.js';
+import { fittedContextWarnings } from '../../report/fittedContextWarning.js';
+import { cacheIdleWarnings } from '../../report/cacheIdleWarning.js';
 
 /** Over every configuration (a shard's header says what the whole grid's does): the runs' models where one takes the model's window. */
 export function gridWindows(setup: Pick<SweepSetup, 'configurations' | 'prices'>): PopulationWindows {
@@ -77,7 +80,7 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
   return [
     ...priceGapWarnings(checked.gaps(PRICE_GAP_TOLERANCE), args.inputs),
     ...(modelGrid && checked.sums().length === 0 ? noPriceCheckWarnings(unchecked) : []),
-    ...(swept || !isIdentity(strategy) ? openLoopWarnings(recordedRuns, swept ? 'as swept' : strategy.kind) : []),
+    ...(swept || !isIdentity(strategy) ? openLoopWarnings(recordedRuns, swept ? 'as swept' : contextText(strategy)) : []),
     // A configuration that skips repeated actions: the recorded runs' calls after a skip are replayed as recorded, as replay says it.
     ...(setup.configurations.some((c) => c.config.brakes.repeatAction === 'skip') ? skipOpenLoopWarnings(recordedRuns) : []),
     ...cacheWarnings(setup, args.traces),
@@ -85,10 +88,14 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
     ...unreadTracesWarnings(setup.scenarios.map((s) => s.scenario)),
     ...fittedProfileWarnings(setup.scenarios.map((s) => s.scenario), setup.prices),
     ...gridTriggerWarnings(setup),
+    // A fitted profile under a configuration's strategy other than full: its agents do not react to it (fittedContextWarning.ts).
+    ...fittedContextWarnings(setup.configurations.flatMap(({ config }) => setup.scenarios.map(({ scenario }, s) => ({ scenario, strategy: scenarioConfig(config, s).strategy })))),
     // `--tree`: once per tree whose tool calls started agents with no recording among the inputs, as replay --tree says it.
     ...unrecordedAgentsWarnings(args.unrecorded ?? []),
     // The recorded runs' importers' notes, counted in the order of the files (whichever thread read them: sweepShares.ts), as replay says them.
     ...importNotesWarnings(args.headerFacts.importNotes ?? { runs: 0, notes: 0 }),
     ...statedStrategyWarnings(setup, args.headerFacts.statedStrategies),
+    // Recorded runs' calls past the cache's lifetime, where a configuration models the cache (report/cacheIdleWarning.ts), as replay says them.
+    ...(setup.configurations.some((c) => c.config.strategy.cache === 'on') ? cacheIdleWarnings(args.headerFacts.cacheIdle ?? { calls: 0, runs: 0 }) : []),
   ];
 }

@@ -22,6 +22,7 @@ import type { BrakeConfig } from '../../brakes/config.js';
 import type { BadInput } from '../../import/inputSet.js';
 import type { BroughtIn, UnreadInput } from '../../io/collectInputs.js';
 import { SweepPopulation, sweepMetrics, type SweepMetrics } from '../../population/sweep.js';
+import { countedRow } from '../../population/recommend.js';
 import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js';
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { checkTreeInputs, recordedPresetRefused, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
@@ -281,17 +282,18 @@ function stepCapOf(config: GridConfiguration['config']): number | undefined {
 /** Each step cap halved (brakes without one kept). */
 const halveCap = (brakes: BrakeConfig): BrakeConfig => (brakes.maxSteps === undefined ? brakes : { ...brakes, maxSteps: Math.max(1, Math.floor(brakes.maxSteps / 2)) });
 
-/** With a target: the rows (by index) that reach it with a step cap (a flag's, a grid value's or a scenario file's), and each configuration with its caps halved. */
+/** With a target: the rows (by index) that reach it (as the recommendation counts completion: recommend.ts countedRow) with a step cap (a flag's, a grid value's or a scenario file's), and each configuration with its caps halved. */
 export function halvedCaps(slice: readonly GridConfiguration[], rows: readonly SweepRow[], target: number | undefined): { i: number; config: GridConfiguration['config'] }[] {
   if (target === undefined) return [];
-  return slice.flatMap((c, i) => (stepCapOf(c.config) !== undefined && rows[i]!.completionRate >= target && rows[i]!.completed > 0 ? [{ i, config: withBrakes(c.config, halveCap) }] : []));
+  const reaches = (row: { completionRate: number; completed: number }) => row.completionRate >= target && row.completed > 0;
+  return slice.flatMap((c, i) => (stepCapOf(c.config) !== undefined && reaches(countedRow(rows[i]!)) ? [{ i, config: withBrakes(c.config, halveCap) }] : []));
 }
 
 /** The halved configurations' figures into their rows. */
 export function addHalfStepCaps(rows: SweepRow[], halved: readonly { i: number; config: GridConfiguration['config'] }[], metrics: readonly SweepMetrics[]): void {
   halved.forEach((h, k) => {
     const m = metrics[k]!;
-    const half: HalfStepCap = { maxSteps: stepCapOf(h.config)!, completed: m.completed, completionRate: m.completionRate, costUsd: m.costUsd };
+    const half: HalfStepCap = { maxSteps: stepCapOf(h.config)!, completed: m.completed, completionRate: m.completionRate, costUsd: m.costUsd, ...(m.tasksDone === undefined ? {} : { done: m.tasksDone.done, doneRate: m.tasksDone.doneRate }) };
     rows[h.i]!.halfStepCap = half;
   });
 }

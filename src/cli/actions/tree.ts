@@ -94,7 +94,7 @@ function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latenc
 /** `replay --tree`. */
 export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]) });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const replayAll = (trees: SessionTree[]) =>
     trees.map((tree) => {
       const { brakes, subagent, runBrakesOf } = treeSettings(command, tree);

@@ -6,6 +6,8 @@ import type { PriceTable } from '../../pricing/types.js';
 import { traceWhatIfSubject, triedBrakes, whatIfRun, whatIfSubjects, whatIfTotals, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { skipOpenLoopWarnings, unrecordedAgentsWarnings, type ReportWarning } from '../../report/warnings.js';
+import { SummaryCallTally, summaryCallWarnings } from '../../report/summaryCallWarning.js';
+import { fittedContextWarnings } from '../../report/fittedContextWarning.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
@@ -65,6 +67,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
     ...model,
     modelWindowBrake: modelWindowMaxTokens(settings.map((setting) => setting.brakes)),
     partsBraked: command.tree !== true && settings.some((setting) => hasBrakes(setting.brakes)),
+    ...(command.latency === undefined ? {} : { latency: command.latency }),
   });
   if (command.tree === true) return runTreeWhatIf(command, io, prices, notes);
   const subjectOf = traceWhatIfSubject({ strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });
@@ -91,6 +94,9 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario), prices)];
   // A try that skips repeated actions: the recorded runs' calls after a skip are replayed as recorded, as replay says it.
   warnings.push(...skipOpenLoopWarnings(settings.some(skips) ? recorded.length : 0));
+  // What the strategy's summaries did on the recorded runs under their baseline brakes (summaryCallWarning.ts), as replay says it.
+  warnings.push(...summaryCallWarnings(command.strategy, SummaryCallTally.of(recorded.map(({ run }) => run!.baseline))));
+  warnings.push(...fittedContextWarnings(command.scenarios.map((input) => ({ scenario: input.scenario, strategy: input.settings.strategy }))));
   warnings.push(...scenarioInputTriggerWarnings(command.scenarios, scenarioPricings(command.scenarios, prices, command.model)));
   emitWhatIf(command, result, { warnings, notes, prices, took, runCaches }, io);
   return 0;

@@ -47,12 +47,14 @@ export class BacktrackerAgent extends SyntheticAgent {
       this.markDone(this.nextStep(state));
       return this.answer(rng);
     }
+    // This try's arguments: an abandoned try is redone differently (the next attempt), never as it was.
+    const call = { name: ownTool(this.behaviour, this.params.tool), arguments: { step: k, attempt: this.attempt } };
     if (this.stream(STREAM.flip, index).chance(this.params.backtrackShare)) {
       this.abandonLast = true;
     } else {
       this.kept = k;
       this.attempt = 0;
     }
-    return this.toolStep(rng, { name: ownTool(this.behaviour, this.params.tool), arguments: { step: k, attempt: this.attempt } });
+    return this.toolStep(rng, call);
   }
 }

@@ -9,6 +9,8 @@
  * when it sets `errorInARowShare`, a same-error failure right after a failure repeats that one's error with
  * that share (real runs retry the command that just failed: on the 28 completed shared runs 8 of the 10
  * same-error failures right after a failure repeat its error, which same-error-mode consecutive counts).
+ * A failure is one the agent saw: a call the duplicate-action guard skipped (`--repeat-action skip`) or
+ * cut at max_tokens brought no error back, so it is neither the failure just made nor an earlier one.
  * Runs differ in how often they repeat: an entry that sets `repeatShareScale` draws each run's repeat share
  * as repeatShare × a scale drawn once per run (its plan stream, index 1).
  * `ending: provider-error` models runs cut short by the provider
@@ -58,6 +60,8 @@ export class HealthyAgent extends SyntheticAgent {
   private readonly repeatShare: number;
   /** The error of the tool call just made (undefined when it succeeded, or before any). */
   private lastError: string | undefined;
+  /** The last tool step's error joined `errors`. */
+  private errorKept = false;
   private index = 0;
 
   constructor(env: AgentEnv, private readonly params: HealthyParams) {
@@ -69,6 +73,7 @@ export class HealthyAgent extends SyntheticAgent {
   }
 
   protected act(_view: unknown, state: Readonly<BrakeState>): CallRecord | null {
+    if (!this.lastResultsArrived()) this.unseenFailure();
     const k = ++this.index;
     if (k > this.steps) {
       this.ending = 'cut_off';
@@ -81,6 +86,7 @@ export class HealthyAgent extends SyntheticAgent {
       return this.answer(rng);
     }
     const args = this.nextAction(rng, k);
+    this.errorKept = false;
     const error = this.nextError(rng, k);
     this.lastError = error;
     const name = ownTool(this.behaviour, this.params.tool);
@@ -101,7 +107,15 @@ export class HealthyAgent extends SyntheticAgent {
       error = inARow ? lastError : errors[rng.int(0, errors.length - 1)]!;
     }
     errors.push(error);
+    this.errorKept = true;
     return error;
+  }
+
+  /** The last tool step's result never came back (skipped, or cut): the agent saw no failure there. */
+  private unseenFailure(): void {
+    this.lastError = undefined;
+    if (this.errorKept) this.errors!.pop();
+    this.errorKept = false;
   }
 
   /** Step k's action: a new one, or with repeatShare an earlier one (focused: focusedRepeat.ts). */

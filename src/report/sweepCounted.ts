@@ -1,0 +1,87 @@
+/**
+ * What a sweep's recommendation counts as completed where some runs carry ground truth (synthetic runs,
+ * generated traces): tasks done (recommend.ts countedRow), not runs that merely ended `completed` — a
+ * retrier that gives up and answers anyway ends `completed` with its task undone. The report says so in one
+ * line (`completionCounted`): how many runs that ended `completed` without doing their task are not counted,
+ * of the configuration recommended, or of the one counting by stop reason would pick instead; beside recorded
+ * runs (no ground truth), that those are counted by their stop reason. Pure.
+ */
+import { recommendedIndex, type CountedRow } from '../population/recommend.js';
+import type { TieOrder } from '../population/recommendTie.js';
+import { counted } from '../plural.js';
+
+/** What the recommendation counted as completed, and the line that says it (JSON `completionCounted`). */
+export interface CompletionCounted {
+  /** `tasks done`: every run carries ground truth; `tasks done, else completed`: the runs without (recorded runs) by stop reason. */
+  by: 'tasks done' | 'tasks done, else completed';
+  /** Runs judged by ground truth, and runs by their stop reason. */
+  groundTruthRuns: number;
+  stopReasonRuns: number;
+  /** The configuration the line counts: the recommendation, or the one stop reasons would pick instead (null: neither). */
+  settings: string | null;
+  /** Its runs that ended `completed` without doing their task (not counted); 0 when no configuration is named. */
+  completedNotDone: number;
+  text: string;
+}
+
+type Row = CountedRow & { settings: string };
+
+/** Whether a sweep's recommendation counts tasks done: some of its runs carry ground truth. */
+export function countsTasksDone(rows: readonly Pick<CountedRow, 'tasksDone'>[]): boolean {
+  return rows.some((row) => row.tasksDone !== undefined);
+}
+
+/** How the recommendation says completion, by what it counts (tasks done where runs carry ground truth). */
+export interface CompletionWords {
+  /** `For at least 85.0% <target>`. */
+  target: string;
+  /** `839/1000 <count> (83.9%)`. */
+  count: string;
+  /** `$0.22 <per>`. */
+  per: string;
+  /** `Halving its step cap to 30 <half(790, 1000)>`. */
+  half: (completed: number, runs: number) => string;
+  /** `How far to trust it: on 1000 runs, <rate> is …`. */
+  rate: string;
+  /** `No configuration <none> 85.0% <noneOf>`. */
+  none: string;
+  noneOf: string;
+}
+
+const COMPLETED_WORDS: CompletionWords = { target: 'of runs completed', count: 'complete', per: 'per completed run', half: (n, runs) => `would complete ${n}/${runs}`, rate: 'its completion rate', none: 'completes at least', noneOf: 'of runs' };
+const DONE_WORDS: CompletionWords = { target: 'of tasks done', count: 'tasks done', per: 'per task done', half: (n, runs) => `would get ${n}/${runs} tasks done`, rate: 'its rate of tasks done', none: 'gets at least', noneOf: 'of tasks done' };
+
+export function completionWords(tasksDone: boolean): CompletionWords {
+  return tasksDone ? DONE_WORDS : COMPLETED_WORDS;
+}
+
+/**
+ * The line under the recommendation (`pick`: its row, undefined when none reaches the target); undefined
+ * when no run carries ground truth (the recommendation counts stop reasons, as it always did).
+ */
+export function completionCountedOf(rows: readonly Row[], over: { target: number; pick: number | undefined; tieOrder: TieOrder }): CompletionCounted | undefined {
+  const first = rows.find((row) => row.tasksDone !== undefined);
+  if (first === undefined) return undefined;
+  const groundTruthRuns = first.tasksDone!.groundTruthRuns;
+  const stopReasonRuns = first.runs - groundTruthRuns;
+  const by = stopReasonRuns === 0 ? 'tasks done' : 'tasks done, else completed';
+  const base =
+    stopReasonRuns === 0
+      ? 'Completion here counts tasks done (ground truth)'
+      : `Completion here counts tasks done for the ${counted(groundTruthRuns, 'run')} with ground truth, and stop reason \`completed\` for the ${counted(stopReasonRuns, 'recorded run')} (they carry none)`;
+  const { pick } = over;
+  // The configuration stop reasons alone would recommend (the rows' own completion rate and cost per completed run).
+  const byStop = recommendedIndex(rows, over.target, over.tieOrder);
+  const named = byStop !== undefined && byStop !== pick ? byStop : pick;
+  const row = named === undefined ? undefined : rows[named]!;
+  const notDone = row?.tasksDone?.completedNotDone ?? 0;
+  let text: string;
+  if (row === undefined) text = `${base}: runs that ended \`completed\` without doing their task are not counted.`;
+  else if (named === pick && notDone === 0) text = `${base}: no run of ${row.settings} ended \`completed\` without doing the task.`;
+  else if (named === pick) text = `${base}: ${counted(notDone, 'run')} of ${row.settings} that ended \`completed\` without doing the task ${notDone === 1 ? 'is' : 'are'} not counted.`;
+  else {
+    const instead = pick === undefined ? '' : ' instead';
+    text = `${base}: runs that ended \`completed\` without doing their task are not counted. By stop reason, ${row.settings} would be picked${instead} (${row.completed}/${row.runs} complete), but ${notDone} of those runs did not do the task.`;
+  }
+  return { by, groundTruthRuns, stopReasonRuns, settings: row?.settings ?? null, completedNotDone: notDone, text };
+}
