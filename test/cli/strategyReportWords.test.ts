@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseContextSpec } from '../../src/context/strategy.js';
 import { cli, tempDir } from './run.js';
+import { type Warning, warningsOf } from './jsonWarnings.js';
 
-type Warning = { code: string; message: string };
 
 /** A 6-step gpt-4o run whose prompts grow past 1,024 tokens (the review's A.jsonl shape). */
 function sixSteps(dir: string): string {
@@ -25,12 +25,6 @@ function sixSteps(dir: string): string {
   const file = join(dir, 'A.jsonl');
   writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
   return file;
-}
-
-async function warningsOf(...argv: string[]): Promise<Warning[]> {
-  const r = await cli(...argv, '--format', 'json');
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout).warnings ?? [];
 }
 
 const byCode = (warnings: readonly Warning[], code: string): Warning[] => warnings.filter((w) => w.code === code);

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
+import { type Warning, warningsOf } from './jsonWarnings.js';
 import { replayWarnings } from '../../src/cli/actions/replayWarnings.js';
 import { parseContextSpec } from '../../src/context/strategy.js';
 import { loadTraceFile } from '../../src/import/index.js';
@@ -15,7 +16,6 @@ import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 
-type Warning = { code: string; message: string };
 
 /** A 30-step recorded run: 3,000 system + 200 goal tokens, each step 200 output + 1,500 tool-result tokens (the review's C.jsonl). */
 function thirtySteps(): string {
@@ -30,12 +30,6 @@ function thirtySteps(): string {
   const file = join(tempDir(), 'C.jsonl');
   writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
   return file;
-}
-
-async function warningsOf(...argv: string[]): Promise<Warning[]> {
-  const r = await cli(...argv, '--format', 'json');
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout).warnings ?? [];
 }
 
 const summaryOnes = (warnings: readonly Warning[]): Warning[] => warnings.filter((w) => w.code.startsWith('summary_'));
