@@ -31,5 +31,5 @@ export function treeRuns(traces: readonly Trace[], config: PopulationConfig, opt
   const population = new TreePopulation(trees, options.prices);
   const subagent = options.tree.subagent;
   const pairs = population.pairs({ ...config, ...(subagent === undefined ? {} : { subagent }) });
-  return { runs: pairs.map((pair, i) => ({ source: treeSource(trees[i]!), ...pair })), unrecorded: population.unrecorded() };
+  return { runs: pairs.map((pair, i) => ({ source: treeSource(trees[i]!), run: pair.run, baseline: pair.baseline })), unrecorded: population.unrecorded() };
 }

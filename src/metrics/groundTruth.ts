@@ -42,9 +42,14 @@ export function completesWithoutBrakes(baseline: Pick<JudgedBaseline, 'stop' | '
   return truth === undefined ? baseline.stop === StopCode.Completed : truth.doneAtStep !== undefined;
 }
 
-/** Whether a run stopped by `stop` after `steps` steps is a false stop, against its baseline's stop and ground truth (when known). */
-export function isFalseStop(stop: number, steps: number, baseline: Pick<JudgedBaseline, 'stop' | 'truth'>): boolean {
+/**
+ * Whether a run stopped by `stop` after `steps` steps is a false stop, against its baseline's stop and ground
+ * truth (when known); `ownDone`: a closed-loop run's own (RunPair.truth): a brake stop of a run whose
+ * task is done with no brakes and not done here.
+ */
+export function isFalseStop(stop: number, steps: number, baseline: Pick<JudgedBaseline, 'stop' | 'truth'>, ownDone?: boolean): boolean {
   if (BRAKED[stop] !== true) return false;
+  if (ownDone !== undefined && baseline.truth !== undefined) return baseline.truth.doneAtStep !== undefined && !ownDone;
   const truth = baseline.truth;
   return truth === undefined ? baseline.stop === StopCode.Completed : truth.doneAtStep !== undefined && steps < truth.doneAtStep;
 }
@@ -55,17 +60,18 @@ export function isFalseStop(stop: number, steps: number, baseline: Pick<JudgedBa
  * answers anyway is not done; a run a brake stopped after that step is); without (a recorded run), its stop
  * reason is `completed`. The twin of isFalseStop: a run with ground truth a brake stops is a false stop
  * exactly when its task is done with no brakes and it is not done here. A run that ran closed loop knows its
- * own (`own`): under brakes that change what the agent sees (a skip), it need not follow its unbraked run, so
- * steps past that run's done step prove nothing (a forgetful agent starved by skips went 55 steps, task undone).
+ * own (`ownDone`: RunPair.truth): under brakes that change what the agent sees (a skip), it need not
+ * follow its unbraked run, so steps past that run's done step prove nothing (a forgetful agent starved by
+ * skips went 55 steps, task undone).
  */
-export function countsAsDone(stop: number, steps: number, truth: BaselineTruth | undefined, own?: { taskDone: boolean }): boolean {
-  if (own !== undefined) return own.taskDone;
+export function countsAsDone(stop: number, steps: number, truth: BaselineTruth | undefined, ownDone?: boolean): boolean {
+  if (ownDone !== undefined && truth !== undefined) return ownDone;
   return truth === undefined ? stop === StopCode.Completed : truth.doneAtStep !== undefined && steps >= truth.doneAtStep;
 }
 
 /** A run stopped by `stop` after `steps` steps, against its baseline: a false stop, caught (a brake stop before the baseline's end that is no false stop), or neither. */
-export function stopVerdict(stop: number, steps: number, baseline: JudgedBaseline): Verdict {
+export function stopVerdict(stop: number, steps: number, baseline: JudgedBaseline, ownDone?: boolean): Verdict {
   if (BRAKED[stop] !== true) return Verdict.Neither;
-  if (isFalseStop(stop, steps, baseline)) return Verdict.FalseStop;
+  if (isFalseStop(stop, steps, baseline, ownDone)) return Verdict.FalseStop;
   return steps < baseline.steps ? Verdict.Caught : Verdict.Neither;
 }

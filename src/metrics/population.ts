@@ -40,6 +40,12 @@ export interface RunFigures {
 export interface RunPair {
   run: RunFigures;
   baseline: Pick<RunFigures, 'stopReason' | 'steps' | 'costPico'> & { truth?: BaselineTruth | undefined };
+  /**
+   * A synthetic run that ran closed loop: its own ground truth under these brakes (src/synthetic/agent.ts).
+   * Judged by it rather than by its unbraked run's done step, which brakes that change what the agent sees
+   * (a skip) make no guide (groundTruth.ts).
+   */
+  truth?: { taskDone: boolean } | undefined;
 }
 
 export interface CostQuantilesUsd {
@@ -99,7 +105,7 @@ export function populationMetrics(pairs: readonly RunPair[]): PopulationMetrics 
 export function populationTally(pairs: readonly RunPair[]): PopulationTally {
   const builder = new TallyBuilder();
   builder.reserve(pairs.length);
-  for (const { run, baseline } of pairs) builder.add(run, baseline);
+  for (const { run, baseline, truth } of pairs) builder.add(run, baseline, truth?.taskDone);
   return builder.finish();
 }
 

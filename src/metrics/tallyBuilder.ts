@@ -113,7 +113,8 @@ export class TallyBuilder {
     if (this.current.length - this.at < more) this.next(Math.max(more, Math.min(this.runs, RESERVE_GROWTH_RUNS)));
   }
 
-  add(run: RunFigures, baseline: RunPair['baseline']): void {
+  /** `ownDone`: a closed-loop synthetic run's own ground truth (RunPair.truth), which its false stop is judged by. */
+  add(run: RunFigures, baseline: RunPair['baseline'], ownDone?: boolean): void {
     coded.stop = stopCodeOf(run.stopReason);
     coded.steps = run.steps;
     coded.costPico = run.costPico;
@@ -126,11 +127,11 @@ export class TallyBuilder {
     codedBase.steps = baseline.steps;
     codedBase.costPico = baseline.costPico;
     codedBase.truth = baseline.truth;
-    this.addCoded(coded, codedBase);
+    this.addCoded(coded, codedBase, ownDone);
   }
 
   /** One run and its baseline, stops as codes: the counts into the tally, the money into PicoSums, the cost kept. */
-  addCoded(run: CodedRun, baseline: CodedBaseline): void {
+  addCoded(run: CodedRun, baseline: CodedBaseline, ownDone?: boolean): void {
     if (this.at === this.current.length) this.next(Math.max(16, this.runs));
     const cost = run.costPico;
     this.current[this.at++] = cost;
@@ -147,7 +148,7 @@ export class TallyBuilder {
     else this.wasted.add(cost);
     this.baseline.add(baseline.costPico);
     if (completesWithoutBrakes(baseline)) this.baselineCompleted += 1;
-    const verdict = stopVerdict(stop, run.steps, baseline);
+    const verdict = stopVerdict(stop, run.steps, baseline, ownDone);
     if (verdict === Verdict.FalseStop) this.falseStops += 1;
     else if (verdict === Verdict.Caught) {
       this.caughtEarly += 1;

@@ -139,14 +139,14 @@ export class SweepTallier {
     for (const tally of this.tallies) tally.reserve(runs);
     const flags = this.flags;
     // Completion as the recommendation counts it (groundTruth.ts countsAsDone), decided here once for every run.
-    const counted = (c: number, stop: number, steps: number, truth: RunPair['baseline']['truth'], own?: { taskDone: boolean }) => {
-      const done = countsAsDone(stop, steps, truth, own);
+    const counted = (c: number, stop: number, steps: number, truth: RunPair['baseline']['truth'], ownDone?: boolean) => {
+      const done = countsAsDone(stop, steps, truth, ownDone);
       if (truth !== undefined) this.done.add(c, stop === StopCode.Completed, done);
       flags?.[c]!.push(done);
     };
-    const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline'], own?: { taskDone: boolean }) => {
-      this.tallies[c]!.add(run, baseline);
-      counted(c, stopCodeOf(run.stopReason), run.steps, baseline.truth, own);
+    const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline'], ownDone?: boolean) => {
+      this.tallies[c]!.add(run, baseline, ownDone);
+      counted(c, stopCodeOf(run.stopReason), run.steps, baseline.truth, ownDone);
       addToStrategyTally(this.strategy[c]!, run);
     };
     const addCell: CellVisitor = (c, f, baseline) => {

@@ -10,11 +10,10 @@ import type { Trace } from '../trace/types.js';
 import type { PopulationRunFigures } from './run.js';
 
 /**
- * A run of a configuration and its baseline (`run` may be reused between calls: copy it to keep it); `own`: a
- * synthetic run's own ground truth under the configuration, where it ran closed loop (its brakes may change
- * what it does: a skip).
+ * A run of a configuration and its baseline (`run` may be reused between calls: copy it to keep it); `ownDone`:
+ * a closed-loop synthetic run's own ground truth (RunPair.truth), which its completion and false stop are judged by.
  */
-export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: RunPair['baseline'], own?: { taskDone: boolean }) => void;
+export type RunVisitor = (config: number, run: PopulationRunFigures, baseline: RunPair['baseline'], ownDone?: boolean) => void;
 
 /**
  * A cell's baseline, its stop as a code, with its run's ground truth when known (`truth`: the step its task

@@ -65,7 +65,7 @@ function sweptRuns(inputs: PopulationInputs, configs: readonly PopulationConfig[
   const groups = new Map<string, number[]>();
   configs.forEach((config, c) => {
     if (!sweptByRecording(config)) {
-      for (const pair of configurationRuns(inputs, config, prices)) visitors.visit(c, pair.run, pair.baseline, pair.truth);
+      for (const pair of configurationRuns(inputs, config, prices)) visitors.visit(c, pair.run, pair.baseline, pair.truth?.taskDone);
       return;
     }
     const key = syntheticBaselineKey(config);

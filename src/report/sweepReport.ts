@@ -9,7 +9,7 @@ import { LOOPCOST_VERSION } from '../version.js';
 import type { ContextTokenCurves } from '../population/contextTokens.js';
 import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import type { SweepMetrics } from '../population/sweep.js';
-import { paretoIndices } from '../population/recommend.js';
+import { countedRow, paretoIndices } from '../population/recommend.js';
 import type { HowSure, Resampled } from '../population/recommendSureness.js';
 import { recommendationOf } from './sweepRecommendation.js';
 import { completionCountedOf, type CompletionCounted } from './sweepCounted.js';
@@ -62,9 +62,14 @@ export interface SweepRecommendation {
   /** Its command-line flags (the row's `flags`): `loopcost replay INPUTS <flags>` reproduces its figures. */
   flags: string;
   targetCompletion: number;
+  /**
+   * Its completion rate as the recommendation counts it (the report's `completionCounted`): where runs carry
+   * ground truth, its tasks done (its row's `tasksDone.doneRate`, not the row's `completionRate`).
+   */
   completionRate: number;
-  /** 95% Wilson interval of its completion rate on these runs: how far to trust it. */
+  /** 95% Wilson interval of that completion rate on these runs: how far to trust it. */
   completionRateInterval: [number, number];
+  /** Its cost per completed run as counted: per task done where runs carry ground truth (its row's `tasksDone.costPerDoneUsd`). */
   costPerCompletedUsd: number;
   costUsd: number;
   halfStepCap: HalfStepCap | null;
@@ -183,7 +188,7 @@ function notesWithBaselineCost(notes: readonly string[], rows: readonly SweepRow
  * grid's paired resamples, in slices (one for a sweep, a shard's each for a merge), joined with the rows' tie order.
  */
 export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[], replayArgs?: string, resampled?: readonly Resampled[]): SweepReport {
-  const report: SweepReport = { ...header, notes: notesWithBaselineCost(header.notes, rows), configurations: [...rows], pareto: paretoIndices(rows).map((i) => rows[i]!.settings) };
+  const report: SweepReport = { ...header, notes: notesWithBaselineCost(header.notes, rows), configurations: [...rows], pareto: paretoIndices(rows.map(countedRow)).map((i) => rows[i]!.settings) };
   // What each summary strategy's summaries did, read off the whole grid's rows (a merge's too): summaryCallWarning.ts.
   report.warnings = [...header.warnings, ...sweepSummaryWarnings(rows)];
   if (header.targetCompletion !== undefined) {

@@ -18,7 +18,9 @@ function tasksDoneOf(pairs: readonly RunPair[]): TasksDone | undefined {
   const judged = pairs.filter((pair) => pair.baseline.truth !== undefined);
   if (judged.length === 0) return undefined;
   const doneAt = (pair: RunPair) => pair.baseline.truth?.doneAtStep;
-  const isDone = (pair: RunPair) => (pair.baseline.truth === undefined ? pair.run.stopReason === 'completed' : doneAt(pair) !== undefined && pair.run.steps >= doneAt(pair)!);
+  // A closed-loop run knows whether its own task was done (a skip may starve it past its unbraked done step).
+  const isDone = (pair: RunPair) =>
+    pair.baseline.truth === undefined ? pair.run.stopReason === 'completed' : pair.truth !== undefined ? pair.truth.taskDone : doneAt(pair) !== undefined && pair.run.steps >= doneAt(pair)!;
   const done = pairs.filter(isDone).length;
   const totalPico = pairs.reduce((sum, pair) => sum + BigInt(pair.run.costPico), 0n);
   return {
