@@ -5,6 +5,8 @@
 import { NO_BRAKES } from '../brakes/config.js';
 import { actionFingerprint, errorFingerprint } from '../brakes/fingerprint.js';
 import type { PromptView } from '../kernel/context.js';
+import { cacheOn, Metered } from '../kernel/meter.js';
+import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
 import type { ModelPricing } from '../pricing/types.js';
@@ -22,7 +24,7 @@ export interface RunFacts {
   /** (steps in the prompt, recorded − modelled prompt tokens) of every call with a recorded prompt. */
   overhead: [number, number][];
   cachedTokens: number;
-  /** Σ of the previous call's prompt (recorded, else the growth model's: the unchanged prefix), over calls that had one before them. */
+  /** Σ over calls after a first of what the provider's rule serves of the previous prompt (recorded, else the growth model's unchanged prefix): servedByRule. */
   servablePrefixTokens: number;
   /** Calls whose servable prefix is the growth model's (no prompt recorded), after a call before them. */
   modelledPrefixCalls: number;
@@ -72,7 +74,7 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
     callLatenciesMs: [],
     toolLatenciesMs: [],
   };
-  addCallFacts(facts, views);
+  addCallFacts(facts, views, flattenPrices(pricing));
   return facts;
 }
 
@@ -101,7 +103,7 @@ function replayWatchingPrompts(trace: Trace, pricing: ModelPricing): { outcome: 
 }
 
 /** Each call's sizes, latencies, prompt overhead and cache figures, and its tool calls' repeats and errors (failed calls left out). */
-function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][]): void {
+function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][], prices: FlatPrices): void {
   const seen = new Map<string, number>();
   const errors: RunErrors = { counts: new Map(), failures: 0, last: undefined };
   let previousInput: number | undefined;
@@ -112,12 +114,12 @@ function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][
     facts.cachedTokens += call.cachedInputTokens ?? 0;
     if (call.inputTokens !== undefined) {
       facts.overhead.push([view.historySteps - view.firstKeptStep, call.inputTokens - view.fullInputTokens]);
-      if (previousInput !== undefined) facts.servablePrefixTokens += previousInput;
+      if (previousInput !== undefined) facts.servablePrefixTokens += servedByRule(prices, previousInput, call.inputTokens);
       previousInput = call.inputTokens;
     } else {
       // No prompt recorded (a generated trace): the growth model's, whose unchanged prefix is the previous prompt.
       if (previousInput !== undefined) facts.modelledPrefixCalls += 1;
-      facts.servablePrefixTokens += view.unchangedPrefixTokens;
+      facts.servablePrefixTokens += servedByRule(prices, view.unchangedPrefixTokens, view.fullInputTokens);
       previousInput = view.fullInputTokens;
     }
     for (const tool of call.toolCalls ?? []) {
@@ -158,4 +160,17 @@ function countError(facts: RunFacts, errors: RunErrors, key: string | undefined)
   }
   errors.counts.set(key, before + 1);
   errors.failures += 1;
+}
+
+const served = new Float64Array(Metered.Size);
+
+/**
+ * What a cache holding the whole previous prompt would serve of this one under the provider's rule (its
+ * minimum prefix and increments: meter.ts cacheOn, the rule `--cache on` and a synthetic agent's hit share
+ * apply). The hit share is the recorded cached tokens over these, so the rule's losses are not in the share
+ * too: the synthetic agent applies the rule again to the share it serves.
+ */
+function servedByRule(prices: FlatPrices, previousPromptTokens: number, promptTokens: number): number {
+  cacheOn(served, prices, previousPromptTokens, promptTokens);
+  return served[Metered.Cached]!;
 }
