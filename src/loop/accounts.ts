@@ -158,6 +158,7 @@ export class RunAccounts {
       cumulativeCostPico: (previous?.cumulativeCostPico ?? 0) + costPico,
       modelInputTokens: view.fullInputTokens,
     };
+    if (usage.cacheWrite1h > 0) row.cacheWrite1hTokens = usage.cacheWrite1h;
     if (response === null) row.summary = true;
     else {
       if (response.inputTokens !== undefined) row.recordedInputTokens = response.inputTokens;

@@ -141,6 +141,8 @@ export interface StepRow {
   inputTokens: number;
   cachedInputTokens: number;
   cacheWriteTokens: number;
+  /** Of cacheWriteTokens, those written for an hour (billed at the 1-hour price); absent when none. */
+  cacheWrite1hTokens?: number;
   outputTokens: number;
   costPico: number;
   cumulativeInputTokens: number;

@@ -52,6 +52,8 @@ export interface StepRecord {
   inputTokens: number;
   cachedInputTokens: number;
   cacheWriteTokens: number;
+  /** Of cacheWriteTokens, those written for an hour; absent when none. */
+  cacheWrite1hTokens?: number;
   outputTokens: number;
   costUsd: number;
   cumulativeInputTokens: number;
@@ -80,6 +82,7 @@ export function stepRecord(row: StepRow): StepRecord {
     cumulativeCostUsd: picoToUsd(cumulativeCostPico),
     modelInputTokens: rest.modelInputTokens,
   };
+  if (rest.cacheWrite1hTokens !== undefined) record.cacheWrite1hTokens = rest.cacheWrite1hTokens;
   if (rest.recordedInputTokens !== undefined) record.recordedInputTokens = rest.recordedInputTokens;
   if (rest.backtrack) record.backtrack = true;
   if (rest.failed) record.failed = true;

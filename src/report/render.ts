@@ -37,7 +37,7 @@ const CSV_COLUMNS: (keyof RunRecord)[] = [
 const STEP_COLUMNS = [
   'source', 'call', 'step', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd',
   'cumulativeInputTokens', 'cumulativeOutputTokens', 'cumulativeCostUsd', 'modelInputTokens', 'recordedInputTokens', 'backtrack', 'failed',
-  'summary',
+  'summary', 'cacheWrite1hTokens',
 ];
 
 /** The settings and price table on every CSV row, so a CSV stands alone (a synthetic run's: its scenario's settings). */
