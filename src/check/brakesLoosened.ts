@@ -16,7 +16,7 @@ import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { Drift } from './baseline.js';
 import type { ScenarioCheck } from './run.js';
 import { flagParts } from './settingChanges.js';
-import { BRAKE_SETTINGS } from './brakesRemoved.js';
+import { BRAKE_NAMES, BRAKE_SETTINGS } from './brakesRemoved.js';
 import { modePart, type ModeBrake } from '../flags/modeBrakes.js';
 import { counted } from '../plural.js';
 import { acceptText } from './gateCounts.js';
@@ -36,8 +36,8 @@ export interface BrakeLoosened {
 
 type Parts = ReadonlyMap<string, string>;
 
-/** The limits whose raise lets a run go further: a number each (`context-window=model` is not compared: its size is the model's). */
-const LIMITS: ReadonlySet<string> = new Set(['max-steps', 'max-cost', 'timeout', 'max-repeat', 'max-same-error', 'max-tokens', 'max-backtracks', 'context-window', 'subagent-max-steps', 'subagent-max-cost']);
+/** The limits whose raise lets a run go further, those a removal is judged of: a number each (`context-window=model` is not compared: its size is the model's). */
+const LIMITS = BRAKE_NAMES;
 
 type Looser = (was: string, is: string) => boolean;
 

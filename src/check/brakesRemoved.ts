@@ -13,7 +13,7 @@ import { flagParts } from './settingChanges.js';
  * The limits that stop a run, as the settings' brakes text names them (report/settings.ts brakeParts), and
  * the per-agent limits as `subagent` names them (subagentLimitsSpec).
  */
-const BRAKE_NAMES: ReadonlySet<string> = new Set(['max-steps', 'max-cost', 'timeout', 'max-repeat', 'max-same-error', 'max-tokens', 'max-backtracks', 'context-window', 'subagent-max-steps', 'subagent-max-cost']);
+export const BRAKE_NAMES: ReadonlySet<string> = new Set(['max-steps', 'max-cost', 'timeout', 'max-repeat', 'max-same-error', 'max-tokens', 'max-backtracks', 'context-window', 'subagent-max-steps', 'subagent-max-cost']);
 
 /** The settings that hold brakes, and how the report names them. */
 export const BRAKE_SETTINGS: readonly [key: string, named: string][] = [

@@ -77,10 +77,12 @@ function halfWidth(values: (number | null)[]): number | null {
 }
 
 /** A run and its baseline as TallyBuilder.add codes them (stops as codes), for addCoded: made once per run, not per resample. */
-function coded({ run, baseline }: PopulationRun): [CodedRun, CodedBaseline] {
+function coded({ run, baseline, truth }: PopulationRun): [CodedRun, CodedBaseline, boolean | undefined] {
   return [
     { stop: stopCodeOf(run.stopReason), steps: run.steps, costPico: run.costPico, inputTokens: run.inputTokens, cachedInputTokens: run.cachedInputTokens, outputTokens: run.outputTokens, overshootPico: run.overshootPico, byPredictiveBound: run.byPredictiveBound === true },
     { stop: stopCodeOf(baseline.stopReason), steps: baseline.steps, costPico: baseline.costPico, truth: baseline.truth },
+    // A closed-loop run's own ground truth, as populationTally passes it (RunPair.truth).
+    truth?.taskDone,
   ];
 }
 
@@ -103,10 +105,10 @@ export function figureNoise(runs: readonly PopulationRun[], seed: number): Figur
     // populationMetrics of the recorded runs and n synthetic ones drawn, the runs coded once (not per resample).
     const builder = new TallyBuilder();
     builder.reserve(recorded.length + n);
-    for (const [run, baseline] of kept) builder.addCoded(run, baseline);
+    for (const [run, baseline, ownDone] of kept) builder.addCoded(run, baseline, ownDone);
     for (let k = 0; k < n; k++) {
-      const [run, baseline] = drawn[rng.below(n)]!;
-      builder.addCoded(run, baseline);
+      const [run, baseline, ownDone] = drawn[rng.below(n)]!;
+      builder.addCoded(run, baseline, ownDone);
     }
     // No quantile selected: the bands of p50 and p95 are exact (EXACT_BAND_FIGURES, below), the drawn ones unused.
     const metrics = tallyMetrics(builder.finish(), UNSELECTED);

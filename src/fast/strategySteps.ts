@@ -26,7 +26,7 @@ import type { BrakeConfig } from '../brakes/config.js';
 import { rewritesHistory, summaryTriggerTokens, type ContextStrategy } from '../context/strategy.js';
 import { contextWindowTokens } from '../kernel/limits.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
-import { refusedCallMs } from './refusal.js';
+import { refusedCallMs, refusedCalls } from './refusal.js';
 import { resetRun, Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 
@@ -70,10 +70,10 @@ export function replayStepwise(t: CompiledTrace, settings: RunSettings, limits: 
   const ctx = tracker;
   resetRun(st);
   ctx.resetTo(t.fixedTokens, settings[RunSetting.Keep]!, settings[RunSetting.Cap]!);
-  const breakpoints = cacheAtBreakpoints(prices, boundWrites(t.cacheWrites, settings[RunSetting.CacheMode]! | 0));
-  if (entry) ctx.rewriting(rewriteSettings(entry.strategy, summaryTriggerTokens(entry.strategy, contextWindowTokens(limits, prices)), breakpoints));
-  ctx.reserve(t.calls + 1);
+  // The run first: its cache writes (bounded by its cache mode) say whether its cache works by breakpoints.
   const run = new StepwiseRun(t, settings, limits, prices, entry?.summaryPrices ?? prices, st);
+  if (entry) ctx.rewriting(rewriteSettings(entry.strategy, summaryTriggerTokens(entry.strategy, contextWindowTokens(limits, prices)), cacheAtBreakpoints(prices, run.cacheWrites)));
+  ctx.reserve(t.calls + 1);
   st[Run.Stop] = run.go();
   run.store();
   return st;
@@ -144,7 +144,7 @@ class StepwiseRun {
     const braked = summaryCallStop(this.limits, size, false);
     if (braked !== StopCode.None) return this.summaryStop(braked, size);
     // No call left to make after it (a refused call is one): the run ends here, as its recording does (kernel/summaryBeforeCall.ts).
-    if (endsAtSummary(this.t.calls - this.i + (this.t.exhaustedCode === StopCode.ProviderRefused ? 1 : 0))) return this.ranOut();
+    if (endsAtSummary(this.t.calls - this.i + refusedCalls(this.t.exhaustedCode))) return this.ranOut();
     const stop = summaryCallStop(this.limits, size, true);
     if (stop !== StopCode.None) return this.summaryStop(stop, size);
     const m = metered;

@@ -77,8 +77,8 @@ export function meterCall(out: Float64Array, prices: FlatPrices, identity: boole
   out[Metered.CostPico] = tokensPico + callFeesPico(prices, searches, billedRequest(call, at, flags));
 }
 
-/** cost.ts billedCall of the call at `call[at…]`: a failure with no usage pays no fee per request and no web searches. */
-function billedRequest(call: Float64Array, at: number, flags: number): boolean {
+/** cost.ts billedCall of the call at `call[at…]` (CallField layout): a failure with no usage pays no fee per request and no web searches. */
+export function billedRequest(call: ArrayLike<number>, at: number, flags: number = call[at + CallField.Flags]! | 0): boolean {
   return billedCall((flags & CallFlag.Failed) !== 0, (flags & CallFlag.RecordedInput) !== 0 ? call[at + CallField.RecordedInput]! : undefined);
 }
 

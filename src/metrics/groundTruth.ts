@@ -49,9 +49,8 @@ export function completesWithoutBrakes(baseline: Pick<JudgedBaseline, 'stop' | '
  */
 export function isFalseStop(stop: number, steps: number, baseline: Pick<JudgedBaseline, 'stop' | 'truth'>, ownDone?: boolean): boolean {
   if (BRAKED[stop] !== true) return false;
-  if (ownDone !== undefined && baseline.truth !== undefined) return baseline.truth.doneAtStep !== undefined && !ownDone;
   const truth = baseline.truth;
-  return truth === undefined ? baseline.stop === StopCode.Completed : truth.doneAtStep !== undefined && steps < truth.doneAtStep;
+  return truth === undefined ? baseline.stop === StopCode.Completed : truth.doneAtStep !== undefined && !countsAsDone(stop, steps, truth, ownDone);
 }
 
 /**

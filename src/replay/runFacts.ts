@@ -6,6 +6,7 @@
  */
 import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { billedCall } from '../kernel/cost.js';
+import { billedRequest } from '../kernel/meter.js';
 import { CompiledField, type CompiledTrace } from '../fast/layout.js';
 import { usdToPico } from '../money.js';
 import { checkRecordedCosts, recordedCostCheck, type RecordedCallCost, type RecordedCostCheck } from '../pricing/recordedCost.js';
@@ -51,15 +52,9 @@ export function recordedWebSearches(trace: Trace): number {
   if (c === undefined) return trace.calls.reduce((sum, call) => sum + (billedCall(call.failed !== undefined, call.inputTokens) ? (call.webSearchRequests ?? 0) : 0), 0);
   let searches = 0;
   for (let at = 0; at < c.calls * CompiledField.Stride; at += CompiledField.Stride) {
-    if (compiledBilled(c.records, at)) searches += c.records[at + CallField.WebSearches]!;
+    if (billedRequest(c.records, at)) searches += c.records[at + CallField.WebSearches]!;
   }
   return searches;
-}
-
-/** billedCall of the compiled call whose record starts at `at`. */
-function compiledBilled(r: CompiledTrace['records'], at: number): boolean {
-  const flags = r[at + CallField.Flags]! | 0;
-  return billedCall((flags & CallFlag.Failed) !== 0, (flags & CallFlag.RecordedInput) !== 0 ? r[at + CallField.RecordedInput]! : undefined);
 }
 
 /** Σ of recorded per-call costs (pico) when every call recorded one, else undefined. */
@@ -109,6 +104,6 @@ function recordedUsageOf(c: CompiledTrace, i: number): CallUsage | undefined {
     output: r[at + CallField.Output]!,
     reasoning: r[at + CallField.Reasoning]!,
     ...(r[at + CallField.WebSearches]! > 0 ? { webSearches: r[at + CallField.WebSearches]! } : {}),
-    ...(compiledBilled(r, at) ? {} : { unbilled: true as const }),
+    ...(billedRequest(r, at) ? {} : { unbilled: true as const }),
   };
 }

@@ -18,6 +18,11 @@ import { cutOffEnd, dropThrownSent, restatedLive } from './liveRecording.js';
 import { TornLastLine } from './tornLine.js';
 
 /** The rules of src/trace/rules.ts for one record (`written`: how its line wrote its numbers, for a line found bad). */
+/** A rule's violation at a file's line, as an input issue (the rules' own hint, else RULES_HINT). */
+function issueOf(v: RuleViolation, at: { file: string; line: number }, hint = v.hint ?? RULES_HINT): InputIssue {
+  return { ...at, field: v.field, code: v.code, message: v.message, hint };
+}
+
 function ruleViolations(record: TraceRecord, written?: WrittenNumbers): RuleViolation[] {
   if (record.type === 'call') return callRuleViolations(record, written);
   if (record.type === 'header') return headerRuleViolations(record, written);
@@ -49,7 +54,7 @@ function lineRecord(text: string, at: { file: string; line: number }): { record?
   if (ruleViolations(record).length > 0) {
     // Said again with the numbers as the line wrote them (a bad line only: the rules run on every line).
     const broken = ruleViolations(record, { writtenAt: numbersAsWritten(text) });
-    return { issues: broken.map((v) => ({ ...at, field: v.field, code: v.code, message: v.message, hint: v.hint ?? RULES_HINT })), header };
+    return { issues: broken.map((v) => issueOf(v, at)), header };
   }
   return { record, issues: [], header };
 }
@@ -183,23 +188,23 @@ export class NativeTraceReader {
     } else if (record.type === 'call') {
       if (this.refusedLine !== 0) {
         const v = afterRefusalViolation(`line ${this.refusedLine}`);
-        issues.push({ file, line, field: v.field, code: v.code, message: v.message, hint: AFTER_REFUSAL_HINT });
+        issues.push(issueOf(v, { file, line }, AFTER_REFUSAL_HINT));
       } else if (record.failed?.contextLengthExceeded !== undefined) this.refusedLine = line;
       if (this.calls[this.calls.length - 1]?.final === true) {
         const v = afterFinalViolation(`the call on line ${this.callLine}`);
-        issues.push({ file, line, field: v.field, code: v.code, message: v.message, hint: v.hint ?? RULES_HINT });
+        issues.push(issueOf(v, { file, line }));
       }
       this.callLine = line;
       this.calls.push(record);
       this.callLines.push(line);
     } else {
       const completed = this.refusedLine === 0 ? undefined : completedAfterRefusal(record, `line ${this.refusedLine}`);
-      if (completed !== undefined) issues.push({ file, line, field: completed.field, code: completed.code, message: completed.message, hint: completed.hint ?? RULES_HINT });
+      if (completed !== undefined) issues.push(issueOf(completed, { file, line }));
       dropThrownSent(this.header, this.calls, this.callLines);
       const answered = answerAgainstEnd(this.calls, record, `line ${this.callLines[this.callLines.length - 1]}`);
-      if (answered !== undefined) issues.push({ file, line, field: answered.field, code: answered.code, message: answered.message, hint: answered.hint ?? RULES_HINT });
+      if (answered !== undefined) issues.push(issueOf(answered, { file, line }));
       const pastRun = doneAfterLastCall(this.header, this.calls);
-      if (pastRun !== undefined) issues.push({ file, line: this.headerLine, field: pastRun.field, code: pastRun.code, message: pastRun.message, hint: pastRun.hint ?? RULES_HINT });
+      if (pastRun !== undefined) issues.push(issueOf(pastRun, { file, line: this.headerLine }));
       return this.endRun(record);
     }
     return [];

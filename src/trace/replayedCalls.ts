@@ -14,14 +14,9 @@ import type { CallRecord, Trace } from './types.js';
 
 type Recording = Pick<Trace, 'header' | 'calls' | 'end'>;
 
-/** Whether `trace`'s last call is marked `final` though its run was aborted after it (a recording written before 2026-12-05). */
-export function finalBeforeAbort(trace: Recording): boolean {
-  return trace.calls[trace.calls.length - 1]?.final === true && runAborted(trace);
-}
-
 /**
  * Whether `trace`'s last call is marked `final` though its end record says the run failed (`error`) or
- * timed out (`timeout`), or was aborted after it (finalBeforeAbort): the end's word wins, so a replay never
+ * timed out (`timeout`), or was aborted after it (a recording written before 2026-12-05): the end's word wins, so a replay never
  * counts completed a run its recording says did not — the mark completes nothing. (`limit`: a brake may
  * stop a final response's tool calls, and replayed under it stops there still, under looser brakes the
  * answer completes; `unknown` says nothing against the mark. An answer with no tool calls completes
@@ -32,7 +27,7 @@ export function finalAgainstEnd(trace: Recording): boolean {
   return trace.end.outcome === 'error' || trace.end.outcome === 'timeout' || runAborted(trace);
 }
 
-/** `trace`'s calls as replays play them: its own, or (finalAgainstEnd, finalBeforeAbort among them) a copy whose last call has no `final` mark. */
+/** `trace`'s calls as replays play them: its own, or (finalAgainstEnd) a copy whose last call has no `final` mark. */
 export function replayedCalls(trace: Recording): readonly CallRecord[] {
   if (!finalAgainstEnd(trace)) return trace.calls;
   const { final: _completedNothing, ...last } = trace.calls[trace.calls.length - 1]!;

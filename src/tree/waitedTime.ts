@@ -79,10 +79,8 @@ const partsOf = (tree: SessionTree, a: number): Part[] => tree.agents[a]!.runs.m
 /** Takes `parts`' recorded time not yet taken off (`left[agent][part]`) off a tool call of `latencyMs`, in order, at most its time: how much it took. */
 function takeOff(left: number[][], parts: readonly Part[], latencyMs: number): number {
   let taken = 0;
-  const seen = new Set<string>();
+  // A part named twice takes nothing the second time: all of it was taken, or the call's time was.
   for (const { agent, part } of parts) {
-    if (seen.has(`${agent}:${part}`)) continue;
-    seen.add(`${agent}:${part}`);
     const take = Math.min(left[agent]![part]!, latencyMs - taken);
     left[agent]![part] = left[agent]![part]! - take;
     taken += take;

@@ -58,10 +58,8 @@ export class HealthyAgent extends SyntheticAgent {
   private readonly errors: string[] | undefined;
   /** The run's repeat share: repeatShare, times its drawn scale with repeatShareScale. */
   private readonly repeatShare: number;
-  /** The error of the tool call just made (undefined when it succeeded, or before any). */
+  /** The error of the tool call just made (undefined when it succeeded, or before any); with `errors`, the last of them. */
   private lastError: string | undefined;
-  /** The last tool step's error joined `errors`. */
-  private errorKept = false;
   private index = 0;
 
   constructor(env: AgentEnv, private readonly params: HealthyParams) {
@@ -86,7 +84,6 @@ export class HealthyAgent extends SyntheticAgent {
       return this.answer(rng);
     }
     const args = this.nextAction(rng, k);
-    this.errorKept = false;
     const error = this.nextError(rng, k);
     this.lastError = error;
     const name = ownTool(this.behaviour, this.params.tool);
@@ -107,15 +104,14 @@ export class HealthyAgent extends SyntheticAgent {
       error = inARow ? lastError : errors[rng.int(0, errors.length - 1)]!;
     }
     errors.push(error);
-    this.errorKept = true;
     return error;
   }
 
   /** The last tool step's result never came back (skipped, or cut): the agent saw no failure there. */
   private unseenFailure(): void {
+    // The last step's error, when it failed, is the last of `errors`: the agent never saw it.
+    if (this.lastError !== undefined) this.errors?.pop();
     this.lastError = undefined;
-    if (this.errorKept) this.errors!.pop();
-    this.errorKept = false;
   }
 
   /** Step k's action: a new one, or with repeatShare an earlier one (focused: focusedRepeat.ts). */
