@@ -13,11 +13,13 @@ import { billed, billedFields, failedRecordOf, usageFields } from './records.js'
 import { checkedTurn, checkFailure } from './turnCheck.js';
 import { usageAsCounted, type UsageCounting } from './unreportedUsage.js';
 import { sentCall } from '../trace/liveRecording.js';
-import { ModelCallError, ModelExhausted, type ModelTurn } from './types.js';
+import { ModelCallError, ModelExhausted, type ModelTurn, type ToolSpec } from './types.js';
 
 /** What the summary path needs of the run it is part of. */
 export interface SummaryRun extends CallsRun {
   readonly conversation: Conversation;
+  /** The run's tools, as every call of the run sends them (the summary call sends them too, with a tool choice of none). */
+  readonly toolSpecs: readonly ToolSpec[];
   /** The deadline of the call made now (deadline.ts), at the timeout the brake before a call compares. */
   deadline(): CallDeadline;
   /** The summary call was cut at its deadline: `what` is named in the detail of the timeout that stops the run. */
@@ -30,7 +32,11 @@ export interface SummaryRun extends CallsRun {
 
 /**
  * The summary call the session found due (its brakes passed on its estimate), made through the model:
- * the prompt it replaces plus a request to summarise, capped at S tokens. Written as sent before it is made
+ * the prompt it replaces plus a request to summarise, capped at S tokens. It sends the run's tools, as the
+ * calls before it did, with a tool choice of none (the model must answer text): its prompt is then the prompt
+ * it replaces, whose prefix the provider's cache holds, as replay prices it (kernel/meter.ts
+ * summaryCachedPrefixTokens) and as the session's estimate sized it; a tool call the model answers anyway is
+ * billed with the turn and not run. Written as sent before it is made
  * (a sent line at its estimate, marked compaction: a run killed during it keeps the call the provider may
  * bill, failedCalls.ts sendCall). Billed (not a step) as the model reported its usage — an output not
  * reported counted, a prompt no call of the run can have dropped, as for every call (unreportedUsage.ts) —
@@ -59,7 +65,8 @@ export async function summarizeLive(run: SummaryRun, due: SummaryDue): Promise<S
   try {
     turn = await options.model.call({
       messages: [...run.conversation.prompt(due.view), { role: 'user', content: summaryInstruction(spec.summaryTokens) }],
-      tools: [],
+      tools: run.toolSpecs,
+      toolChoice: 'none',
       maxOutputTokens: spec.summaryTokens,
       purpose: 'summary',
       ...(spec.model === undefined ? {} : { model: spec.model }),

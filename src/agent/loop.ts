@@ -98,7 +98,7 @@ class AgentRun {
     this.mark = checkedReading(options.clock.now());
     this.recorder.header(liveHeaderRecord(options, { systemTokens, goalTokens }), checkedDate(options.clock, this.mark)); // Dated by its clock when it tells dates (a VirtualClock's).
     this.calls = { session: this.session, options, recorder: this.recorder, lap: () => this.lap(), aborted: () => this.aborted };
-    this.summaryRun = { ...this.calls, conversation: this.conversation, deadline: () => this.deadline(), cut: (what) => (this.cutOff = what), notes: this.notes, counting: this.counting };
+    this.summaryRun = { ...this.calls, conversation: this.conversation, toolSpecs: this.tools.specs, deadline: () => this.deadline(), cut: (what) => (this.cutOff = what), notes: this.notes, counting: this.counting };
   }
 
   async run(): Promise<AgentRunResult> {

@@ -86,6 +86,7 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
     async call(request: ModelRequest): Promise<ModelTurn> {
       const body: ChatCompletionCreateParamsNonStreaming = { model: request.model ?? options.model, messages: request.messages.map(toOpenAI), [capField]: request.maxOutputTokens };
       if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+      if (request.tools.length > 0 && request.toolChoice === 'none') body.tool_choice = 'none';
       let response: Response;
       const attempt = attemptSignal(attemptMs, request.signal);
       try {

@@ -45,10 +45,12 @@ export interface ToolSpec {
 export interface ModelRequest {
   messages: readonly AgentMessage[];
   tools: readonly ToolSpec[];
+  /** `none`: the model must answer text, not call a tool (the summary call sends the run's tools so its prompt is the one it replaces). */
+  toolChoice?: 'none';
   /** The output cap sent as `max_completion_tokens`: the same number the predictive budget bounds the call by. */
   maxOutputTokens: number;
   signal?: AbortSignal;
-  /** `summary`: the context strategy's summary call (no tools; the answer's text replaces the older steps). */
+  /** `summary`: the context strategy's summary call (the run's tools sent, toolChoice `none`; the answer's text replaces the older steps). */
   purpose?: 'summary';
   /** A model to call instead of the adapter's own (`summary:…,model=X`). */
   model?: string;

@@ -23,7 +23,8 @@ describe('the real loop under a summary strategy', () => {
     // system + goal = 2 tokens; each step = 50 out + 3 of tool result: the prompt is 2, 55, 108, 161 (> 150: summary).
     const strategy: ContextStrategy = { kind: 'summary', summary: { triggerTokens: 150, keepSteps: 1, summaryTokens: 30 } };
     const summaryCall = (request: ModelRequest): ModelTurn => {
-      expect([request.purpose, request.maxOutputTokens, request.tools.length, request.messages.length]).toEqual(['summary', 30, 0, 2 + 3 * 2 + 1]);
+      // The run's one tool sent, with a tool choice of none (summaryRequestTools.test.ts).
+      expect([request.purpose, request.maxOutputTokens, request.tools.length, request.toolChoice, request.messages.length]).toEqual(['summary', 30, 1, 'none', 2 + 3 * 2 + 1]);
       return { text: 'echoed r1 and r2', toolCalls: [], usage: { inputTokens: 170, outputTokens: 12 } };
     };
     const afterSummary = (request: ModelRequest): ModelTurn => {
