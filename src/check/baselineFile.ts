@@ -15,9 +15,7 @@ import { z } from 'zod';
 import { UserError, type InputIssue } from '../errors.js';
 import { jsonErrorLine, jsonTextError } from '../import/common/jsonDocument.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
-import { MAX_COUNT, MAX_USD } from '../io/limits.js';
-import { MAX_RUN_COST_TEXT } from '../money.js';
-import type { PopulationMetrics } from '../metrics/population.js';
+import { MAX_COUNT } from '../io/limits.js';
 import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from '../report/settings.js';
 import { baselineIssueMessage, checkBaselineExpectations, expectationsInUsd } from './baselineExpectations.js';
@@ -31,38 +29,12 @@ import { requireStrings } from '../options/textArguments.js';
 import { storedCorrections, type StoredCorrections } from '../pricing/correctionsChange.js';
 
 import { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
+import { figuresOf, figuresSchema, runUsd, shareOrNull } from './baselineFigures.js';
+// A scenario's stored figures, and what makes them of a check's (baselineFigures.ts: pairedAgents.ts reads them too).
+export { figuresOf, type BaselineFigures } from './baselineFigures.js';
 export { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
 // The one reading of `--tolerance` (check's, compare's, the library's).
 export { parseTolerance } from './tolerance.js';
-
-const shareOrNull = z.number().min(0).max(1).nullable();
-/** One run's cost: at most $9,007.199254740991 (2^53 − 1 picodollars), the most a run can cost (kernel/cost.ts). */
-const runUsd = z.number().nonnegative().max(MAX_USD, `must be at most ${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars), the most one run can cost`);
-
-/** A figure over the runs (their total, the spend per completed run) is at most that per run. */
-function overRuns(figures: { runs: number; costUsd: number; costPerCompletedUsd: number | null }, ctx: z.RefinementCtx): void {
-  const most = figures.runs * MAX_USD;
-  for (const field of ['costUsd', 'costPerCompletedUsd'] as const) {
-    const value = figures[field];
-    if (value !== null && value > most) {
-      ctx.addIssue({ code: 'custom', path: [field], message: `$${value} is more than ${figures.runs} runs can cost at ${MAX_RUN_COST_TEXT} each (2^53 − 1 picodollars, the most one run can cost)` });
-    }
-  }
-}
-
-const figuresSchema = z
-  .strictObject({
-    runs: z.number().int().nonnegative().max(MAX_COUNT),
-    completionRate: z.number().min(0).max(1),
-    falseStopRate: shareOrNull,
-    wastedShare: z.number().min(0).max(1),
-    costUsd: z.number().nonnegative(),
-    costPerRunUsd: z.strictObject({ mean: runUsd, p50: runUsd, p95: runUsd, max: runUsd }),
-    costPerCompletedUsd: z.number().nonnegative().nullable(),
-    // The most one run can cost under the brakes (worstCase.ts), null: unbounded; absent in files written before.
-    worstCasePerRunUsd: z.number().nonnegative().nullable().optional(),
-  })
-  .superRefine(overRuns);
 
 /** Half of each figure's 95% bootstrap interval over the synthetic runs (noise.ts): what resampling explains of a change. */
 const noiseSchema = z.strictObject({
@@ -121,21 +93,8 @@ export const baselineSchema = z.discriminatedUnion('baseline', [
 export type ParsedBaseline = z.infer<typeof baselineSchema>;
 /** A baseline as read: format 3, or format 1 (its keys are read otherwise); format 2 is read as format 3. */
 export type BaselineFile = Exclude<ParsedBaseline, { baseline: typeof BASELINE_SCHEMA_V2 }>;
-export type BaselineFigures = z.infer<typeof figuresSchema>;
 export type PriceIdentity = BaselineFile['prices'];
 export type BaselineScenario = BaselineFile['scenarios'][number];
-
-export function figuresOf(m: PopulationMetrics): BaselineFigures {
-  return {
-    runs: m.runs,
-    completionRate: m.completionRate,
-    falseStopRate: m.falseStopRate,
-    wastedShare: m.wastedShare,
-    costUsd: m.costUsd,
-    costPerRunUsd: { ...m.costPerRunUsd },
-    costPerCompletedUsd: m.costPerCompletedUsd,
-  };
-}
 
 /** What makes two price tables the same: the data's hash, loopcost's corrections over it, an override file's, the day dated prices were read at. */
 export function priceIdentity(source: PriceSource): PriceIdentity {

@@ -14,7 +14,7 @@ import { usdToPico } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
 import { figuresOf, type BaselineFigures, type BaselineScenario } from './baselineFile.js';
 import type { DriftRow, DriftStatus } from './baseline.js';
-import { noiseOf, scenarioNoise, scenarioRuns, scenarioSample } from './noise.js';
+import { noiseOf, scenarioNoise, scenarioSample } from './noise.js';
 import { rareRateMoved, rateRuns, type RateRuns } from './rareRates.js';
 import { distrusted, type DistrustedBand } from './noiseTrust.js';
 import type { ScenarioCheck } from './run.js';
@@ -119,8 +119,8 @@ export function figureRows(check: ScenarioCheck, before: BaselineScenario, args:
   const sampled = reference === undefined && !sameAgents(judgedCheck, before) && (check.syntheticRuns > 0 || (before.syntheticRuns ?? (before.seed === undefined ? 0 : 1)) > 0);
   const untrusted = new Map<string, DistrustedBand>();
   const band = sampled ? bandOf(judgedCheck, before, (figure, b) => untrusted.set(figure, b)) : () => undefined;
-  const kept = scenarioRuns(judgedCheck);
-  const counts = { now: judgedCheck.metrics, against: args.paired === undefined ? { figures: before.figures } : { metrics: args.paired }, ...(kept === undefined ? {} : { runs: kept }) };
+  const base = judgedCheck.baselineCompleted;
+  const counts = { now: judgedCheck.metrics, against: args.paired === undefined ? { figures: before.figures } : { metrics: args.paired }, ...(base === undefined ? {} : { baselineCompleted: base }) };
   const judging: Judging = { tolerance: args.tolerance, sampled, runsDiffer: (reference?.runs ?? before.figures.runs) !== judgedCheck.metrics.runs, band, rateRuns: (figure) => rateRuns(figure, counts) };
   return FIGURES.map(([figure, kind, value]) => {
     const values = { was: value(reference ?? before.figures), is: value(figures), ...(then === undefined ? {} : { atBaseline: value(then) }) };

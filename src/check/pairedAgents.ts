@@ -25,7 +25,8 @@ import { parseAnyScenario, type Scenario } from '../scenario/load.js';
 import { SCENARIO_SCHEMA } from '../scenario/schema.js';
 import type { PopulationEntry } from '../scenario/schema.js';
 import type { ScenarioSettings } from '../scenario/settings.js';
-import type { BaselineFigures, BaselineScenario } from './baselineFile.js';
+import { figuresOf, type BaselineFigures } from './baselineFigures.js';
+import type { BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { entryContent, textKey } from './noise.js';
@@ -185,7 +186,7 @@ export function pairedFigures(args: PairingArgs): Pairing {
 
 /** Whether a re-run's figures are the baseline's (every figure it compares). */
 function sameFigures(own: PopulationMetrics, figures: BaselineFigures): boolean {
-  return comparedFigures({ runs: own.runs, completionRate: own.completionRate, falseStopRate: own.falseStopRate, wastedShare: own.wastedShare, costUsd: own.costUsd, costPerRunUsd: { ...own.costPerRunUsd }, costPerCompletedUsd: own.costPerCompletedUsd }) === comparedFigures(figures);
+  return comparedFigures(figuresOf(own)) === comparedFigures(figures);
 }
 
 /**

@@ -8,10 +8,7 @@
  * agents, or another sample paired with them) moved with the change, not by chance: the rule alone decides. One of
  * another sample judged against the noise band must also pass its band (in points), so noise fails nothing. Pure.
  */
-import { completesWithoutBrakes } from '../metrics/population.js';
-import { stopCodeOf } from '../kernel/stopCodes.js';
 import type { PopulationMetrics } from '../metrics/population.js';
-import type { PopulationRun } from '../population/run.js';
 import type { BaselineFigures } from './baselineFile.js';
 
 /** The fewest runs a rate's count must move by for its relative change alone to count: a rate of 1 run in 1,000 that became 2 is no drift. */
@@ -23,17 +20,20 @@ export interface RateRuns {
   is: number;
 }
 
-/** What the counts are read from: the figures judged now, what they are judged against (paired metrics, or the stored figures), the runs now. */
+/** What the counts are read from: the figures judged now, what they are judged against (paired metrics, or the stored figures). */
 export interface RateCounts {
   now: PopulationMetrics;
   against: { metrics: PopulationMetrics } | { figures: BaselineFigures };
-  /** The runs now (noise.ts keeps them), to count those that complete without brakes: falseStopRate's denominator. */
-  runs?: readonly PopulationRun[];
+  /**
+   * The runs now that complete without brakes (with ground truth: whose task is done without brakes), as the
+   * tally counted them (ScenarioCheck.baselineCompleted): falseStopRate's denominator.
+   */
+  baselineCompleted?: number;
 }
 
-/** The runs that complete without brakes now: the false-stop rate's denominator (the same on both sides of the same agents). */
+/** The runs that complete without brakes now: the false-stop rate's denominator (the same on both sides of the same agents); without the tally's count (a check made elsewhere), told back from the rate where it is above 0. */
 function falseStopBase(counts: RateCounts): number | undefined {
-  if (counts.runs !== undefined) return counts.runs.filter((run) => completesWithoutBrakes({ stop: stopCodeOf(run.baseline.stopReason), truth: run.baseline.truth })).length;
+  if (counts.baselineCompleted !== undefined) return counts.baselineCompleted;
   const { falseStops, falseStopRate } = counts.now;
   return falseStopRate !== null && falseStopRate > 0 ? Math.round(falseStops / falseStopRate) : undefined;
 }

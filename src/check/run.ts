@@ -3,7 +3,7 @@
  * settings, each paired with its no-brakes baseline by the population runner (src/population/run.ts),
  * the population figures (src/metrics/population.ts) and every expectation held against them.
  */
-import { completesWithoutBrakes, isFalseStop, populationMetrics, type PopulationMetrics } from '../metrics/population.js';
+import { completesWithoutBrakes, isFalseStop, populationTally, tallyMetrics, type PopulationMetrics } from '../metrics/population.js';
 import { stopCodeOf } from '../kernel/stopCodes.js';
 import { configurationRuns, type PopulationConfig, type PopulationRun } from '../population/run.js';
 import { defaultCacheMode } from '../replay/replay.js';
@@ -40,6 +40,8 @@ export interface ScenarioCheck {
   /** The models the runs were priced at (each run's own, or `--model`), sorted. */
   models: string[];
   metrics: PopulationMetrics;
+  /** The runs that complete without brakes (with ground truth: whose task is done without brakes), as the tally counted them: the false-stop rate's denominator (rareRates.ts). */
+  baselineCompleted?: number;
   /** Summary calls and cost, cache hits lost to the strategy, skipped actions: present when one is not 0. */
   strategy?: StrategyTotals;
   results: ExpectationResult[];
@@ -148,7 +150,8 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
   const priced = new ResolvedPrices(checked.prices);
   const trees: CheckedTrees = { sessionTrees: 0, subagentLimits: 'none', unrecorded: [] };
   const runs = runsOf({ ...checked, prices: priced, trees });
-  const metrics = populationMetrics(runs);
+  const tally = populationTally(runs);
+  const metrics = tallyMetrics(tally);
   const { scenario, settings } = input;
   const recordedRuns = runs.filter((run) => run.truth === undefined).length;
   const strategy = strategyTotals(runs.map((run) => run.run));
@@ -168,6 +171,7 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
     ...(runs.length > recordedRuns ? { seed: settings.seed } : {}),
     models: [...new Set(priced.rows().map((row) => row.model))].sort(),
     metrics,
+    baselineCompleted: tally.baselineCompleted,
     ...(Object.keys(strategy).length > 0 ? { strategy } : {}),
     results: evaluateExpectations(scenario.expect ?? {}, runs.map(checkedRun), metrics),
     ...(checked.tree === undefined || traces.length === 0 ? {} : { tree: trees }),

@@ -1,6 +1,7 @@
 /**
  * The rule, written once, that a brake mode given without its brake is refused (it would change nothing):
- * the command line's (cli/actions/flagChecks.ts: `--repeat-mode` without `--max-repeat`) and a scenario
+ * the command line's (cli/actions/flagChecks.ts: `--repeat-mode` without `--max-repeat`), a grid's
+ * (population/gridModes.ts: no configuration of sweep or calibrate has the brake) and a scenario
  * file's `brakes:` (scenario/fileBrakeRules.ts: `repeat-mode:` without `max-repeat:`), by the table of
  * modes and brakes (modeBrakes.ts). And the words `recorded` is refused with where one configuration holds
  * for every run. Pure: no node:*.
