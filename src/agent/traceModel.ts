@@ -25,7 +25,7 @@ import { reachedToolCalls, runsTools } from '../trace/toolsRun.js';
 import { cutShort } from '../trace/rules.js';
 import type { ToolRun } from './tools.js';
 import { exhaustedStop, modelGaveUp, runAborted } from '../kernel/gaveUp.js';
-import { endsAtSummary } from '../kernel/summaryBeforeCall.js';
+import { callsLeft, endsAtSummary } from '../kernel/summaryBeforeCall.js';
 import type { CallRecord, FailedCall, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
 import { ModelCallError, ModelExhausted, type AgentCacheWrites, type AgentContextOptions, type AgentLoopOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
@@ -92,7 +92,7 @@ function recordedModel(trace: Trace, clock: VirtualClock, state: Answering): Mod
       const ended = () => new ModelExhausted(exhaustedStop(trace.end), recordedEndDetail(trace.end));
       if (request.purpose === 'summary') {
         // Past the last recorded call, a request past the end: the run made no call for it to come before (kernel/summaryBeforeCall.ts).
-        if (endsAtSummary(trace.calls.length - state.next)) throw ended();
+        if (endsAtSummary(callsLeft(trace.calls.length, state.next))) throw ended();
         // A summary call is the strategy's, not the trace's: answered with S tokens, taking no recorded call.
         return { text: '(summary)', toolCalls: [], usage: { outputTokens: request.maxOutputTokens } };
       }

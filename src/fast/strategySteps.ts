@@ -8,7 +8,6 @@
  */
 import { backtrackStop, beforeCallStop, RepeatOutcome, repeatOutcome, sameErrorStop, summaryMayRun } from '../kernel/brakes.js';
 import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
-import { summaryCallStop } from '../kernel/providerWindow.js';
 import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import { enterCall } from '../kernel/callContext.js';
 import { ContextTracker, rewriteSettings } from '../kernel/context.js';
@@ -20,7 +19,7 @@ import type { CacheWrites } from '../kernel/cacheWrites.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { endsBeforeNextCall } from '../kernel/gaveUp.js';
-import { endsAtSummary } from '../kernel/summaryBeforeCall.js';
+import { callsLeft, summaryCallOutcome, SummaryOutcome, summaryOutcomeStop, type SummaryCallAt } from '../kernel/summaryBeforeCall.js';
 import { ToolBrakeState } from '../kernel/toolBrakeState.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import { rewritesHistory, summaryTriggerTokens, type ContextStrategy } from '../context/strategy.js';
@@ -63,6 +62,8 @@ export function sweepsStepwise(settings: RunSettings, brakes: readonly BrakeConf
 const tracker = new ContextTracker();
 const metered = new Float64Array(Metered.Size);
 const promptRecord = new Float64Array(Prompt.Size);
+/** What summaryCallOutcome is told of each summary call due: one object, filled in before each use (a replay is synchronous). */
+const summaryAt: SummaryCallAt = { call: undefined!, mayRun: false, callsLeft: 0, simulated: true };
 
 /** Replays `t` call by call into `st` (outcomeOf reads it). */
 export function replayStepwise(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices, st: RunState): RunState {
@@ -133,20 +134,21 @@ class StepwiseRun {
     }
   }
 
-  /** The session's summarizeIfDue: StopCode.None, or the stop its window made (kernel summaryCallStop). */
+  /** The session's summarizeIfDue: StopCode.None, or the stop the summary call's checks made (kernel summaryCallOutcome). */
   summarizeIfDue(): StopCode {
     const ctx = tracker;
     if (!ctx.summaryDue(this.overhead)) return StopCode.None;
     const input = promptEstimate(ctx.promptTokens(), this.overhead);
     const output = ctx.summaryOutput;
-    const size = { prices: this.summaryPrices, promptEstimate: input, summaryTokens: output, cacheWrites: this.cacheWrites };
-    if (!summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens, summaryBoundPico(this.limits, size))) return StopCode.None;
-    const braked = summaryCallStop(this.limits, size, false);
-    if (braked !== StopCode.None) return this.summaryStop(braked, size);
-    // No call left to make after it (a refused call is one): the run ends here, as its recording does (kernel/summaryBeforeCall.ts).
-    if (endsAtSummary(this.t.calls - this.i + refusedCalls(this.t.exhaustedCode))) return this.ranOut();
-    const stop = summaryCallStop(this.limits, size, true);
-    if (stop !== StopCode.None) return this.summaryStop(stop, size);
+    const at = summaryAt;
+    const size = (at.call = { prices: this.summaryPrices, promptEstimate: input, summaryTokens: output, cacheWrites: this.cacheWrites });
+    at.mayRun = summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens, summaryBoundPico(this.limits, size));
+    // The compiled calls leave out the one a provider refused (refusal.ts): it is a call left all the same.
+    at.callsLeft = callsLeft(this.t.calls + refusedCalls(this.t.exhaustedCode), this.i);
+    const outcome = summaryCallOutcome(this.limits, at);
+    if (outcome === SummaryOutcome.NotNow) return StopCode.None;
+    if (outcome === SummaryOutcome.RunEnds) return this.ranOut();
+    if (outcome !== SummaryOutcome.Made) return this.summaryStop(summaryOutcomeStop(outcome), size);
     const m = metered;
     meterSummaryCall(m, this.summaryPrices, this.cacheMode, input, summaryCachedPrefixTokens(this.summaryPrices, this.prices, ctx.unchangedTokens(), input - ctx.promptTokens()), output);
     if (this.cacheMode !== CacheModeCode.Off) this.lost += ctx.cacheLostTokens();

@@ -1,5 +1,6 @@
 import { cacheWritesOf, type CacheWrites } from '../kernel/cacheWrites.js';
 import { endsAfterLastCall, endsBeforeNextCall, exhaustedStop } from '../kernel/gaveUp.js';
+import { callsLeft } from '../kernel/summaryBeforeCall.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { replayedCalls } from '../trace/replayedCalls.js';
 import type { CallRecord, Trace } from '../trace/types.js';
@@ -37,15 +38,24 @@ export class ReplaySource implements StepSource {
   exhaustedDetail(): string {
     return recordedEndDetail(this.trace.end);
   }
+  /** Its calls not yet given, a refused one among them, its recorded summary calls among them (kernel/summaryBeforeCall.ts callsLeft). */
   callsLeft(): number {
-    return this.calls.length - this.index;
+    return callsLeft(this.calls.length, this.index);
   }
   endedBeforeNextCall(): boolean {
     return endsBeforeNextCall(this.index, this.trace.calls.length, this.endsAfterLast);
   }
-  /** The call just given was recorded as its provider's refusal of a prompt past the window (failed.contextLengthExceeded): its numbers, NaN where not recorded. */
+  /** The call just given was recorded as its provider's refusal of a prompt past the window: its numbers (recordedRefusal). */
   refusal(): WindowRefusal | undefined {
-    const refused = this.calls[this.index - 1]?.failed?.contextLengthExceeded;
-    return refused === undefined ? undefined : refusalOfRecorded(refused);
+    return recordedRefusal(this.calls[this.index - 1]);
   }
+}
+
+/**
+ * A recorded call its provider refused for its length (failed.contextLengthExceeded): the refusal's numbers, NaN where not
+ * recorded; undefined for any other call. What every replay's source says of the call it just gave (StepSource.refusal).
+ */
+export function recordedRefusal(call: CallRecord | undefined): WindowRefusal | undefined {
+  const refused = call?.failed?.contextLengthExceeded;
+  return refused === undefined ? undefined : refusalOfRecorded(refused);
 }

@@ -39,9 +39,9 @@ import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } f
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import type { TimeoutAt } from '../kernel/cutWords.js';
-import { refusedCallLabel, SUMMARY_CALL, summaryCallStop } from '../kernel/providerWindow.js';
+import { refusedCallLabel, SUMMARY_CALL } from '../kernel/providerWindow.js';
 import { callLatencyMs } from '../kernel/latency.js';
-import { endsAtSummary } from '../kernel/summaryBeforeCall.js';
+import { summaryCallOutcome, SummaryOutcome, summaryOutcomeStop } from '../kernel/summaryBeforeCall.js';
 import { cutShort } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
@@ -115,11 +115,13 @@ export class LoopSession {
   }
 
   /**
-   * Before the summary call `due` is made, its window (kernel summaryCallStop): the `--context-window model` brake
-   * (context_overflow); `simulated` (a synchronous driver: no provider answers it), the provider's refusal as it is made.
+   * Before the summary call `due` (summaryDue let it through) is made, its other checks in the kernel's order (summaryCallOutcome): its
+   * window's brake (`--context-window model`); no call left of `source`'s (none: a model), the run ends; `simulated`, its provider's refusal.
    */
-  beforeSummary(due: SummaryDue, simulated = false): Stop | null {
-    const code = summaryCallStop(this.limits, due.size, simulated);
+  beforeSummary(due: SummaryDue, simulated = false, source?: Pick<StepSource, 'callsLeft' | 'exhaustedReason' | 'exhaustedDetail'>): Stop | null {
+    const outcome = summaryCallOutcome(this.limits, { call: due.size, mayRun: true, callsLeft: source?.callsLeft?.() ?? Infinity, simulated });
+    if (outcome === SummaryOutcome.RunEnds) return this.exhausted(source!.exhaustedReason(), source!.exhaustedDetail?.());
+    const code = summaryOutcomeStop(outcome);
     if (code === StopCode.None) return null;
     const { refusal, record } = summaryRefusal(due);
     if (code === StopCode.ProviderRefused) return this.providerRefused(record, due.view, refusal);
@@ -141,16 +143,14 @@ export class LoopSession {
   }
 
   /**
-   * A synchronous driver's summary call when due, paid by its estimate (as replay pays it); from a `source` that recorded
-   * the strategy's summary calls (a live run's recording replayed as its loop ran it), as recorded (summary.ts recordedSummary);
-   * past its window's brake, none when `source` has no call left: the run ends there (kernel/summaryBeforeCall.ts).
+   * A synchronous driver's summary call when due, past its other checks (beforeSummary), paid by its estimate (as replay pays it); from a
+   * `source` that recorded the strategy's summary calls (a live run's recording replayed as its loop ran it), as recorded (summary.ts recordedSummary).
    */
   summarizeIfDue(tree?: TreeCheck, source?: Pick<StepSource, 'recordedSummary' | 'callsLeft' | 'exhaustedReason' | 'exhaustedDetail'>): Stop | null {
     const due = this.summaryDue(tree);
     if (!due) return null;
     if (source?.recordedSummary) return recordedSummary(this, due, source.recordedSummary());
-    if (source?.callsLeft && endsAtSummary(source.callsLeft())) return this.beforeSummary(due) ?? this.exhausted(source.exhaustedReason(), source.exhaustedDetail?.());
-    const stop = this.beforeSummary(due, true);
+    const stop = this.beforeSummary(due, true, source);
     if (!stop) this.recordSummary(due, null);
     return stop;
   }

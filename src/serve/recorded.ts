@@ -9,6 +9,7 @@ import type { CallRecord, Trace } from '../trace/types.js';
 import { replayedCalls } from '../trace/replayedCalls.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { endsAfterLastCall, modelGaveUp } from '../kernel/gaveUp.js';
+import { callsLeft, endsAtSummary } from '../kernel/summaryBeforeCall.js';
 import type { Reply } from './reply.js';
 import { ServeSession, type SessionSetup } from './session.js';
 import type { SessionSummary } from './sessionSummary.js';
@@ -47,12 +48,17 @@ export class RecordedSession extends ServeSession {
 
   /** After the recording's last call, once it was a final answer or a failed call, or its run asked for no more (an abort), or a request asked past it or a summary call came after it. */
   ended(): boolean {
-    return this.nextCall >= this.recordedCalls.length && !this.mayGoOn;
+    return this.callsLeft() === 0 && !this.mayGoOn;
+  }
+
+  /** The recording's calls not yet given (kernel/summaryBeforeCall.ts callsLeft: a refused one among them). */
+  private callsLeft(): number {
+    return callsLeft(this.recordedCalls.length, this.nextCall);
   }
 
   /** The recording's last call answered, and the session still in progress only for the summary call a loop may make before its next call (mayGoOn). */
   override givenWhole(): boolean {
-    return this.nextCall >= this.recordedCalls.length && this.mayGoOn;
+    return endsAtSummary(this.callsLeft()) && this.mayGoOn;
   }
 
   /** Ends a session given whole as the request past its end would (registry.ts: its place is wanted). */
@@ -98,7 +104,7 @@ export class RecordedSession extends ServeSession {
   }
 
   override summary(): SessionSummary {
-    return { ...super.summary(), remainingCalls: this.recordedCalls.length - this.nextCall };
+    return { ...super.summary(), remainingCalls: this.callsLeft() };
   }
 }
 
