@@ -11,6 +11,7 @@ import { CallField, writeCallRecord } from '../kernel/callRecord.js';
 import { CallCostOutOfRange, callPastExact, type CallPastExact } from '../kernel/callPastExact.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import type { PromptView } from '../kernel/context.js';
+import { cappedResultTokens } from '../kernel/stepTokens.js';
 import { usdToPico } from '../money.js';
 import type { CallRecord } from '../trace/types.js';
 import type { MeteredCall } from './meter.js';
@@ -63,6 +64,9 @@ export class RunAccounts {
     strategyCacheLostTokens: 0,
     skippedActions: 0,
   };
+
+  /** The row of the call last added whose tool calls may follow (keepSteps, a call that asked for tools): its tool fields are filled as they run. */
+  private toolRow: StepRow | undefined;
 
   /** The first recorded call paid whose own figures cost more than exact picodollars (kernel/callPastExact.ts), when `prices` were given. */
   private pastExact: { call: CallRecord; past: CallPastExact } | undefined;
@@ -143,6 +147,7 @@ export class RunAccounts {
       totals.recordedCostPico += usdToPico(response.recordedCostUsd);
       totals.recordedCostCalls += 1;
     }
+    this.toolRow = undefined;
     if (!this.keepSteps || state.steps > this.rowsThroughStep) return;
     const previous = this.rows[this.rows.length - 1];
     const row: StepRow = {
@@ -164,7 +169,34 @@ export class RunAccounts {
       if (response.inputTokens !== undefined) row.recordedInputTokens = response.inputTokens;
       if (response.backtrack) row.backtrack = true;
       if (response.failed) row.failed = true;
+      this.askedTools(row, response);
     }
     this.rows.push(row);
+  }
+
+  /** The tools `response` asked for, on its row: their results are counted as they enter (toolResultEntered). */
+  private askedTools(row: StepRow, response: CallRecord): void {
+    const tools = response.toolCalls;
+    if (tools === undefined || tools.length === 0) return;
+    row.tools = tools.map((tool) => tool.name);
+    row.toolResultTokens = 0;
+    this.toolRow = row;
+  }
+
+  /** A tool result of the call last added entered its step, as the context took it: `resultTokens` (a skipped tool: its warning's) cut to `capTokens`. */
+  toolResultEntered(resultTokens: number, capTokens: number): void {
+    const row = this.toolRow;
+    if (row === undefined) return;
+    const kept = cappedResultTokens(resultTokens, capTokens);
+    const beforeCap = row.toolResultTokensBeforeCap ?? row.toolResultTokens!;
+    row.toolResultTokens! += kept;
+    if (kept !== resultTokens || row.toolResultTokensBeforeCap !== undefined) row.toolResultTokensBeforeCap = beforeCap + resultTokens;
+  }
+
+  /** The duplicate-action guard skipped tool `name` of the call last added (its warning enters in its place: toolResultEntered). */
+  toolSkipped(name: string): void {
+    const row = this.toolRow;
+    if (row === undefined) return;
+    (row.skippedTools ??= []).push(name);
   }
 }

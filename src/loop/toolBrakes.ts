@@ -59,6 +59,8 @@ export class ToolBrakes {
       tools.skip(action);
       accounts.totals.skippedActions += 1;
       context.addToolResult(limits[Limit.SkipWarningTokens]!);
+      accounts.toolSkipped(tool.name);
+      accounts.toolResultEntered(limits[Limit.SkipWarningTokens]!, context.cap);
       return SKIPPED;
     }
     tools.recordAction(action);
@@ -70,6 +72,7 @@ export class ToolBrakes {
   recordResult(tool: ToolCallRecord): Stop | null {
     const { limits, state, stops } = this.run;
     this.run.context.addToolResult(tool.resultTokens);
+    this.run.accounts.toolResultEntered(tool.resultTokens, this.run.context.cap);
     const error = tool.error ? this.run.interner.id(errorFingerprint(tool.name, tool.error)) : -1;
     const tools = state.tools;
     tools.recordOutcome(error);

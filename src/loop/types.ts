@@ -155,6 +155,14 @@ export interface StepRow {
   failed?: boolean;
   /** A summary call (context `summary`/`hybrid`): not a step; `call` is the agent calls made before it. */
   summary?: boolean;
+  /** The tools the call asked for, in order (absent: none); their arguments are never kept. RunAccounts fills the four tool fields. */
+  tools?: string[];
+  /** Tokens its tool results added to the context as they entered it (each past the tool-result cap; a skipped one: the guard's warning); with `tools`. */
+  toolResultTokens?: number;
+  /** Those results before the cap: only when the cap cut one. */
+  toolResultTokensBeforeCap?: number;
+  /** Its tools the duplicate-action guard skipped (not run; the warning entered in place of each): absent when none. */
+  skippedTools?: string[];
 }
 
 /**

@@ -65,6 +65,14 @@ export interface StepRecord {
   failed?: boolean;
   /** A summary call (context `summary`/`hybrid`): not a step; `step` is the steps made before it. */
   summary?: boolean;
+  /** The tools the call asked for, in order (never their arguments); absent when none. */
+  tools?: string[];
+  /** Tokens those tools' results added to the context as they entered it (past the tool-result cap; a skipped tool's warning in its place). */
+  toolResultTokens?: number;
+  /** Those results before the tool-result cap: only when the cap cut one. */
+  toolResultTokensBeforeCap?: number;
+  /** The tools the duplicate-action guard skipped (not run); absent when none. */
+  skippedTools?: string[];
 }
 
 export function stepRecord(row: StepRow): StepRecord {
@@ -87,6 +95,12 @@ export function stepRecord(row: StepRow): StepRecord {
   if (rest.backtrack) record.backtrack = true;
   if (rest.failed) record.failed = true;
   if (rest.summary) record.summary = true;
+  if (rest.tools !== undefined) {
+    record.tools = rest.tools;
+    record.toolResultTokens = rest.toolResultTokens!;
+  }
+  if (rest.toolResultTokensBeforeCap !== undefined) record.toolResultTokensBeforeCap = rest.toolResultTokensBeforeCap;
+  if (rest.skippedTools !== undefined) record.skippedTools = rest.skippedTools;
   return record;
 }
 

@@ -37,8 +37,11 @@ const CSV_COLUMNS: (keyof RunRecord)[] = [
 const STEP_COLUMNS = [
   'source', 'call', 'step', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd',
   'cumulativeInputTokens', 'cumulativeOutputTokens', 'cumulativeCostUsd', 'modelInputTokens', 'recordedInputTokens', 'backtrack', 'failed',
-  'summary', 'cacheWrite1hTokens',
+  'summary', 'cacheWrite1hTokens', 'tools', 'toolResultTokens', 'toolResultTokensBeforeCap', 'skippedTools',
 ];
+
+/** A call's tool names in one CSV cell: joined with a comma, which the CSV writer quotes (csv.ts). */
+const TOOL_NAMES_SEPARATOR = ',';
 
 /** The settings and price table on every CSV row, so a CSV stands alone (a synthetic run's: its scenario's settings). */
 function standAloneCsv(rows: readonly { source: string }[], report: ReplayReport, columns: readonly string[]): string {
@@ -50,7 +53,15 @@ const TRAILING_COLUMNS = [...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS];
 
 /** One row per model call of every run (the report must have been built with perStep). */
 export function renderStepsCsv(report: ReplayReport): string {
-  const rows = report.runs.flatMap((run) => (run.perStep ?? []).map((step) => ({ source: run.source, cache: run.cache, ...step })));
+  const rows = report.runs.flatMap((run) =>
+    (run.perStep ?? []).map((step) => ({
+      source: run.source,
+      cache: run.cache,
+      ...step,
+      tools: step.tools?.join(TOOL_NAMES_SEPARATOR),
+      skippedTools: step.skippedTools?.join(TOOL_NAMES_SEPARATOR),
+    })),
+  );
   return standAloneCsv(rows, report, [...STEP_COLUMNS, ...TRAILING_COLUMNS]);
 }
 
