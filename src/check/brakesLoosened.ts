@@ -16,7 +16,7 @@ import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { Drift } from './baseline.js';
 import type { ScenarioCheck } from './run.js';
 import { flagParts } from './settingChanges.js';
-import { BRAKE_NAMES, BRAKE_SETTINGS } from './brakesRemoved.js';
+import { BRAKE_NAMES, BRAKE_SETTINGS, brakeLabel } from './brakesRemoved.js';
 import { modePart, type ModeBrake } from '../flags/modeBrakes.js';
 import { counted } from '../plural.js';
 import { acceptText } from './gateCounts.js';
@@ -106,7 +106,7 @@ export function brakesLoosened(before: BaselineScenario, check: ScenarioCheck): 
 
 /** `max-repeat 3 → 1000000, per-agent limits subagent-max-steps 2 → 5`. */
 export function loosenedText(loosened: readonly BrakeLoosened[]): string {
-  return loosened.map((l) => `${l.setting === 'brakes' ? '' : `${l.setting} `}${l.brake} ${l.baseline} → ${l.now}`).join(', ');
+  return loosened.map((l) => `${brakeLabel(l)} ${l.baseline} → ${l.now}`).join(', ');
 }
 
 /** `brakes loosened: support.yaml: max-repeat 3 → 1000000: …`, one line per scenario. */
@@ -114,9 +114,14 @@ export function brakesLoosenedLines(drift: Drift): string[] {
   const loosened = drift.brakesLoosened ?? [];
   return [...new Set(loosened.map((l) => l.scenario))].map((scenario) => {
     const own = loosened.filter((l) => l.scenario === scenario);
-    const it = own.length === 1 ? 'it' : 'them';
-    return `brakes loosened: ${scenario}: ${loosenedText(own)}: ${own.length === 1 ? 'a brake holds' : 'brakes hold'} less than in the baseline (a failure: the runs at hand may not reach the difference, the next one may); ${acceptText(drift, `tighten ${it} back`)}`;
+    return `brakes loosened: ${scenario}: ${loosenedText(own)}: ${loosenedSays(drift, own)}`;
   });
+}
+
+/** What brakes loosened mean and what to do, as the report's line and each JUnit failure of them say it: `a brake holds less than in the baseline (a failure: …); tighten it back, or …`. */
+export function loosenedSays(drift: Pick<Drift, 'file' | 'accepted'>, loosened: readonly BrakeLoosened[]): string {
+  const one = loosened.length === 1;
+  return `${one ? 'a brake holds' : 'brakes hold'} less than in the baseline (a failure: the runs at hand may not reach the difference, the next one may); ${acceptText(drift, `tighten ${one ? 'it' : 'them'} back`)}`;
 }
 
 /** `, 2 brakes loosened` for the verdict line; empty when none is. */

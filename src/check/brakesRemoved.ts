@@ -8,6 +8,8 @@
 import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
 import { flagParts } from './settingChanges.js';
+import type { Drift } from './baseline.js';
+import { acceptText } from './gateCounts.js';
 
 /**
  * The limits that stop a run, as the settings' brakes text names them (report/settings.ts brakeParts), and
@@ -44,7 +46,18 @@ export function brakesRemoved(before: BaselineScenario, check: ScenarioCheck): B
   });
 }
 
+/** How the report and JUnit name a brake removed or loosened: `max-cost`, or under check --tree `per-agent limits subagent-max-steps`. */
+export function brakeLabel(brake: Pick<BrakeRemoved, 'setting' | 'brake'>): string {
+  return `${brake.setting === 'brakes' ? '' : `${brake.setting} `}${brake.brake}`;
+}
+
 /** `max-cost (0.1 in the baseline), timeout (120 in the baseline)`, and `per-agent limits max-steps (…)`. */
 export function removedText(removed: readonly BrakeRemoved[]): string {
-  return removed.map((r) => `${r.setting === 'brakes' ? '' : `${r.setting} `}${r.brake} (${r.baseline} in the baseline)`).join(', ');
+  return removed.map((r) => `${brakeLabel(r)} (${r.baseline} in the baseline)`).join(', ');
+}
+
+/** What brakes removed mean and what to do, as the report's line and each JUnit failure of them say it: `a brake the baseline had is off (a failure: …); if intended, accept it: …`. */
+export function removedSays(drift: Pick<Drift, 'file' | 'accepted'>, removed: readonly BrakeRemoved[]): string {
+  const one = removed.length === 1;
+  return `${one ? 'a brake the baseline had is off' : 'brakes the baseline had are off'} (a failure: the runs at hand may not reach ${one ? 'it' : 'them'}, the next one may); ${acceptText(drift)}`;
 }

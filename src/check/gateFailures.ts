@@ -2,12 +2,14 @@
  * The failures against a baseline besides drifted figures, removed brakes and a risen worst case, said
  * where the report says those: brakes loosened (brakesLoosened.ts) and scenarios checked on fewer runs
  * (runsDropped.ts) — a line each per scenario after the drift table, their counts in the verdict line, a
- * JUnit testcase each — and, when the check wrote the compared baseline again, that it accepted them.
+ * JUnit testcase each (and one per brake removed) — and, when the check wrote the compared baseline again,
+ * that it accepted them. A JUnit failure says what the report's line says of its finding (`…Says`).
  */
 import type { Drift } from './baseline.js';
-import { brakesLoosenedLines, loosenedText, loosenedVerdict } from './brakesLoosened.js';
-import { droppedText, runsDroppedLines, runsDroppedVerdict } from './runsDropped.js';
-import { acceptedVerdict, acceptText } from './gateCounts.js';
+import { brakesLoosenedLines, loosenedSays, loosenedText, loosenedVerdict } from './brakesLoosened.js';
+import { brakeLabel, removedSays, removedText } from './brakesRemoved.js';
+import { droppedSays, droppedText, runsDroppedLines, runsDroppedVerdict } from './runsDropped.js';
+import { acceptedVerdict } from './gateCounts.js';
 
 /** The lines after the drift table: brakes loosened, then runs dropped. */
 export function gateLines(drift: Drift): string[] {
@@ -27,17 +29,18 @@ export interface GateCase {
   failure: { type: string; message: string; text: string };
 }
 
-/** One scenario's JUnit testcases for these failures: `baseline brake max-repeat` (type `brake`), `baseline synthetic runs` (type `runs`). */
+/** A JUnit testcase of one finding: its message, then what the report's line says of it (`says`). */
+function findingCase(scenario: string, of: { name: string; type: string; message: string; says: string }): GateCase {
+  return { name: of.name, failure: { type: of.type, message: of.message, text: `${scenario}\n${of.message}\n${of.says}\n` } };
+}
+
+/** One scenario's JUnit testcases for these failures and brakes removed: `baseline brake max-repeat` (type `brake`), `baseline synthetic runs` (type `runs`). */
 export function gateCases(drift: Drift | undefined, scenario: string): GateCase[] {
   if (drift === undefined) return [];
-  const loosened = (drift.brakesLoosened ?? []).filter((l) => l.scenario === scenario).map((l): GateCase => {
-    const message = `brake loosened: ${loosenedText([l])}`;
-    const why = 'a brake holds less than in the baseline: the runs at hand may not reach the difference, the next one may';
-    return { name: `baseline brake ${l.setting === 'brakes' ? '' : `${l.setting} `}${l.brake}`, failure: { type: 'brake', message, text: `${scenario}\n${message}\n${why}; ${acceptText(drift, 'tighten it back')}\n` } };
-  });
-  const dropped = (drift.runsDropped ?? []).filter((d) => d.scenario === scenario).map((d): GateCase => {
-    const message = `fewer runs than the baseline: ${droppedText([d])}`;
-    return { name: `baseline ${d.runs}`, failure: { type: 'runs', message, text: `${scenario}\n${message}\na regression the baseline's runs would show may not show in fewer; ${acceptText(drift, 'run as many again')}\n` } };
-  });
-  return [...loosened, ...dropped];
+  const own = <T extends { scenario: string }>(list: readonly T[] | undefined) => (list ?? []).filter((entry) => entry.scenario === scenario);
+  return [
+    ...own(drift.brakesRemoved).map((r) => findingCase(scenario, { name: `baseline brake ${brakeLabel(r)}`, type: 'brake', message: `brake removed: ${removedText([r])}, off now`, says: removedSays(drift, [r]) })),
+    ...own(drift.brakesLoosened).map((l) => findingCase(scenario, { name: `baseline brake ${brakeLabel(l)}`, type: 'brake', message: `brake loosened: ${loosenedText([l])}`, says: loosenedSays(drift, [l]) })),
+    ...own(drift.runsDropped).map((d) => findingCase(scenario, { name: `baseline ${d.runs}`, type: 'runs', message: `fewer runs than the baseline: ${droppedText([d])}`, says: droppedSays(drift, [d]) })),
+  ];
 }

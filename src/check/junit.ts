@@ -7,12 +7,10 @@
 import type { Drift, DriftRow } from './baseline.js';
 import { dropReason, driftDirection, driftValue, droppedBelowBaseline, toleranceText, type CheckReport } from './report.js';
 import { changesText } from './settingChanges.js';
-import { removedText, type BrakeRemoved } from './brakesRemoved.js';
 import { gateCases } from './gateFailures.js';
 import { beyondNoiseText, quietStatusText } from './noiseText.js';
 import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
 import { withinNoiseText } from './expectationText.js';
-import { acceptText } from './gateCounts.js';
 
 // Characters XML 1.0 does not allow, even escaped.
 // eslint-disable-next-line no-control-regex
@@ -95,13 +93,6 @@ function driftCase(row: DriftRow, drift: Drift): Case {
   return row.status === 'new' ? { name, note: `new: not in the baseline (not a failure)\n${hint}` } : { name };
 }
 
-/** A brake the baseline had that is off now: a failure, as in the report. */
-function brakeCase(removed: BrakeRemoved, drift: Drift): Case {
-  const message = `brake removed: ${removedText([removed])}, off now`;
-  const hint = `a brake the baseline had is off: the runs at hand may not reach it, the next one may; ${acceptText(drift)}`;
-  return { name: `baseline brake ${removed.setting === 'brakes' ? '' : `${removed.setting} `}${removed.brake}`, failure: { type: 'brake', message, text: `${removed.scenario}\n${message}\n${hint}\n` } };
-}
-
 /** A baseline scenario this check did not run: a failure, as in the report. */
 function goneCase(row: DriftRow, drift: Drift): Case {
   const message = `${row.scenario}: in the baseline, not checked`;
@@ -129,7 +120,8 @@ export function renderJunit(report: CheckReport): string {
       return r.pass ? { name: r.expectation } : { name: r.expectation, failure: { message, text: `${scenario.name} (${scenario.source})\n${message}${r.detail ? `\n${r.detail}` : ''}\n` } };
     });
     const rows = drift?.rows.filter((row) => row.scenario === scenario.source && row.status !== 'gone') ?? [];
-    const baselineCases = [...rows.map((row) => driftCase(row, drift!)), ...(drift?.brakesRemoved?.filter((r) => r.scenario === scenario.source) ?? []).map((removed) => brakeCase(removed, drift!)), ...gateCases(drift, scenario.source)];
+    // Then brakes removed, loosened and fewer runs, each failure in its report line's words (gateFailures.ts).
+    const baselineCases = [...rows.map((row) => driftCase(row, drift!)), ...gateCases(drift, scenario.source)];
     cases.push(...baselineCases.map((c) => acceptedCase(c, drift!)));
     suites.push(suite({ name: scenario.name, file: scenario.source }, cases));
   }

@@ -7,11 +7,10 @@ import { formatUsdNumber } from '../report/money.js';
 import { signedPercentText, signedPointsText } from '../report/percentText.js';
 import { counted } from '../plural.js';
 import type { Drift, DriftRow } from './baseline.js';
-import { removedText } from './brakesRemoved.js';
+import { removedSays, removedText } from './brakesRemoved.js';
 import { EXACT_BAND_FIGURES, FIGURE_LEVEL, NOISE_LEVEL, NOISE_RESAMPLES } from './noise.js';
 import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
 import { detectText } from './noiseDetect.js';
-import { acceptText } from './gateCounts.js';
 
 const LEVEL = `${NOISE_LEVEL * 100}% together`;
 
@@ -115,7 +114,7 @@ export function brakesRemovedLines(drift: Drift): string[] {
   const scenarios = [...new Set(removed.map((r) => r.scenario))];
   return scenarios.map((scenario) => {
     const own = removed.filter((r) => r.scenario === scenario);
-    return `brakes removed: ${scenario}: ${removedText(own)}: ${own.length === 1 ? 'a brake the baseline had is off' : 'brakes the baseline had are off'} (a failure: the runs at hand may not reach ${own.length === 1 ? 'it' : 'them'}, the next one may); ${acceptText(drift)}`;
+    return `brakes removed: ${scenario}: ${removedText(own)}: ${removedSays(drift, own)}`;
   });
 }
 

@@ -53,8 +53,13 @@ export function runsDroppedLines(drift: Drift): string[] {
   const dropped = drift.runsDropped ?? [];
   return [...new Set(dropped.map((d) => d.scenario))].map((scenario) => {
     const own = dropped.filter((d) => d.scenario === scenario);
-    return `runs dropped: ${scenario}: ${droppedText(own)}: checked on fewer runs than the baseline (a failure: a regression its runs would show may not show in fewer); ${acceptText(drift, restoreText(own))}`;
+    return `runs dropped: ${scenario}: ${droppedText(own)}: ${droppedSays(drift, own)}`;
   });
+}
+
+/** What fewer runs mean and what to do, as the report's line and each JUnit failure of them say it: `checked on fewer runs than the baseline (a failure: …); run 30 synthetic runs (…) again, or …`. */
+export function droppedSays(drift: Pick<Drift, 'file' | 'accepted'>, dropped: readonly RunsDropped[]): string {
+  return `checked on fewer runs than the baseline (a failure: a regression its runs would show may not show in fewer); ${acceptText(drift, restoreText(dropped))}`;
 }
 
 /** `, fewer runs than the baseline in 1 scenario` for the verdict line; empty when none. */

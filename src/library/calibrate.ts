@@ -17,6 +17,7 @@ import type { Trace } from '../trace/types.js';
 import { brakeListIssue, inOwnWords, pricedTraces, RUN_SHAPE_KEYS, runShapeIssues, type RunShapeOptions } from './entry.js';
 import type { ReportWarning } from '../report/warnings.js';
 import { calibrateWarnings } from './warnings.js';
+import { configurationSummaryWarnings } from '../report/summaryCallWarning.js';
 
 const ENTRY = 'calibrate';
 
@@ -60,5 +61,7 @@ export function calibrate(traces: readonly Trace[], options: CalibrateOptions): 
   const runs = [...traces];
   freezePopulationInputs({ traces: runs });
   const configurations = inOwnWords(ENTRY, () => calibrationsOf(new SweepPopulation(runs, []), configs, options.prices));
-  return { configurations, warnings: calibrateWarnings(runs, configs, options.prices) };
+  // What each summary strategy's summaries did, read off each configuration's totals as the command reads them (summaryCallWarning.ts).
+  const summaries = configurationSummaryWarnings(configs.map((config, i) => ({ strategy: config.strategy, runs: runs.length, summaryCalls: configurations[i]!.summaryCalls })));
+  return { configurations, warnings: [...calibrateWarnings(runs, configs, options.prices), ...summaries] };
 }

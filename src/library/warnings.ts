@@ -12,10 +12,11 @@ import { PromptCrossings } from '../population/project.js';
 import type { PopulationConfig } from '../population/run.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { priceGapWarningsOf } from '../replay/priceGaps.js';
-import { oneRunWarnings } from '../report/projectConfidenceText.js';
-import { recordedStrategyWarnings, statedStrategiesOf } from '../report/recordedStrategyWarning.js';
+import { CacheIdleTally, idleCallsOf } from '../report/cacheIdleWarning.js';
+import { statedStrategiesOf } from '../report/recordedStrategyWarning.js';
 import { contextText, hasBrakes } from '../report/settings.js';
-import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, skipOpenLoopWarnings, type ReportWarning } from '../report/warnings.js';
+import { skipOpenLoopWarnings, type ReportWarning } from '../report/warnings.js';
+import { gridWarningList, noGroundTruthWarning, projectWarningList, type HeaderFactsSaid } from '../report/warningLists.js';
 import type { Trace } from '../trace/types.js';
 import { importNotesTallyOf, pricingFor, RunNotes } from '../cli/actions/runNotes.js';
 import { cacheOnWarnings } from '../cli/actions/scenarioWarnings.js';
@@ -39,58 +40,44 @@ export function compareWarnings(traces: readonly Trace[], options: { prices: Pri
   return notedRuns(traces, new RunNotes({ strategy: { kind: 'full' }, tolerance: options.tolerance }), { prices: options.prices }).warnings([]);
 }
 
-/** The population commands' first warnings of runs (project's projectWarnings, the sweep's gridWarnings): price gaps, open-loop context, a skip replayed open loop (the sweep's only), the cache. */
-function populationWarnings(traces: readonly Trace[], configs: readonly PopulationConfig[], said: { prices: PriceTable; recordedRuns: number; skips: boolean }): ReportWarning[] {
-  const [first] = configs;
-  const model = first?.model === undefined ? {} : { model: first.model };
-  const strategy = first?.strategy ?? { kind: 'full' };
-  return [
-    ...priceGapWarningsOf(traces, { prices: said.prices, ...model, inputs: [] }),
-    ...(isIdentity(strategy) ? [] : openLoopWarnings(said.recordedRuns, contextText(strategy))),
-    ...(said.skips && configs.some((c) => c.brakes.repeatAction === 'skip') ? skipOpenLoopWarnings(said.recordedRuns) : []),
-    ...cacheOnWarnings(configs, { prices: said.prices, scenarios: [], traces }),
-  ];
+/** What the runs' own headers tell the population commands' warnings, as the command counts them (cli/actions/sweepHeaderFacts.ts). */
+function headerFactsOf(traces: readonly Trace[]): HeaderFactsSaid {
+  const idle = new CacheIdleTally();
+  for (const trace of traces) idle.add(idleCallsOf(trace));
+  return { importNotes: importNotesTallyOf(traces).counted(), statedStrategies: statedStrategiesOf(traces), cacheIdle: { calls: idle.calls, runs: idle.runs } };
 }
 
-/** What every population command says last of recorded runs: their importers' notes and the strategies their recordings state. */
-function recordedRunsWarnings(traces: readonly Trace[], configs: readonly PopulationConfig[]): ReportWarning[] {
-  const full = configs.filter((c) => isIdentity(c.strategy)).length;
-  return [...importNotesTallyOf(traces).warnings(), ...(full === 0 ? [] : recordedStrategyWarnings(statedStrategiesOf(traces), full === configs.length ? 'settings' : 'some configurations'))];
-}
-
-/** `loopcost project`'s warnings (cli/actions/project.ts projectWarnings) for recorded runs replayed under `config`; `results`: each run's rows and pricing, for the prompts past a window. */
+/** `loopcost project`'s warnings (cli/actions/project.ts) for recorded runs replayed under `config`; `results`: each run's rows and pricing, for the prompts past a window. */
 export function projectWarnings(traces: readonly Trace[], config: PopulationConfig, options: { prices: PriceTable; results: readonly { rows: readonly { step: number; inputTokens: number }[]; pricing: ModelPricing }[] }): ReportWarning[] {
   const crossings = new PromptCrossings({ maxOutputTokens: config.brakes.maxOutputTokens });
   for (const { rows, pricing } of options.results) crossings.add(pricing, rows);
-  const windows = PopulationWindows.of([config], options.prices).addInputs({ traces });
-  return [
-    ...oneRunWarnings(traces.length),
-    ...populationWarnings(traces, [config], { prices: options.prices, recordedRuns: traces.length, skips: false }),
-    ...pastWindowWarnings(crossings.crossings(), config.brakes.contextWindow === 'model'),
-    ...windows.warnings(),
-    ...sessionPartsWarnings(SessionParts.of(traces).parts(), { braked: hasBrakes(config.brakes), figures: 'the runs each simulated day draws (and so its spend and the worst case per run)', remedy: PROJECT_TREE }),
-    ...recordedRunsWarnings(traces, [config]),
-  ];
+  return projectWarningList({
+    config,
+    traces,
+    runs: traces.length,
+    prices: options.prices,
+    inputs: [],
+    crossings: crossings.crossings(),
+    cache: cacheOnWarnings([config], { prices: options.prices, scenarios: [], traces }),
+    windows: PopulationWindows.of([config], options.prices).addInputs({ traces }).warnings(),
+    importNotes: importNotesTallyOf(traces).warnings(),
+  });
 }
-
-/** What a projection of session parts can do instead (cli/actions/project.ts). */
-const PROJECT_TREE = 'project --tree projects each session as one task, replayed as one loop under the brakes (its budget binding the whole tree), as replay --tree and sweep --tree replay it';
-
-/** Inputs with no ground truth (cli/actions/calibrate.ts): precision and recall need synthetic runs. */
-const NO_GROUND_TRUTH: ReportWarning = {
-  code: 'no_ground_truth',
-  message: 'no scenario file or generated trace among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported',
-};
 
 /** `loopcost calibrate`'s warnings (cli/actions/calibrate.ts): no ground truth among the runs, then the sweep's warnings (sweepWarnings.ts gridWarnings). */
 export function calibrateWarnings(traces: readonly Trace[], configs: readonly PopulationConfig[], prices: PriceTable): ReportWarning[] {
   // Generated traces (`loopcost generate`, generateTraces) carry their run's ground truth in their headers.
   const recordedRuns = traces.filter((trace) => trace.header.synthetic === undefined).length;
-  const windows = PopulationWindows.of(configs, prices).addInputs({ traces });
-  return [
-    ...(recordedRuns === traces.length ? [NO_GROUND_TRUTH] : []),
-    ...populationWarnings(traces, configs, { prices, recordedRuns, skips: true }),
-    ...windows.warnings(),
-    ...recordedRunsWarnings(traces, configs),
-  ];
+  const [first] = configs;
+  const strategy = first?.strategy ?? { kind: 'full' };
+  const grid = gridWarningList({
+    configs,
+    recordedRuns,
+    priceGaps: priceGapWarningsOf(traces, { prices, ...(first?.model === undefined ? {} : { model: first.model }), inputs: [] }),
+    ...(isIdentity(strategy) ? {} : { openLoop: contextText(strategy) }),
+    cache: cacheOnWarnings(configs, { prices, scenarios: [], traces }),
+    windows: PopulationWindows.of(configs, prices).addInputs({ traces }).warnings(),
+    facts: headerFactsOf(traces),
+  });
+  return [...(recordedRuns === traces.length ? [noGroundTruthWarning()] : []), ...grid];
 }

@@ -27,7 +27,7 @@ import type { CompletionMeanings } from './completionMeanings.js';
 import { falseStopRate, isFalseStop, TallyBuilder, type BaselineTruth, type CodedBaseline, type RunPair } from '../metrics/population.js';
 import type { CellFigures } from '../fast/sweepResult.js';
 import type { PriceTable } from '../pricing/types.js';
-import type { BaselineFigures, PopulationConfig } from './run.js';
+import type { BaselineFigures, PopulationConfig, PopulationRunFigures } from './run.js';
 import type { SweepPopulation } from './sweep.js';
 import { recordedRunsNamed } from './blameRun.js';
 import { syntheticRuns } from './syntheticSweep.js';
@@ -60,6 +60,8 @@ export interface CalibrationFigures {
   };
   /** Outcome-based (populationMetrics): runs that complete with no brakes, those a brake stopped here, and their rate. */
   recorded: { runs: number; completedWithoutBrakes: number; falseStops: number; falseStopRate: number | null; falseStopsByStop: FalseStopsByStop };
+  /** The summary calls the runs made under a summary strategy, where not 0 (as a sweep's rows: summaryCallWarning.ts reads them). */
+  summaryCalls?: number;
 }
 
 /** False stops counted by the stop reason of the brake that made them, most first (then in STOP_REASONS order). */
@@ -99,9 +101,12 @@ export class CalibrationTally {
   /** False stops by stop code: synthetic runs' (ground truth), recorded runs' (outcome, as the tally counts them). */
   private readonly syntheticByStop = new Map<number, number>();
   private readonly recordedByStop = new Map<number, number>();
+  /** Summary calls made, over every run. */
+  private summaryCalls = 0;
 
-  addRecorded(run: RunPair['run'], baseline: RunPair['baseline']): void {
+  addRecorded(run: PopulationRunFigures, baseline: RunPair['baseline']): void {
     this.recordedRuns += 1;
+    this.summaryCalls += run.summaryCalls ?? 0;
     this.recorded.add(run, baseline);
     const stop = stopCodeOf(run.stopReason);
     if (isFalseStop(stop, run.steps, { stop: stopCodeOf(baseline.stopReason), truth: baseline.truth })) countStop(this.recordedByStop, stop);
@@ -109,16 +114,19 @@ export class CalibrationTally {
 
   addRecordedCell(run: CellFigures, baseline: CodedBaseline): void {
     this.recordedRuns += 1;
+    this.summaryCalls += run.summaryCalls;
     this.recorded.addCoded(run, baseline);
     if (isFalseStop(run.stop, run.steps, baseline)) countStop(this.recordedByStop, run.stop);
   }
 
   /** A synthetic run under this configuration, judged by its no-brake run's ground truth. */
-  addSynthetic(run: Pick<RunPair['run'], 'stopReason' | 'steps'>, truth: BaselineTruth | undefined): void {
+  addSynthetic(run: Pick<PopulationRunFigures, 'stopReason' | 'steps' | 'summaryCalls'>, truth: BaselineTruth | undefined): void {
+    this.summaryCalls += run.summaryCalls ?? 0;
     this.judge(stopCodeOf(run.stopReason), run.steps, truth ?? {});
   }
 
-  addSyntheticCell(run: Pick<CellFigures, 'stop' | 'steps'>, truth: BaselineTruth): void {
+  addSyntheticCell(run: Pick<CellFigures, 'stop' | 'steps' | 'summaryCalls'>, truth: BaselineTruth): void {
+    this.summaryCalls += run.summaryCalls;
     this.judge(run.stop, run.steps, truth);
   }
 
@@ -142,6 +150,7 @@ export class CalibrationTally {
         falseStopsByStop: byStopOf(this.syntheticByStop),
       },
       recorded: { runs: this.recordedRuns, completedWithoutBrakes: recorded.baselineCompleted, falseStops: recorded.falseStops, falseStopRate: falseStopRate(recorded), falseStopsByStop: byStopOf(this.recordedByStop) },
+      ...(this.summaryCalls === 0 ? {} : { summaryCalls: this.summaryCalls }),
     };
   }
 
@@ -180,7 +189,7 @@ export function calibrationsOf(population: SweepPopulation, configs: readonly Po
   const tallies = configs.map(() => new CalibrationTally());
   // `meanings`: each run's no-brake stop and ground truth, once (the first configuration's visit of it).
   const visitors = {
-    visit: (c: number, run: RunPair['run'], baseline: RunPair['baseline']) => {
+    visit: (c: number, run: PopulationRunFigures, baseline: RunPair['baseline']) => {
       if (c === 0) meanings?.add(baseline.stopReason, baseline.truth);
       return baseline.truth === undefined ? tallies[c]!.addRecorded(run, baseline) : tallies[c]!.addSynthetic(run, baseline.truth);
     },

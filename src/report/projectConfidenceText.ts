@@ -4,8 +4,9 @@
  * fitted profile among the inputs, what its runs stand for (the recorded runs it was fitted to, not the
  * synthetic runs drawn of it) in the intervals and each simulated period's resample, what they leave out,
  * and the profile's own small-sample caveat. With hand-written scenario files (synthetic runs of a file fit
- * did not write: no `# Fitted by loopcost fit to N recorded runs` line), that every figure rests on the
- * weights and sizes written in them, which no interval measures. And the note on how a period is drawn.
+ * did not write: no `# Fitted by loopcost fit to N recorded runs` line) or traces `loopcost generate` wrote
+ * (header.synthetic), that every figure rests on the behaviours, weights and sizes a scenario assumes, which
+ * no interval measures. And the note on how a period is drawn.
  */
 import type { RunCostConfidence } from '../population/projectConfidence.js';
 import { MIN_RUNS_FOR_MEAN_INTERVAL, RUNS_FOR_P95_UPPER } from '../population/projectConfidence.js';
@@ -27,6 +28,22 @@ export interface FittedProfile {
 export interface HandWrittenScenario {
   source: string;
   syntheticRuns: number;
+}
+
+/**
+ * Traces `loopcost generate` wrote among a projection's inputs (JSON `handWritten.generated`), by the scenario
+ * file their headers name (header.synthetic.scenario; null when none does): a synthetic agent's runs, replayed
+ * as recordings are.
+ */
+export interface GeneratedRuns {
+  scenario: string | null;
+  runs: number;
+}
+
+/** What a projection's figures rest on that no interval measures: hand-written scenario files' runs and generated traces. */
+export interface HandWrittenInputs {
+  scenarios: readonly HandWrittenScenario[];
+  generated: readonly GeneratedRuns[];
 }
 
 /** The mean's interval, or why there is none. */
@@ -62,18 +79,36 @@ function fittedWords(fitted: readonly FittedProfile[]): string {
 }
 
 /**
- * What the figures of hand-written scenario files rest on: the behaviours, weights and sizes written in them.
- * Their runs are each their own sample of the file's population, so the intervals and the spread of days
- * measure only the simulation's noise, which more --runs narrow (a guessed weight of 2, 5 or 10 gave
- * intervals that did not overlap); undefined when there is none.
+ * What the figures of hand-written scenario files and generated traces rest on: the behaviours, weights and
+ * sizes a scenario assumes, not recordings. Their runs are each their own sample of the scenario's population,
+ * so the intervals and the spread of days measure only the simulation's noise, which more runs narrow (a
+ * guessed weight of 2, 5 or 10 gave intervals that did not overlap); a generated trace does not say whether
+ * the file it was drawn from was fitted, so its runs stand for no recorded runs. Undefined when there is none.
  */
-export function handWrittenText(scenarios: readonly HandWrittenScenario[]): string | undefined {
+export function handWrittenText(inputs: HandWrittenInputs): string | undefined {
+  const said = [scenariosWords(inputs.scenarios), generatedWords(inputs.generated)].filter((words) => words !== undefined);
+  if (said.length === 0) return undefined;
+  return `${said.join(' ')} Change the weights and sizes you are least sure of and project again to see how far they move the figures, or fit a profile to recorded runs (loopcost fit).`;
+}
+
+/** The hand-written scenario files' sentence, if any. */
+function scenariosWords(scenarios: readonly HandWrittenScenario[]): string | undefined {
   if (scenarios.length === 0) return undefined;
   const runs = scenarios.reduce((sum, s) => sum + s.syntheticRuns, 0);
   const whose = scenarios.length === 1 ? `${scenarios[0]!.source}'s ${counted(runs, 'synthetic run')}` : `the ${counted(runs, 'synthetic run')} of ${scenarios.map((s) => `${s.source} (${s.syntheticRuns})`).join(', ')}`;
+  return `Hand-written scenarios: ${whose} are drawn from the behaviours, weights and sizes written in ${scenarios.length === 1 ? 'the file' : 'those files'}, fitted to no recorded runs: every figure here holds only as far as those guesses do, and no interval measures them (more --runs narrow only the simulation's own noise).`;
+}
+
+/** The generated traces' sentence, if any: whose runs they are, and that they are no recordings. */
+function generatedWords(generated: readonly GeneratedRuns[]): string | undefined {
+  if (generated.length === 0) return undefined;
+  const runs = generated.reduce((sum, g) => sum + g.runs, 0);
+  const file = (g: GeneratedRuns) => g.scenario ?? 'a scenario file their headers do not name';
+  const from = generated.length === 1 ? file(generated[0]!) : generated.map((g) => `${file(g)} (${g.runs})`).join(', ');
+  const are = runs === 1 ? "is a synthetic agent's run" : "are a synthetic agent's runs";
   return (
-    `Hand-written scenarios: ${whose} are drawn from the behaviours, weights and sizes written in ${scenarios.length === 1 ? 'the file' : 'those files'}, fitted to no recorded runs: every figure here holds only as far as those guesses do, and no interval measures them (more --runs narrow only the simulation's own noise).` +
-    ` Change the weights and sizes you are least sure of and project again to see how far they move the figures, or fit a profile to recorded runs (loopcost fit).`
+    `Generated traces: the ${counted(runs, 'run')} loopcost generate drew from ${from} ${are}, not recordings: every figure here holds only as far as the behaviours, weights and sizes ${generated.length === 1 ? 'that scenario assumes' : 'those scenarios assume'} do, and no interval measures them (more generated runs narrow only the simulation's own noise;` +
+    ` a fitted profile's runs stand for the recorded runs it was fitted to only when the profile itself is projected).`
   );
 }
 

@@ -10,7 +10,7 @@ import type { Projection, PromptCrossing, Quantiles } from '../population/projec
 import type { PriceSource } from '../pricing/types.js';
 import { noRoomCrossingLine } from '../population/modelWindow.js';
 import { thresholdWords } from './crossingWords.js';
-import { confidenceText, type FittedProfile, type HandWrittenScenario } from './projectConfidenceText.js';
+import { confidenceText, type FittedProfile, type GeneratedRuns, type HandWrittenScenario } from './projectConfidenceText.js';
 import { partsText, type ProjectPart } from './projectParts.js';
 import { formatUsdNumber } from './money.js';
 import { scenarioLine, type InputsRecord } from './scenarios.js';
@@ -54,8 +54,12 @@ export interface ProjectReport extends ProjectionUsd {
   parts: ProjectPart[];
   /** The fitted profiles among the inputs: their runs stand for the recorded runs each was fitted to in `confidence` (projectConfidence.ts). */
   fittedProfiles?: FittedProfile[];
-  /** The scenario files fit did not write among the inputs: every figure rests on the weights and sizes written in them, which no interval measures (projectConfidenceText.ts). */
-  handWritten?: { scenarios: HandWrittenScenario[]; text: string };
+  /**
+   * The scenario files fit did not write among the inputs, and the traces `loopcost generate` wrote (by the file
+   * each was drawn from): every figure rests on the weights and sizes a scenario assumes, which no interval
+   * measures (projectConfidenceText.ts).
+   */
+  handWritten?: { scenarios: readonly HandWrittenScenario[]; generated?: readonly GeneratedRuns[]; text: string };
   /** `project --tree`: each session tree one run (one task) of every figure; the per-agent limits (`none` without them). */
   tree?: { sessionTrees: number; subagentLimits: string };
   suggestCap?: SuggestedCap;

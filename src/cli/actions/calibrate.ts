@@ -22,12 +22,11 @@ import { sweepPriceGaps } from './sweepPricing.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 import { runHeaderFactsOf } from './sweepHeaderFacts.js';
 import { inputWarningsOf, sayInputWarning } from './inputWarnings.js';
+import { noGroundTruthWarning } from '../../report/warningLists.js';
+import { sweepSummaryWarnings } from '../../report/summaryCallWarning.js';
 
 /** Inputs with no ground truth: calibrate says so when it reads them, and its report warns of it (inputWarnings.ts). */
-const NO_GROUND_TRUTH = {
-  code: 'no_ground_truth',
-  message: 'no scenario file or generated trace among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported',
-};
+const NO_GROUND_TRUTH = noGroundTruthWarning();
 
 export type CalibrateFlags = Omit<SweepFlags, 'targetCompletion' | 'workers' | 'shard'>;
 
@@ -75,7 +74,12 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
       ...scenarioNotes(prepared, 'calibrate'),
       ...[completionMeaningsLine(meanings.counts(), { completed: 'what a completion rate counts, and recorded runs are judged by', done: 'false stops (synthetic), precision and recall' }), noStuck].filter((line): line is string => line !== undefined),
     ],
-    warnings: [...inputWarningsOf(io), ...gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces) })],
+    warnings: [
+      ...inputWarningsOf(io),
+      ...gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces) }),
+      // What each summary strategy's summaries did, read off each configuration's totals as sweep reads its rows (summaryCallWarning.ts).
+      ...sweepSummaryWarnings(configs.map((c, i) => ({ context: say(c).context, runs: figures[i]!.synthetic.runs + figures[i]!.recorded.runs, summaryCalls: figures[i]!.summaryCalls }))),
+    ],
   });
   emitReport(renderCalibrate(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;

@@ -3,8 +3,7 @@
  * given (seeded Monte Carlo), the worst case those brakes allow, where prompts pass a price tier or the
  * context window, and with `--suggest-cap R` the per-run budget that stops at most R of completing runs.
  */
-import { isIdentity } from '../../context/strategy.js';
-import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, unrecordedAgentsWarnings, type ReportWarning } from '../../report/warnings.js';
+import type { ReportWarning } from '../../report/warnings.js';
 import { UserError } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { shareFlagValue } from '../../io/numberText.js';
@@ -17,14 +16,13 @@ import { taskDoneCostsPico } from '../../population/taskDoneCost.js';
 import { sweepPairs } from '../../population/sweep.js';
 import { upperShareBound } from '../../population/projectConfidence.js';
 import { tooManySimulatedDays } from '../../population/projectDays.js';
-import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { buildProjectReport, renderProject, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
 import { percentText } from '../../report/percentText.js';
 import { suggestCapText } from '../../report/suggestCapText.js';
-import { handWrittenText, oneRunWarnings, periodNote, type FittedProfile, type HandWrittenScenario } from '../../report/projectConfidenceText.js';
+import { handWrittenText, periodNote, type FittedProfile, type HandWrittenInputs } from '../../report/projectConfidenceText.js';
 import { CompletionMeanings, completionMeaningsLine } from '../../population/completionMeanings.js';
 import { predictiveStopsLine } from '../../report/predictiveStops.js';
-import { contextText, hasBrakes, reportSettings } from '../../report/settings.js';
+import { reportSettings } from '../../report/settings.js';
 import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioPricings, scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { nonNegativeInt, positiveInt } from '../../flags/numberFlags.js';
@@ -44,7 +42,7 @@ import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.
 import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { importNotesTallyOf } from './runNotes.js';
 import { inputWarningsOf } from './inputWarnings.js';
-import { recordedStrategyWarnings, statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
+import { projectWarningList } from '../../report/warningLists.js';
 import { projectTreeOf, treeCapBoundText, treeNotes } from './projectTree.js';
 import { subagentLimitsFromFlags } from './treeFlags.js';
 
@@ -166,7 +164,7 @@ function readProjectFlags(opts: ProjectFlags, io: CliIO): { format: string; runs
 
 /** The report of a projection: the spend drawn, the worst case the brakes allow, the cap bound, the crossings, notes and warnings. */
 function projectReportOf(
-  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; handWritten: HandWrittenScenario[]; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[] },
+  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; handWritten: HandWrittenInputs; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[] },
   spend: { projection: ReturnType<typeof projectSpend>; worst: WorstCase; runsPerDay: number; days: number },
 ): ProjectReport {
   const { prepared, config, suggestCap } = runs;
@@ -205,14 +203,14 @@ function projectReportOf(
       ...runs.meanings,
     ],
     // What reading the inputs said on stderr first (inputWarnings.ts), then what the runs warn of.
-    warnings: [...runs.said, ...oneRunWarnings(n), ...projectWarnings(prepared, { config, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts })],
+    warnings: [...runs.said, ...projectWarnings(prepared, { config, runs: n, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts })],
   });
 }
 
-/** The hand-written scenario files among the inputs and what their figures rest on (JSON `handWritten`); nothing when there is none. */
-function handWrittenRecord(scenarios: HandWrittenScenario[]): { handWritten?: { scenarios: HandWrittenScenario[]; text: string } } {
-  const text = handWrittenText(scenarios);
-  return text === undefined ? {} : { handWritten: { scenarios, text } };
+/** The hand-written scenario files and generated traces among the inputs and what their figures rest on (JSON `handWritten`); nothing when there is none. */
+function handWrittenRecord(inputs: HandWrittenInputs): Pick<ProjectReport, 'handWritten'> {
+  const text = handWrittenText(inputs);
+  return text === undefined ? {} : { handWritten: { scenarios: inputs.scenarios, ...(inputs.generated.length === 0 ? {} : { generated: inputs.generated }), text } };
 }
 
 /** With --suggest-cap (chosen by ground truth where it is known): what "completed" and "task done" each count, in one line. */
@@ -228,28 +226,21 @@ function predictiveNotes(stops: number, n: number): string[] {
   return stops === 0 ? [] : [predictiveStopsLine(stops, `of the ${n}`)];
 }
 
-/** What the projection's report warns of: price gaps, open-loop context, the cache, windows, unread and fitted scenario files, summary triggers, parts, import notes. */
-function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig; inputs: string[]; crossings: PromptCrossing[]; parts: readonly RunsPart[] }): ReportWarning[] {
-  const { config, inputs } = of;
+/** What the projection's report warns of (report/warningLists.ts projectWarningList, as the library's): its parts' cache and windows, unread and fitted scenario files, summary triggers, trees, import notes. */
+function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig; runs: number; inputs: string[]; crossings: PromptCrossing[]; parts: readonly RunsPart[] }): ReportWarning[] {
+  const { config } = of;
   const scenarios = prepared.scenarios.map((s) => s.scenario);
-  return [
-    ...priceGapWarningsOf(prepared.traces, { prices: prepared.prices, ...(config.model === undefined ? {} : { model: config.model }), inputs }),
-    ...(isIdentity(config.strategy) ? [] : openLoopWarnings(prepared.traces.length, contextText(config.strategy))),
-    ...partCacheWarnings(of.parts, prepared),
-    // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
-    ...pastWindowWarnings(of.crossings, config.brakes.contextWindow === 'model'),
-    ...partWindowWarnings(of.parts, prepared),
-    ...unreadTracesWarnings(scenarios),
-    ...fittedProfileWarnings(scenarios, prepared.prices),
-    ...scenarioInputTriggerWarnings(prepared.scenarios, scenarioPricings(prepared.scenarios, prepared.prices, config.model)),
-    ...(prepared.trees === undefined
-      ? sessionPartsWarnings(SessionParts.of(prepared.traces).parts(), { braked: hasBrakes(config.brakes), figures: 'the runs each simulated day draws (and so its spend and the worst case per run)', remedy: PROJECT_TREE })
-      : unrecordedAgentsWarnings(prepared.trees.unrecorded())),
-    ...importNotesTallyOf(prepared.traces).warnings(),
-    // Recordings that state their strategy replay under it under full context (recordedStrategyWarning.ts), as replay says it.
-    ...(isIdentity(config.strategy) ? recordedStrategyWarnings(statedStrategiesOf(prepared.traces)) : []),
-  ];
+  return projectWarningList({
+    config,
+    traces: prepared.traces,
+    runs: of.runs,
+    prices: prepared.prices,
+    inputs: of.inputs,
+    crossings: of.crossings,
+    cache: partCacheWarnings(of.parts, prepared),
+    windows: partWindowWarnings(of.parts, prepared),
+    scenarioFiles: [...unreadTracesWarnings(scenarios), ...fittedProfileWarnings(scenarios, prepared.prices), ...scenarioInputTriggerWarnings(prepared.scenarios, scenarioPricings(prepared.scenarios, prepared.prices, config.model))],
+    ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }),
+    importNotes: importNotesTallyOf(prepared.traces).warnings(),
+  });
 }
-
-/** What a projection of session parts can do instead. */
-const PROJECT_TREE = 'project --tree projects each session as one task, replayed as one loop under the brakes (its budget binding the whole tree), as replay --tree and sweep --tree replay it';

@@ -20,7 +20,8 @@ import type { ModelPricing } from '../../pricing/types.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import type { RunResult } from '../../replay/replay.js';
 import type { ProjectPart } from '../../report/projectParts.js';
-import type { FittedProfile, HandWrittenScenario } from '../../report/projectConfidenceText.js';
+import type { FittedProfile, GeneratedRuns, HandWrittenInputs, HandWrittenScenario } from '../../report/projectConfidenceText.js';
+import type { Trace } from '../../trace/types.js';
 import { everyStopReason } from '../../report/stopReasonCounts.js';
 import { reportSettings, type ReportSettings } from '../../report/settings.js';
 import { scenarioLatency } from '../../report/runsTook.js';
@@ -159,20 +160,32 @@ export function partWindowWarnings(parts: readonly RunsPart[], prepared: Pick<Pr
 /**
  * The runs by part for the intervals and each period's resample (projectConfidence.ts): a fitted profile's runs
  * stand for the recorded runs it was fitted to (fitWarnings.ts fitRunsOf), every other part for its own runs;
- * the fitted profiles; and the scenario files fit did not write (hand-written: no fitted-runs line).
+ * the fitted profiles; and what rests on a scenario's assumptions alone: the scenario files fit did not write
+ * (hand-written: no fitted-runs line) and the traces `loopcost generate` wrote (header.synthetic).
  */
-export function fittedStrata(parts: readonly RunsPart[], pairs: readonly RunPair[]): { strata?: CostStratum[]; fitted: FittedProfile[]; handWritten: HandWrittenScenario[] } {
+export function fittedStrata(parts: readonly RunsPart[], pairs: readonly RunPair[]): { strata?: CostStratum[]; fitted: FittedProfile[]; handWritten: HandWrittenInputs } {
   let from = 0;
   const fitted: FittedProfile[] = [];
-  const handWritten: HandWrittenScenario[] = [];
+  const scenarios: HandWrittenScenario[] = [];
+  const handWritten = { scenarios, generated: generatedRuns(parts.flatMap((part) => part.inputs.traces ?? [])) };
   const strata = parts.map((part): CostStratum => {
     const costsPico = pairs.slice(from, (from += part.runs)).map((pair) => pair.run.costPico);
     const scenario = part.inputs.scenarios?.[0]?.scenario;
     const fittedOnRuns = part.kind === 'synthetic' && scenario !== undefined ? fitRunsOf(scenario) : undefined;
-    if (part.kind === 'synthetic' && fittedOnRuns === undefined) handWritten.push({ source: part.source!, syntheticRuns: costsPico.length });
+    if (part.kind === 'synthetic' && fittedOnRuns === undefined) scenarios.push({ source: part.source!, syntheticRuns: costsPico.length });
     if (fittedOnRuns === undefined) return { costsPico, sampleRuns: costsPico.length };
     fitted.push({ source: part.source!, fittedOnRuns, syntheticRuns: costsPico.length, caveat: heldOutStatement(fittedOnRuns) });
     return { costsPico, sampleRuns: fittedOnRuns };
   });
   return fitted.length === 0 ? { fitted, handWritten } : { strata, fitted, handWritten };
+}
+
+/** The traces `loopcost generate` wrote (their header.synthetic), counted by the scenario file each header names. */
+function generatedRuns(traces: readonly Trace[]): GeneratedRuns[] {
+  const runs = new Map<string | null, number>();
+  for (const trace of traces) {
+    const synthetic = trace.header.synthetic;
+    if (synthetic !== undefined) runs.set(synthetic.scenario ?? null, (runs.get(synthetic.scenario ?? null) ?? 0) + 1);
+  }
+  return [...runs].map(([scenario, count]) => ({ scenario, runs: count }));
 }

@@ -13,19 +13,17 @@ import { isIdentity } from '../../context/strategy.js';
 import { contextText } from '../../report/settings.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import type { PriceGapCheck } from '../../pricing/recordedCost.js';
-import { noPriceCheckWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type ReportWarning, type UnrecordedInTree } from '../../report/warnings.js';
+import { noPriceCheckWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning, type UnrecordedInTree } from '../../report/warnings.js';
+import { gridWarningList } from '../../report/warningLists.js';
 import { scenarioConfig } from '../../population/run.js';
 import type { Trace } from '../../trace/types.js';
 import { strategyFromFlags } from '../../flags/settingsFlags.js';
 import { splitPriceGaps } from './sweepPricing.js';
 import type { SweepSetup } from './sweepWork.js';
 import { cacheOnRuns, fittedProfileWarnings, pricedRunsWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
-import { importNotesWarnings } from '../../report/importNotesWarning.js';
 import type { RunHeaderFacts } from './sweepHeaderFacts.js';
-import { recordedStrategyWarnings, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
 import { gridTriggerWarnings } from './scenarioTriggers.js';
 import { fittedContextWarnings } from '../../report/fittedContextWarning.js';
-import { cacheIdleWarnings } from '../../report/cacheIdleWarning.js';
 
 /** Over every configuration (a shard's header says what the whole grid's does): the runs' models where one takes the model's window. */
 export function gridWindows(setup: Pick<SweepSetup, 'configurations' | 'prices'>): PopulationWindows {
@@ -45,13 +43,6 @@ function cacheWarnings(setup: Pick<SweepSetup, 'configurations' | 'prices' | 'sc
   ]);
 }
 
-
-/** Recordings that state their strategy replay under it in the configurations of full context (recordedStrategyWarning.ts): said as replay says it, or, where the grid swept the context, where. */
-function statedStrategyWarnings(setup: Pick<SweepSetup, 'configurations'>, stated: StatedStrategies | undefined): ReportWarning[] {
-  const full = setup.configurations.filter((c) => isIdentity(c.config.strategy)).length;
-  if (full === 0) return [];
-  return recordedStrategyWarnings(stated, full === setup.configurations.length ? 'settings' : 'some configurations');
-}
 
 /** The models of `traces` (each run's own, or a configuration's) that a configuration's `--context-window model` finds no window for. */
 export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'prices'>, traces: readonly Trace[]): string[] {
@@ -77,25 +68,24 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
   // Gaps of runs a configuration prices as their own model; a model grid that prices none so says why there is no check.
   const { checked, unchecked } = splitPriceGaps(setup, args.priceGaps);
   const modelGrid = setup.axes.some((axis) => axis.key === 'model');
-  return [
-    ...priceGapWarnings(checked.gaps(PRICE_GAP_TOLERANCE), args.inputs),
-    ...(modelGrid && checked.sums().length === 0 ? noPriceCheckWarnings(unchecked) : []),
-    ...(swept || !isIdentity(strategy) ? openLoopWarnings(recordedRuns, swept ? 'as swept' : contextText(strategy)) : []),
-    // A configuration that skips repeated actions: the recorded runs' calls after a skip are replayed as recorded, as replay says it.
-    ...(setup.configurations.some((c) => c.config.brakes.repeatAction === 'skip') ? skipOpenLoopWarnings(recordedRuns) : []),
-    ...cacheWarnings(setup, args.traces),
-    ...windows.warnings(),
-    ...unreadTracesWarnings(setup.scenarios.map((s) => s.scenario)),
-    ...fittedProfileWarnings(setup.scenarios.map((s) => s.scenario), setup.prices),
-    ...gridTriggerWarnings(setup),
-    // A fitted profile under a configuration's strategy other than full: its agents do not react to it (fittedContextWarning.ts).
-    ...fittedContextWarnings(setup.configurations.flatMap(({ config }) => setup.scenarios.map(({ scenario }, s) => ({ scenario, strategy: scenarioConfig(config, s).strategy })))),
+  const scenarios = setup.scenarios.map((s) => s.scenario);
+  return gridWarningList({
+    configs: setup.configurations.map((c) => c.config),
+    recordedRuns,
+    priceGaps: [...priceGapWarnings(checked.gaps(PRICE_GAP_TOLERANCE), args.inputs), ...(modelGrid && checked.sums().length === 0 ? noPriceCheckWarnings(unchecked) : [])],
+    ...(swept || !isIdentity(strategy) ? { openLoop: swept ? 'as swept' : contextText(strategy) } : {}),
+    cache: cacheWarnings(setup, args.traces),
+    windows: windows.warnings(),
+    scenarioFiles: [
+      ...unreadTracesWarnings(scenarios),
+      ...fittedProfileWarnings(scenarios, setup.prices),
+      ...gridTriggerWarnings(setup),
+      // A fitted profile under a configuration's strategy other than full: its agents do not react to it (fittedContextWarning.ts).
+      ...fittedContextWarnings(setup.configurations.flatMap(({ config }) => setup.scenarios.map(({ scenario }, s) => ({ scenario, strategy: scenarioConfig(config, s).strategy })))),
+    ],
     // `--tree`: once per tree whose tool calls started agents with no recording among the inputs, as replay --tree says it.
-    ...unrecordedAgentsWarnings(args.unrecorded ?? []),
-    // The recorded runs' importers' notes, counted in the order of the files (whichever thread read them: sweepShares.ts), as replay says them.
-    ...importNotesWarnings(args.headerFacts.importNotes ?? { runs: 0, notes: 0 }),
-    ...statedStrategyWarnings(setup, args.headerFacts.statedStrategies),
-    // Recorded runs' calls past the cache's lifetime, where a configuration models the cache (report/cacheIdleWarning.ts), as replay says them.
-    ...(setup.configurations.some((c) => c.config.strategy.cache === 'on') ? cacheIdleWarnings(args.headerFacts.cacheIdle ?? { calls: 0, runs: 0 }) : []),
-  ];
+    unrecorded: args.unrecorded ?? [],
+    // The recorded runs' header facts (importers' notes, stated strategies, calls past the cache's lifetime), counted in the order of the files whichever thread read them (sweepShares.ts).
+    facts: args.headerFacts,
+  });
 }

@@ -1,0 +1,124 @@
+/**
+ * What project, sweep and calibrate warn of, in the order they say it, written once for the command
+ * (cli/actions/project.ts, cli/actions/sweepWarnings.ts gridWarnings, cli/actions/calibrate.ts) and the
+ * library (library/warnings.ts): each computes the pieces that depend on how it holds its runs (the cache
+ * and window warnings of its parts, the scenario files', trees') and passes them here. The library is given
+ * runs, not paths: it has no scenario file, tree or swept context, so it leaves those pieces out.
+ */
+import { isIdentity } from '../context/strategy.js';
+import type { PromptCrossing } from '../population/project.js';
+import type { PopulationConfig } from '../population/run.js';
+import type { PriceTable } from '../pricing/types.js';
+import { priceGapWarningsOf } from '../replay/priceGaps.js';
+import type { Trace } from '../trace/types.js';
+import { cacheIdleWarnings } from './cacheIdleWarning.js';
+import { importNotesWarnings, type ImportNotesSeen } from './importNotesWarning.js';
+import { oneRunWarnings } from './projectConfidenceText.js';
+import { recordedStrategyWarnings, statedStrategiesOf, type StatedStrategies } from './recordedStrategyWarning.js';
+import { contextText, hasBrakes } from './settings.js';
+import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type ReportWarning, type UnrecordedInTree } from './warnings.js';
+
+/** A configuration as the lists read it: its brakes and context. */
+type ConfigSaid = Pick<PopulationConfig, 'brakes' | 'strategy' | 'model'>;
+
+/** Inputs with no ground truth (calibrate says it when it reads them, the library first): precision and recall need synthetic runs. */
+export function noGroundTruthWarning(): ReportWarning {
+  return {
+    code: 'no_ground_truth',
+    message: 'no scenario file or generated trace among the inputs: precision and recall need synthetic runs (ground truth); only false stops on recorded runs are reported',
+  };
+}
+
+/** Recordings that state their strategy replay under it in the configurations of full context (recordedStrategyWarning.ts): where some do not, said so. */
+function statedStrategyWarnings(configs: readonly ConfigSaid[], stated: StatedStrategies | undefined): ReportWarning[] {
+  const full = configs.filter((c) => isIdentity(c.strategy)).length;
+  if (full === 0) return [];
+  return recordedStrategyWarnings(stated, full === configs.length ? 'settings' : 'some configurations');
+}
+
+/** What the recorded runs' own headers tell (cli/actions/sweepHeaderFacts.ts RunHeaderFacts): each absent where no run has it. */
+export interface HeaderFactsSaid {
+  importNotes?: ImportNotesSeen;
+  statedStrategies?: StatedStrategies;
+  cacheIdle?: { calls: number; runs: number };
+}
+
+/** The pieces of a sweep's or a calibration's warnings that depend on how the caller holds its runs. */
+export interface GridWarningPieces {
+  configs: readonly ConfigSaid[];
+  /** The recorded runs (not a scenario file's). */
+  recordedRuns: number;
+  /** Price gaps (and a model grid's no-check), as the caller checked them. */
+  priceGaps: readonly ReportWarning[];
+  /** The context the recorded runs replay under open loop, in words (`as swept`, contextText); absent: full history. */
+  openLoop?: string;
+  cache: readonly ReportWarning[];
+  windows: readonly ReportWarning[];
+  /** What the scenario files among the inputs warn of (unread traces, fitted profiles, triggers, a fitted profile's context). */
+  scenarioFiles?: readonly ReportWarning[];
+  /** `--tree`: the trees' started agents with no recording. */
+  unrecorded?: readonly UnrecordedInTree[];
+  facts: HeaderFactsSaid;
+}
+
+/** A sweep's or a calibration's warnings (after what reading the inputs said), in their order. */
+export function gridWarningList(p: GridWarningPieces): ReportWarning[] {
+  return [
+    ...p.priceGaps,
+    ...(p.openLoop === undefined ? [] : openLoopWarnings(p.recordedRuns, p.openLoop)),
+    // A configuration that skips repeated actions: the recorded runs' calls after a skip are replayed as recorded, as replay says it.
+    ...(p.configs.some((c) => c.brakes.repeatAction === 'skip') ? skipOpenLoopWarnings(p.recordedRuns) : []),
+    ...p.cache,
+    ...p.windows,
+    ...(p.scenarioFiles ?? []),
+    ...unrecordedAgentsWarnings(p.unrecorded ?? []),
+    ...importNotesWarnings(p.facts.importNotes ?? { runs: 0, notes: 0 }),
+    ...statedStrategyWarnings(p.configs, p.facts.statedStrategies),
+    // Recorded runs' calls past the cache's lifetime, where a configuration models the cache (cacheIdleWarning.ts), as replay says them.
+    ...(p.configs.some((c) => c.strategy.cache === 'on') ? cacheIdleWarnings(p.facts.cacheIdle ?? { calls: 0, runs: 0 }) : []),
+  ];
+}
+
+/** What a projection of session parts can do instead. */
+const PROJECT_TREE = 'project --tree projects each session as one task, replayed as one loop under the brakes (its budget binding the whole tree), as replay --tree and sweep --tree replay it';
+
+/** The pieces of a projection's warnings that depend on how the caller holds its runs. */
+export interface ProjectWarningPieces {
+  config: ConfigSaid;
+  /** The recorded runs. */
+  traces: readonly Trace[];
+  /** The runs projected from (recorded and generated). */
+  runs: number;
+  prices: PriceTable;
+  /** The paths read (the price-gap warning names the files); the library's: none. */
+  inputs: readonly string[];
+  /** Prompts past a model's window less max_tokens (population/project.ts PromptCrossings). */
+  crossings: readonly PromptCrossing[];
+  cache: readonly ReportWarning[];
+  windows: readonly ReportWarning[];
+  scenarioFiles?: readonly ReportWarning[];
+  /** `--tree`: the trees' started agents with no recording (and no session-parts warning: each tree is one task). */
+  unrecorded?: readonly UnrecordedInTree[];
+  /** The recorded runs' importers' notes. */
+  importNotes: readonly ReportWarning[];
+}
+
+/** A projection's warnings (after what reading the inputs said), in their order. */
+export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
+  const { config } = p;
+  const model = config.model === undefined ? {} : { model: config.model };
+  const parts = { braked: hasBrakes(config.brakes), figures: 'the runs each simulated day draws (and so its spend and the worst case per run)', remedy: PROJECT_TREE };
+  return [
+    ...oneRunWarnings(p.runs),
+    ...priceGapWarningsOf(p.traces, { prices: p.prices, ...model, inputs: p.inputs }),
+    ...(isIdentity(config.strategy) ? [] : openLoopWarnings(p.traces.length, contextText(config.strategy))),
+    ...p.cache,
+    // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
+    ...pastWindowWarnings(p.crossings, config.brakes.contextWindow === 'model'),
+    ...p.windows,
+    ...(p.scenarioFiles ?? []),
+    ...(p.unrecorded === undefined ? sessionPartsWarnings(SessionParts.of(p.traces).parts(), parts) : unrecordedAgentsWarnings(p.unrecorded)),
+    ...p.importNotes,
+    ...statedStrategyWarnings([config], statedStrategiesOf(p.traces)),
+  ];
+}
