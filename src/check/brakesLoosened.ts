@@ -20,6 +20,7 @@ import { BRAKE_NAMES, BRAKE_SETTINGS, brakeLabel } from './brakesRemoved.js';
 import { modePart, type ModeBrake } from '../flags/modeBrakes.js';
 import { counted } from '../plural.js';
 import { acceptText } from './gateCounts.js';
+import { contextLimitsLoosened } from './contextLimitLoosened.js';
 
 export interface BrakeLoosened {
   /** The scenario file as checked (as the drift rows name it). */
@@ -36,7 +37,7 @@ export interface BrakeLoosened {
 
 type Parts = ReadonlyMap<string, string>;
 
-/** The limits whose raise lets a run go further, those a removal is judged of: a number each (`context-window=model` is not compared: its size is the model's). */
+/** The limits whose raise lets a run go further, those a removal is judged of: a number each (`context-window=model`, and the max_tokens sent: contextLimitLoosened.ts). */
 const LIMITS = BRAKE_NAMES;
 
 type Looser = (was: string, is: string) => boolean;
@@ -100,7 +101,8 @@ export function brakesLoosened(before: BaselineScenario, check: ScenarioCheck): 
     const is = now[key] === undefined ? undefined : flagParts(now[key]);
     if (was === undefined || is === undefined) return [];
     const [a, b] = [new Map(was), new Map(is)];
-    return [...raisedLimits(a, b), ...loosenedModes(a, b), ...loosenedAction(a, b)].map(([brake, baseline, value]) => ({ scenario: check.source, setting, brake, baseline, now: value }));
+    const windows = key === 'brakes' ? contextLimitsLoosened(a, b, check.models, (model) => check.contextWindows?.[model]) : [];
+    return [...raisedLimits(a, b), ...windows, ...loosenedModes(a, b), ...loosenedAction(a, b)].map(([brake, baseline, value]) => ({ scenario: check.source, setting, brake, baseline, now: value }));
   });
 }
 

@@ -39,6 +39,8 @@ export interface ScenarioCheck {
   seed?: number;
   /** The models the runs were priced at (each run's own, or `--model`), sorted. */
   models: string[];
+  /** The context window of each of `models` the price table knows (check/contextLimitLoosened.ts: `context-window=model` judged as a number). */
+  contextWindows?: Record<string, number>;
   metrics: PopulationMetrics;
   /** The runs that complete without brakes (with ground truth: whose task is done without brakes), as the tally counted them: the false-stop rate's denominator (rareRates.ts). */
   baselineCompleted?: number;
@@ -170,6 +172,7 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
     syntheticRuns: runs.length - recordedRuns,
     ...(runs.length > recordedRuns ? { seed: settings.seed } : {}),
     models: [...new Set(priced.rows().map((row) => row.model))].sort(),
+    contextWindows: contextWindowsOf(priced),
     metrics,
     baselineCompleted: tally.baselineCompleted,
     ...(Object.keys(strategy).length > 0 ? { strategy } : {}),
@@ -182,4 +185,14 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
   // What re-runs its synthetic agents on a later check's draws, stored in a baseline (pairedAgents.ts).
   keepAgents(check, agentsOf(scenario, settings, model, traces.length > 0 ? input.traceStrategy : undefined), { traces, strategy: input.traceStrategy });
   return check;
+}
+
+/** The context window of each model `priced` resolved, where the table knows one. */
+function contextWindowsOf(priced: ResolvedPrices): Record<string, number> {
+  const windows: Record<string, number> = {};
+  for (const row of priced.rows()) {
+    const tokens = priced.resolve(row.model, row.provider).contextWindow;
+    if (tokens !== undefined) windows[row.model] = tokens;
+  }
+  return windows;
 }

@@ -5,7 +5,7 @@
  * limit fails; a mode or action that stops later or never fails; tightening does not. The per-agent
  * limits of a `--tree` baseline too (a removed one was never seen: their names were not brakes).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flightGate } from './flightGate.js';
@@ -67,6 +67,21 @@ describe('brakesLoosened: which changes hold less', () => {
     expect(loosened('context-window=8000', 'context-window=model')).toEqual([]);
   });
 
+  it('context-window=model is judged as the model’s window less the max_tokens sent, on the models the runs were priced at (contextLimitLoosened.ts)', () => {
+    const on = (was: string, is: string) => {
+      const { before, check } = pair(was, is);
+      const priced = { ...check, models: ['gpt-4o'], contextWindows: { 'gpt-4o': 128_000 } } as ScenarioCheck;
+      return brakesLoosened(before, priced).map((l) => `${l.brake} ${l.baseline} → ${l.now}`);
+    };
+    // 128,000 less the default 4,096 max_tokens sent: the prompt allowed rises from 8,000.
+    expect(on('context-window=8000', 'context-window=model')).toEqual(['context-window 8000 → model (gpt-4o: 123904)']);
+    expect(on('context-window=model', 'context-window=8000')).toEqual([]);
+    expect(on('context-window=model,max-output-tokens=4096', 'context-window=model,max-output-tokens=1024')).toEqual(['context-window model (gpt-4o: 123904) → model (gpt-4o: 126976)']);
+    expect(on('context-window=model,max-output-tokens=1024', 'context-window=model,max-output-tokens=4096')).toEqual([]);
+    expect(on('max-cost=0.5,budget-mode=predict,max-output-tokens=4096', 'max-cost=0.5,budget-mode=predict,max-output-tokens=1024')).toEqual(['max-output-tokens 4096 → 1024']);
+    expect(on('max-cost=0.5,budget-mode=check,max-output-tokens=4096', 'max-cost=0.5,budget-mode=check,max-output-tokens=1024')).toEqual([]);
+  });
+
   it('per-agent limits (check --tree): a raise is a loosening, and one removed is a brake removed', () => {
     const raised = pair('none', 'none', ['subagent-max-steps=2,subagent-max-cost=0.05', 'subagent-max-steps=5,subagent-max-cost=0.05']);
     expect(brakesLoosened(raised.before, raised.check)).toEqual([{ scenario: 'x.yaml', setting: 'per-agent limits', brake: 'subagent-max-steps', baseline: '2', now: '5' }]);
@@ -126,6 +141,21 @@ describe('loopcost check: a brake loosened fails as one removed does', () => {
     const r = await cli('check', file, '--baseline', baseline);
     expect(r.code).toBe(1);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(`brakes loosened: ${file}: ${said}:`);
+  });
+
+  it('context-window 30000 → model fails, judged at the window of the model the runs are priced at (less the max_tokens sent)', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'flight.yaml');
+    copyFileSync('scenarios/flight-search.yaml', file);
+    setBrakes(file, 'preset: reference, context-window: 30000');
+    const baseline = join(dir, 'baseline.json');
+    expect((await cli('check', file, '--update-baseline', baseline)).code).toBe(0);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('context-window: 30000', 'context-window: model'));
+    const json = JSON.parse((await cli('check', file, '--baseline', baseline, '--format', 'json')).stdout);
+    expect(json.passed).toBe(false);
+    const [loosened] = json.drift.brakesLoosened;
+    expect([loosened.brake, loosened.baseline]).toEqual(['context-window', '30000']);
+    expect(loosened.now).toMatch(/^model \([\w.-]+: \d+\)$/);
   });
 
   it('tightened brakes are no loosening', async () => {
