@@ -7,12 +7,16 @@
  *
  * The run's clock, as the loop keeps it (kernel/latency.ts): a call's start is the call before's start plus its
  * latency and its tool calls' (recorded, else the latency model's). Counted over a recording's calls in order
- * (failed calls, backtracks and compactions take their time too); a strategy's summary calls are left out.
+ * (failed calls, backtracks and compactions take their time too), up to where the replay that made the report
+ * stopped when it is known (`callsMade`: a call after a brake's stop is never made, so its gap expires nothing);
+ * a strategy's summary calls are left out (the replay keeps no time of where each came).
  */
-import { CallField } from '../kernel/callRecord.js';
+import { CallField, writeCallRecord } from '../kernel/callRecord.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
+import { writesForAnHour } from '../kernel/meter.js';
 import { CompiledField, type CompiledTrace } from '../fast/layout.js';
 import type { LatencyModel } from '../loop/latency.js';
+import type { RunResult } from '../replay/replay.js';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { counted } from '../plural.js';
 import type { ReportWarning } from './warnings.js';
@@ -22,9 +26,51 @@ export const CACHE_LIFETIME_MS = 5 * 60_000;
 /** The lifetime of 1-hour cache writes (Anthropic's `ttl: 1h`). */
 export const CACHE_LIFETIME_HOUR_MS = 60 * 60_000;
 
-/** The run writes its cache for an hour: a call records more 1-hour writes than 5-minute ones (as the meter's `on` then writes: kernel meter.ts writesForAnHour). */
-function writesForAnHour(calls: readonly CallRecord[]): boolean {
-  return calls.some((call) => (call.cacheWrite1hTokens ?? 0) > (call.cacheWriteTokens ?? 0));
+/** A run's calls as the idle count reads them, whatever holds them (a trace's records, a compiled trace's arrays). */
+interface TimedCalls {
+  /** How many calls the run made (of those held). */
+  made: number;
+  /** Whether call `i` recorded its cache writes for an hour (the kernel's rule: meter.ts writesForAnHour). */
+  writesForAnHour(i: number): boolean;
+  /** Milliseconds from call `i`'s start to the next call's: its latency and its tool calls'. */
+  spanMs(i: number): number;
+}
+
+/**
+ * The one count: calls that start more than the cache's lifetime after the call before. The run writes its
+ * cache for an hour when a call it made records more 1-hour writes than 5-minute ones (as the meter's `on` then
+ * writes: kernel meter.ts writesForAnHour).
+ */
+function idleCallsIn(calls: TimedCalls): number {
+  let hourly = false;
+  for (let i = 0; i < calls.made && !hourly; i++) hourly = calls.writesForAnHour(i);
+  const lifetimeMs = hourly ? CACHE_LIFETIME_HOUR_MS : CACHE_LIFETIME_MS;
+  let idle = 0;
+  for (let i = 1; i < calls.made; i++) if (calls.spanMs(i - 1) > lifetimeMs) idle += 1;
+  return idle;
+}
+
+/** One call's figures in the kernel's layout, to ask the kernel's rule of a CallRecord. */
+const OWN = new Float64Array(CallField.Size);
+
+/** What idleCallsOf reads besides the calls: the latency model, if any; the calls the replay made, when known (default: all of them). */
+export interface IdleCount {
+  latency?: LatencyModel;
+  callsMade?: number;
+}
+
+/** Calls of `trace` that start more than its cache's lifetime after the call before, by the run's clock, among the first `callsMade`. */
+export function idleCallsOf(trace: Pick<Trace, 'calls'>, count: IdleCount = {}): number {
+  const { calls } = trace;
+  const { latency } = count;
+  return idleCallsIn({
+    made: Math.min(count.callsMade ?? calls.length, calls.length),
+    writesForAnHour: (i) => {
+      writeCallRecord(OWN, 0, calls[i]!);
+      return writesForAnHour(OWN, 0);
+    },
+    spanMs: (i) => callSpanMs(calls[i]!, latency),
+  });
 }
 
 /** Milliseconds from `call`'s start to the next call's: its latency and its tool calls'. */
@@ -34,30 +80,28 @@ function callSpanMs(call: CallRecord, latency: LatencyModel | undefined): number
   return ms;
 }
 
-/** Calls of `trace` that start more than its cache's lifetime after the call before, by the run's clock (`latency`: the latency model, if any). */
-export function idleCallsOf(trace: Pick<Trace, 'calls'>, latency?: LatencyModel): number {
-  const lifetimeMs = writesForAnHour(trace.calls) ? CACHE_LIFETIME_HOUR_MS : CACHE_LIFETIME_MS;
-  let idle = 0;
-  for (let i = 1; i < trace.calls.length; i++) if (callSpanMs(trace.calls[i - 1]!, latency) > lifetimeMs) idle += 1;
-  return idle;
-}
-
-/** idleCallsOf of a compiled trace (a sweep's runs, whose calls are let go once compiled), by recorded latencies (no latency model). */
+/** idleCallsOf of a compiled trace (a sweep's runs, whose calls are let go once compiled), by recorded latencies (no latency model), over all its calls. */
 export function idleCallsOfCompiled(t: Pick<CompiledTrace, 'calls' | 'records' | 'toolStart' | 'toolLatencyMs'>): number {
   const { records } = t;
-  let hourly = false;
-  for (let i = 0; i < t.calls && !hourly; i++) {
-    const at = i * CompiledField.Stride;
-    hourly = records[at + CallField.RecordedCacheWrite1h]! > records[at + CallField.RecordedCacheWrite]!;
-  }
-  const lifetimeMs = hourly ? CACHE_LIFETIME_HOUR_MS : CACHE_LIFETIME_MS;
-  let idle = 0;
-  for (let i = 0; i + 1 < t.calls; i++) {
-    let ms = callLatencyMs(records[i * CompiledField.Stride + CallField.LatencyMs]!, undefined, 0, 0);
-    for (let k = t.toolStart[i]!; k < t.toolStart[i + 1]!; k++) ms += toolLatencyMs(t.toolLatencyMs[k]!, undefined);
-    if (ms > lifetimeMs) idle += 1;
-  }
-  return idle;
+  return idleCallsIn({
+    made: t.calls,
+    writesForAnHour: (i) => writesForAnHour(records, i * CompiledField.Stride),
+    spanMs: (i) => {
+      let ms = callLatencyMs(records[i * CompiledField.Stride + CallField.LatencyMs]!, undefined, 0, 0);
+      for (let k = t.toolStart[i]!; k < t.toolStart[i + 1]!; k++) ms += toolLatencyMs(t.toolLatencyMs[k]!, undefined);
+      return ms;
+    },
+  });
+}
+
+/**
+ * How many of its recording's calls a replay made, in order: its model calls but the strategy's summary calls,
+ * which no recording holds — unless the run was replayed as its loop ran it (`summariesRecorded`:
+ * replay/recordedStrategy.ts), whose summary calls are its recording's compaction calls.
+ */
+export function recordedCallsMade(run: Pick<RunResult, 'modelCalls' | 'summaryCalls' | 'recordedCalls'>, summariesRecorded: boolean): number {
+  const made = summariesRecorded ? run.modelCalls : run.modelCalls - (run.summaryCalls ?? 0);
+  return Math.min(made, run.recordedCalls);
 }
 
 /** Idle calls (idleCallsOf) counted run by run, or added up from counts made apart. */

@@ -3,6 +3,7 @@ import { isBrakeStop, type Stop, type StopReason } from '../brakes/stopReasons.j
 import type { RunOutcome, RunTotals, StrategyFigures } from '../loop/types.js';
 import type { TreeAgent, UnrecordedAgent } from './group.js';
 import { counted } from '../plural.js';
+import { partToolCallId } from './partToolCallId.js';
 
 /**
  * Which check stopped an agent: `tree` the tree's brakes on the tree's totals, `subagent` the per-agent
@@ -181,7 +182,7 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
   // A background sub-agent's tool call returned at launch: its stop reaches the parent later (a notification), ending no call;
   // an unlinked one's id names no call of its parent: its start is unknown, and its stop ends none either.
   // A resumed sub-agent's later part names the call that resumed it (Claude Code's Task({resume})): its stop ends that call.
-  const toolCallId = agent.runs[lastPartStarted(outcomes) - 1]?.header.agent?.parentToolCallId ?? agent.parentToolCallId;
+  const toolCallId = partToolCallId(agent, lastPartStarted(outcomes) - 1);
   if (stop && stop.by !== 'parent' && !agent.background && !record.unlinked && agent.parentAgentId !== undefined && toolCallId !== undefined) {
     record.endedToolCall = { agentId: agent.parentAgentId, toolCallId, reason: stop.reason };
   }

@@ -6,7 +6,7 @@
  * sub-agent's calls count their own time on the tree's clock, so such a tool call counts only its time
  * beyond theirs (kernel/subagentTime.ts toolOwnMs, the rule the real loop records a tool call's time by:
  * agent/loop.ts). Each sub-agent's recorded time is taken off once, part by part: each part's off the call that
- * started or resumed that part in the foreground (its run's `parentToolCallId`: a Claude Code sub-agent resumed by
+ * started or resumed that part in the foreground (partToolCallId.ts: its run's `parentToolCallId`: a Claude Code sub-agent resumed by
  * a later Task call runs a part inside each), and what is left of it off the calls that wait for it by name, in
  * order, each at most its own time.
  *
@@ -20,6 +20,7 @@ import { replayedCalls } from '../trace/replayedCalls.js';
 import type { CallRecord, ToolCallRecord, Trace } from '../trace/types.js';
 import type { SessionTree, TreeAgent } from './group.js';
 import { ownerCall } from './schedule.js';
+import { partToolCallId } from './partToolCallId.js';
 
 /** Whether `run`'s recorded tool latencies are their own time already (a live recording: the real loop took its sub-agents' off). */
 const ownTimeRecorded = (run: Trace): boolean => run.header.live === true;
@@ -63,8 +64,8 @@ function foregroundStarts(tree: SessionTree, p: number): Map<string, Part[]> {
   const parent = tree.agents[p]!;
   tree.agents.forEach((agent, a) => {
     if (a === p || agent.parentAgentId !== parent.agentId || agent.background === true) return;
-    agent.runs.forEach((run, part) => {
-      const owner = ownerCall(parent, run.header.agent?.parentToolCallId ?? agent.parentToolCallId);
+    agent.runs.forEach((_, part) => {
+      const owner = ownerCall(parent, partToolCallId(agent, part));
       if (owner === undefined) return;
       const key = `${owner.run}:${owner.call}:${owner.tool}`;
       started.set(key, [...(started.get(key) ?? []), { agent: a, part }]);

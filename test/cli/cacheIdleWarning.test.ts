@@ -5,17 +5,19 @@
  * calibrate through the same code) now say how many calls came more than the cache's lifetime after the call
  * before, by the run's clock (recorded latencies, else the latency model's): `cache_idle`.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileTrace } from '../../src/fast/compile.js';
-import { idleCallsOf, idleCallsOfCompiled } from '../../src/report/cacheIdleWarning.js';
+import { idleCallsOf, idleCallsOfCompiled, recordedCallsMade } from '../../src/report/cacheIdleWarning.js';
 import { trace } from '../helpers.js';
 import type { CallRecord } from '../../src/trace/types.js';
 import { cli, tempDir } from './run.js';
 
 const MINUTE_MS = 60_000;
+/** A summary strategy that makes a summary call before each call past the first (gpt-4o's prompts here pass 1,000 tokens after one step). */
+const SUMMARY = 'summary:trigger=1000,keep=1,tokens=50';
 const MESSAGE = (calls: number, runs: number) =>
   `${calls} call${calls === 1 ? '' : 's'} (in ${runs} run${runs === 1 ? '' : 's'}) came more than 5 minutes after the call before: their cache reads assume the cache still held; providers expire it after ~5 minutes idle (an hour for 1-hour writes), so the cost shown may be low`;
 
@@ -51,7 +53,25 @@ describe('idleCallsOf: calls that start more than the cache lifetime after the c
     expect(idleCallsOf({ calls: [slowCall(0, 61 * MINUTE_MS, { cacheWrite1hTokens: 100 }), slowCall(1, 0)] })).toBe(1);
     const unrecorded = [slowCall(0, undefined), slowCall(1, undefined), slowCall(2, undefined)];
     expect(idleCallsOf({ calls: unrecorded })).toBe(0);
-    expect(idleCallsOf({ calls: unrecorded }, { perCallMs: 0, perInputTokenMs: 0, perOutputTokenMs: 0, perToolCallMs: 6 * MINUTE_MS })).toBe(2);
+    expect(idleCallsOf({ calls: unrecorded }, { latency: { perCallMs: 0, perInputTokenMs: 0, perOutputTokenMs: 0, perToolCallMs: 6 * MINUTE_MS } })).toBe(2);
+  });
+
+  it('counts only the calls the replay made: a gap before a call never made, or an hour write after the stop, counts for nothing', () => {
+    const calls = [slowCall(0, 0), slowCall(1, 20 * MINUTE_MS), slowCall(2, 0), slowCall(3, 0, { cacheWrite1hTokens: 100 })];
+    // The whole run writes for an hour (its last call): no gap of 20 minutes is past an hour.
+    expect(idleCallsOf({ calls })).toBe(0);
+    // Stopped before its last call: its writes last five minutes, and the gap before call 2 is idle.
+    expect(idleCallsOf({ calls }, { callsMade: 3 })).toBe(1);
+    // Stopped before call 2: the gap before it was never waited.
+    expect(idleCallsOf({ calls }, { callsMade: 2 })).toBe(0);
+    expect(idleCallsOf({ calls }, { callsMade: 0 })).toBe(0);
+  });
+
+  it("the recording's calls a replay made: its model calls but the strategy's summary calls, unless those were the recording's", () => {
+    expect(recordedCallsMade({ modelCalls: 5, summaryCalls: 2, recordedCalls: 9 }, false)).toBe(3);
+    expect(recordedCallsMade({ modelCalls: 5, recordedCalls: 9 }, false)).toBe(5);
+    expect(recordedCallsMade({ modelCalls: 5, summaryCalls: 2, recordedCalls: 9 }, true)).toBe(5);
+    expect(recordedCallsMade({ modelCalls: 5, recordedCalls: 4 }, false)).toBe(4);
   });
 
   it("a compiled trace's count (a sweep's, whose calls are let go) is the trace's, on seeded random runs", () => {
@@ -96,6 +116,22 @@ describe('cache_idle: replay, whatif and sweep with the cache on', () => {
     // The latency model is the run's clock where nothing was recorded: a tool of 6 minutes.
     const unrecorded = runFile(dir, 'unrecorded.jsonl', undefined);
     expect(await idleWarnings('replay', unrecorded, '--cache', 'on', '--latency-model', 'tool=360000')).toEqual([{ code: 'cache_idle', message: MESSAGE(3, 1) }]);
+  });
+
+  it("replay counts only the calls the run made: a gap after the step cap's stop is never waited", async () => {
+    // Calls 0 and 1 quick, call 2's tool 20 minutes, then the answer: the one idle gap is before the answer.
+    const late = join(dir, 'late.jsonl');
+    const lines = readFileSync(quick, 'utf8').trim().split('\n');
+    const third = JSON.parse(lines[3]!) as CallRecord;
+    third.toolCalls![0]!.latencyMs = 20 * MINUTE_MS;
+    writeFileSync(late, [...lines.slice(0, 3), JSON.stringify(third), ...lines.slice(4)].join('\n') + '\n');
+    expect(await idleWarnings('replay', late, '--cache', 'on')).toEqual([{ code: 'cache_idle', message: MESSAGE(1, 1) }]);
+    expect(await idleWarnings('replay', late, '--cache', 'on', '--max-steps', '4')).toEqual([{ code: 'cache_idle', message: MESSAGE(1, 1) }]);
+    // Three steps: the run stops after call 2's tool, before the answer, so no call came after the gap.
+    expect(await idleWarnings('replay', late, '--cache', 'on', '--max-steps', '3')).toEqual([]);
+    // A summary strategy's calls are no calls of the recording: with them the run still stops before the gap.
+    expect(await idleWarnings('replay', late, '--cache', 'on', '--max-steps', '3', '--context', SUMMARY)).toEqual([]);
+    expect(await idleWarnings('replay', late, '--cache', 'on', '--context', SUMMARY)).toEqual([{ code: 'cache_idle', message: MESSAGE(1, 1) }]);
   });
 
   it('whatif and sweep say the same line', async () => {

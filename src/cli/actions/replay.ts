@@ -122,8 +122,8 @@ async function replayRecorded(command: ReplayCommand, shared: Omit<ReplayShared,
       ...(command.latency === undefined ? {} : { latency: command.latency }),
     };
     const pricing = pricingFor(trace, options);
-    const note = shared.notes.noteOf(trace, pricing);
     const result = replayTrace(trace, { ...options, pricing, scratch });
+    const note = shared.notes.noteOf(trace, pricing, result);
     // The cache the run took (RunResult.cache: --cache, else defaultCacheMode), for the settings line.
     notes.add({ ...note, skips: brakes.repeatAction === 'skip', cache: result.cache });
     return results.add(result);

@@ -24,7 +24,7 @@ import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
 import { ImportNotesTally } from '../../report/importNotesWarning.js';
 import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscript.js';
-import { CacheIdleTally, idleCallsOf } from '../../report/cacheIdleWarning.js';
+import { CacheIdleTally, idleCallsOf, recordedCallsMade } from '../../report/cacheIdleWarning.js';
 import type { LatencyModel } from '../../loop/latency.js';
 
 /** What one recorded run adds to the notes (see RunNotes.noteOf). */
@@ -108,9 +108,10 @@ export class RunNotes {
   /**
    * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
    * (`addNote`) once its file has read cleanly, so a file left out (--skip-bad) leaves nothing in the
-   * report's notes, and no trace is kept meanwhile.
+   * report's notes, and no trace is kept meanwhile. `ran`: the run's replay under the report's one setting, when
+   * there is one (replay's): its idle calls are those it made.
    */
-  noteOf(trace: Trace, pricing: ModelPricing): RunNote {
+  noteOf(trace: Trace, pricing: ModelPricing, ran?: Pick<RunResult, 'modelCalls' | 'summaryCalls' | 'recordedCalls'>): RunNote {
     const note: RunNote = { source: trace.source, pricing };
     // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
     const check = this.options.model === undefined ? recordedCostCheckOf(trace, pricing) : undefined;
@@ -121,7 +122,8 @@ export class RunNotes {
     if (importNotes !== undefined) note.importNotes = importNotes;
     const unpriced = unpricedSearchesOf(recordedWebSearches(trace), pricing, trace.header);
     if (unpriced !== undefined) note.unpricedSearches = unpriced;
-    const idle = this.options.strategy.cache === 'on' ? idleCallsOf(trace, this.options.latency) : 0;
+    const callsMade = ran === undefined ? undefined : recordedCallsMade(ran, note.ranUnder !== undefined);
+    const idle = this.options.strategy.cache === 'on' ? idleCallsOf(trace, { latency: this.options.latency, callsMade }) : 0;
     if (idle > 0) note.cacheIdleCalls = idle;
     return note;
   }
