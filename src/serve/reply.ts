@@ -111,9 +111,17 @@ export function replyToolCalls(record: CallRecord, idPrefix: string): ReplyToolC
   }));
 }
 
-/** Text of a response without tool calls (traces keep token counts, not text). */
+/** What a response is, in its text's words: a step (tool calls), an unparseable response, a backtrack, a compaction summary, an answer. */
+export function answerKind(record: CallRecord): string {
+  if ((record.toolCalls?.length ?? 0) > 0) return 'step';
+  return record.unparseable ? 'unparseable response' : record.backtrack ? 'backtrack' : record.compaction ? 'compaction summary' : 'answer';
+}
+
+/**
+ * Text of a response without tool calls (traces keep token counts, not text). A synthetic session's answers
+ * carry text of their size instead (synthetic.ts, sizedText.ts).
+ */
 export function placeholderText(record: CallRecord, what: string): string | null {
   if ((record.toolCalls?.length ?? 0) > 0) return null;
-  const kind = record.unparseable ? 'unparseable response' : record.backtrack ? 'backtrack' : record.compaction ? 'compaction summary' : 'answer';
-  return `[loopcost] ${what} ${kind} (${record.outputTokens} output tokens; no text is kept)`;
+  return `[loopcost] ${what} ${answerKind(record)} (${record.outputTokens} output tokens; no text is kept)`;
 }

@@ -26,6 +26,7 @@ import { ServeSession, type SessionSetup } from './session.js';
 import type { SessionSummary } from './sessionSummary.js';
 import type { Ending } from './retired.js';
 import { outputCapOf } from './outputCap.js';
+import { keptOutputTokens, sizedAnswerContent, textOfTokens } from './sizedText.js';
 
 /** Runs the agent's draws so that one past the largest count names the scenario file, field and run (src/scenario/drawPlace.ts). */
 export type DrawPlace = <T>(draw: () => T) => T;
@@ -83,7 +84,9 @@ export class SyntheticSession extends ServeSession {
     if (refusal) throw this.refused(record, view, refusal);
     const before = { ...this.loop.state };
     try {
-      const reply = this.respond(record, view, { what: `synthetic ${this.agent.behaviour}`, cutBefore: this.agent.lastCut });
+      const what = `synthetic ${this.agent.behaviour}`;
+      const answered = this.respond(record, view, { what, cutBefore: this.agent.lastCut });
+      const reply: Reply = { ...answered, content: sizedAnswerContent(answered, what, this.encoding) };
       this.remember(reply, keys);
       return reply;
     } catch (error) {
@@ -130,7 +133,19 @@ export class SyntheticSession extends ServeSession {
     this.previousKeys = [...keys, messageKey(replyMessage)];
     if (reply.record.final) this.done = true;
     if (reply.record.backtrack) this.steps.pop();
-    else if (!reply.record.compaction) this.steps.push({ toolCallIds: reply.toolCalls.map((c) => c.id), text: messageText(replyMessage) });
+    // A step is found by its tool-call ids, else its text (firstKeptStep): the text of a step with calls is not kept.
+    else if (!reply.record.compaction) this.steps.push({ toolCallIds: reply.toolCalls.map((c) => c.id), text: reply.toolCalls.length > 0 ? '' : messageText(replyMessage) });
+  }
+
+  /**
+   * A context summary (ServeSession.summaryAnswer) whose text counts the tokens its usage reports: the real
+   * loop counts the summary as that output, and its later prompts re-send the text (in a message of its own
+   * framing, agent/conversation.ts, which its estimate counts as overhead: kernel/sentOverhead.ts).
+   */
+  override summaryAnswer(request: ChatRequest): Reply {
+    const reply = super.summaryAnswer(request);
+    const tokens = keptOutputTokens(reply.usage);
+    return { ...reply, content: textOfTokens(tokens, `[loopcost] context summary (${tokens} output tokens)`, this.encoding) };
   }
 
   /** Every call of the session, summary calls included, is metered at the messages it sends. */
