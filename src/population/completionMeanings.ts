@@ -33,13 +33,17 @@ export class CompletionMeanings {
 
   /** A run's no-brake stop and ground truth (none: not counted). */
   add(stop: StopReason, truth: BaselineTruth | undefined): void {
-    if (truth === undefined) return;
-    this.runs += 1;
-    const done = truth.doneAtStep !== undefined;
-    if (stop === 'completed') this.completed += 1;
-    if (done) this.tasksDone += 1;
-    if (stop === 'completed' && !done) this.completedNotDone += 1;
-    if (stop !== 'completed' && done) this.doneOtherwise.set(stop, (this.doneOtherwise.get(stop) ?? 0) + 1);
+    if (truth !== undefined) this.addRuns(stop, truth.doneAtStep !== undefined, 1);
+  }
+
+  /** `runs` no-brake runs with ground truth that stopped by `stop`, their task done or not (runs a sweep counted: noBrakeRuns.ts). */
+  addRuns(stop: StopReason, done: boolean, runs: number): void {
+    if (runs === 0) return;
+    this.runs += runs;
+    if (stop === 'completed') this.completed += runs;
+    if (done) this.tasksDone += runs;
+    if (stop === 'completed' && !done) this.completedNotDone += runs;
+    if (stop !== 'completed' && done) this.doneOtherwise.set(stop, (this.doneOtherwise.get(stop) ?? 0) + runs);
   }
 
   counts(): CompletionCounts {

@@ -26,6 +26,7 @@ import { countsAsDone } from '../metrics/groundTruth.js';
 import { meanPico, picoToUsd } from '../money.js';
 import { addDoneCounts, DoneCountsBuilder, FlagsBuilder, keptUnits, runsInOrder, type DoneCounts, type KeptRuns } from './recommendRuns.js';
 import type { RunOutcomes } from './recommendBootstrap.js';
+import { addNoBrakeRun, addNoBrakeRuns, newNoBrakeRuns, type NoBrakeRuns } from './noBrakeRuns.js';
 
 export { hasStrategyFigures, statesItsStrategy, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
@@ -110,22 +111,26 @@ export class SweepTallier {
   private readonly flags: FlagsBuilder[] | undefined;
   /** Each configuration's runs with ground truth, counted (recommendRuns.ts DoneCounts). */
   private readonly done: DoneCountsBuilder;
+  /** With `noBrakesOf`: that configuration's synthetic runs' baselines, counted (noBrakeRuns.ts). */
+  private readonly noBrakes: { of: number; runs: NoBrakeRuns } | undefined;
   private starts: { order: number; from: number }[] = [];
   /**
    * `results`: the recorded sweep's result columns, reused from add to add (talliers of the same
    * configurations may share them); `keepRuns`: keep each run's completion (a sweep with a target, for how
-   * sure its recommendation is), units begun with `unit`.
+   * sure its recommendation is), units begun with `unit`; `noBrakesOf`: count the synthetic runs' baselines
+   * under that configuration (noBrakeRuns.ts: what the header's note says of the runs with no brakes).
    */
   constructor(
     private readonly configs: readonly PopulationConfig[],
     private readonly prices: PriceTable,
     private readonly results: SweepResults = new Map(),
-    options: { keepRuns?: boolean } = {},
+    options: { keepRuns?: boolean; noBrakesOf?: number | undefined } = {},
   ) {
     this.tallies = configs.map(() => new TallyBuilder());
     this.strategy = configs.map(newStrategyTally);
     this.flags = options.keepRuns === true ? configs.map(() => new FlagsBuilder()) : undefined;
     this.done = new DoneCountsBuilder(configs.length);
+    this.noBrakes = options.noBrakesOf === undefined ? undefined : { of: options.noBrakesOf, runs: newNoBrakeRuns() };
   }
 
   /** The runs added next are a unit of the work queue's, at `order` among the inputs (sweepUnits.ts): merged tallies put them in that order. */
@@ -155,13 +160,35 @@ export class SweepTallier {
       if (f.strategyCacheLostTokens) this.strategy[c]!.strategyCacheLostTokens += f.strategyCacheLostTokens;
     };
     recordedRunsNamed(population.recorded, this.configs, this.prices, { visit: add, visitCell: addCell }, { sweeps: this.results });
-    syntheticRuns(population.synthetic, this.configs, this.prices, { visit: add, visitCell: addCell }, this.syntheticSweeps);
+    syntheticRuns(population.synthetic, this.configs, this.prices, this.countingNoBrakes({ visit: add, visitCell: addCell }), this.syntheticSweeps);
     return this;
+  }
+
+  /** The visitors, the baselines of configuration `noBrakesOf`'s runs counted on the way (none: as they are). */
+  private countingNoBrakes(visitors: { visit: RunVisitor; visitCell: CellVisitor }): { visit: RunVisitor; visitCell: CellVisitor } {
+    if (this.noBrakes === undefined) return visitors;
+    const { of, runs } = this.noBrakes;
+    return {
+      visit: (c, run, baseline, ownDone) => {
+        if (c === of) addNoBrakeRun(runs, stopCodeOf(baseline.stopReason), baseline.truth);
+        visitors.visit(c, run, baseline, ownDone);
+      },
+      visitCell: (c, f, baseline) => {
+        if (c === of) addNoBrakeRun(runs, baseline.stop, baseline.truth);
+        visitors.visitCell(c, f, baseline);
+      },
+    };
+  }
+
+  /** With `noBrakesOf`: the synthetic runs added so far, with no brakes (noBrakeRuns.ts). */
+  noBrakeRuns(): NoBrakeRuns | undefined {
+    return this.noBrakes === undefined ? undefined : addNoBrakeRuns([this.noBrakes.runs]);
   }
 
   /** Where every tally is: what rollback returns to (a file streamed and found bad part way). */
   mark(): SweepTallierMark {
-    return { tallies: this.tallies.map((tally) => tally.mark()), strategy: this.strategy.map((s) => ({ ...s })), runs: this.flags?.[0]?.length ?? 0, starts: this.starts.length, done: this.done.mark() };
+    const noBrakes = this.noBrakeRuns();
+    return { tallies: this.tallies.map((tally) => tally.mark()), strategy: this.strategy.map((s) => ({ ...s })), runs: this.flags?.[0]?.length ?? 0, starts: this.starts.length, done: this.done.mark(), ...(noBrakes === undefined ? {} : { noBrakes }) };
   }
 
   /** Back to `mark`: the runs added since are forgotten. */
@@ -171,6 +198,7 @@ export class SweepTallier {
     for (const flags of this.flags ?? []) flags.length = mark.runs;
     this.starts.length = mark.starts;
     this.done.rollback(mark.done);
+    if (this.noBrakes !== undefined && mark.noBrakes !== undefined) this.noBrakes.runs = addNoBrakeRuns([mark.noBrakes])!;
   }
 
   /** The tallies of every run added. */
@@ -198,6 +226,8 @@ export interface SweepTallierMark {
   starts: number;
   /** Each configuration's DoneCounts, three numbers each. */
   done: Float64Array;
+  /** With `noBrakesOf`: its counts (a copy). */
+  noBrakes?: NoBrakeRuns;
 }
 
 /** Each configuration's tally over the population's runs. */

@@ -55,6 +55,33 @@ export function completionWords(tasksDone: boolean): CompletionWords {
   return tasksDone ? DONE_WORDS : COMPLETED_WORDS;
 }
 
+/** What the table's and chart's completion figures are called, and what they count (one source with the pick and the frontier: countedRow). */
+export interface CountedLabels {
+  /** The table's columns: `tasks done`, `per task done` (else `completed`, `per completed`). */
+  count: string;
+  per: string;
+  /** The chart's titles. */
+  rate: string;
+  perRun: string;
+  /** The legend under the table: the frontier, and with ground truth what a task done is. */
+  legend: string;
+}
+
+/** What a task done is, and where recorded runs carry no ground truth, how theirs are counted. */
+function doneMeaning(rows: readonly Pick<CountedRow, 'runs' | 'tasksDone'>[]): string {
+  const first = rows.find((row) => row.tasksDone !== undefined)!;
+  const stopReasonRuns = first.runs - first.tasksDone!.groundTruthRuns;
+  const recorded = stopReasonRuns === 0 ? '' : `; the ${counted(stopReasonRuns, 'recorded run')}, which carry none, when their stop reason is \`completed\``;
+  return `tasks done: runs whose task is done by their ground truth, not every run that ended \`completed\` (an agent may answer without doing it)${recorded}: JSON and CSV \`tasksDone.done\`, where \`completed\` counts stop reasons.`;
+}
+
+/** The labels of completion where the rows count it (tasks done where runs carry ground truth: countsTasksDone). */
+export function countedLabels(rows: readonly Pick<CountedRow, 'runs' | 'tasksDone'>[]): CountedLabels {
+  if (!countsTasksDone(rows)) return { count: 'completed', per: 'per completed', rate: 'completion rate (%)', perRun: 'cost per completed run (USD; 0 where none completed)', legend: '* on the frontier: no other configuration is both cheaper per completed run and completes more.' };
+  const legend = `* on the frontier: no other configuration is both cheaper per task done and gets more tasks done. ${doneMeaning(rows)}`;
+  return { count: 'tasks done', per: 'per task done', rate: 'tasks done (%)', perRun: 'cost per task done (USD; 0 where none done)', legend };
+}
+
 /**
  * The line under the recommendation (`pick`: its row, undefined when none reaches the target); undefined
  * when no run carries ground truth (the recommendation counts stop reasons, as it always did).

@@ -12,7 +12,7 @@ import type { SweepMetrics } from '../population/sweep.js';
 import { countedRow, paretoIndices } from '../population/recommend.js';
 import type { HowSure, Resampled } from '../population/recommendSureness.js';
 import { recommendationOf } from './sweepRecommendation.js';
-import { completionCountedOf, type CompletionCounted } from './sweepCounted.js';
+import { completionCountedOf, countedLabels, type CompletionCounted } from './sweepCounted.js';
 import { tieOrderOf } from '../population/recommendTie.js';
 import { sweepSummaryWarnings } from './summaryCallWarning.js';
 import type { SweepOpenLoop } from './sweepOpenLoop.js';
@@ -215,7 +215,7 @@ function plotAgainst(values: number[], labels: readonly string[], per: number, f
 }
 
 /**
- * Completion and cost per completed run against the swept setting: x = the values of the FIRST grid key,
+ * Completion and cost per completed run (per task done where runs carry ground truth) against the swept setting: x = the values of the FIRST grid key,
  * in the order given; with several keys, one panel per combination of the other keys' values (at most
  * MAX_CHART_PANELS), each plotting the configurations that share them.
  */
@@ -231,6 +231,8 @@ export function renderSweepChart(report: SweepReport, view: ReportView): string 
     panels.set(key, [...(panels.get(key) ?? []), row]);
   }
   const per = Math.max(2, Math.min(12, Math.floor((view.width - 14) / xValues.length)));
+  // Completion as the table, the pick and the frontier count it: tasks done where runs carry ground truth.
+  const completion = countedLabels(rows);
   let text = xAxis === undefined ? '' : wrapLine('', `x axis: ${printableCell(xAxis.key)} (${xValues.map(printableCell).join(', ')})${report.grid.length > 1 ? `; one panel per value of ${report.grid.slice(1).map((axis) => printableCell(axis.key)).join(' × ')}` : ''}`, view.width);
   let drawn = 0;
   for (const [key, panelRows] of panels) {
@@ -242,10 +244,11 @@ export function renderSweepChart(report: SweepReport, view: ReportView): string 
     const present = xValues.filter((x) => byX.has(x));
     const labels = present.map(printableCell);
     if (key !== '') text += `\n== ${printableCell(key)} ==\n`;
-    text += `completion rate (%) against ${xAxis === undefined ? 'the configuration' : printableCell(xAxis.key)}\n`;
-    text += plotAgainst(present.map((x) => byX.get(x)!.completionRate * 100), labels, per, (v: number) => v.toFixed(1).padStart(11));
-    text += `cost per completed run (USD; 0 where none completed) against ${xAxis === undefined ? 'the configuration' : printableCell(xAxis.key)}\n`;
-    text += plotAgainst(present.map((x) => byX.get(x)!.costPerCompletedUsd ?? 0), labels, per, chartUsd);
+    const against = xAxis === undefined ? 'the configuration' : printableCell(xAxis.key);
+    text += `${completion.rate} against ${against}\n`;
+    text += plotAgainst(present.map((x) => countedRow(byX.get(x)!).completionRate * 100), labels, per, (v: number) => v.toFixed(1).padStart(11));
+    text += `${completion.perRun} against ${against}\n`;
+    text += plotAgainst(present.map((x) => countedRow(byX.get(x)!).costPerCompletedUsd ?? 0), labels, per, chartUsd);
   }
   return text + contextTokensTable(report, view.width) + recommendationLines(report, view.width) + notesAndFooter(report, view.width);
 }

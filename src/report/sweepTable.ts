@@ -10,6 +10,8 @@ import { counted } from '../plural.js';
 import { formatUsdNumber as usd } from './money.js';
 import { percentText } from './percentText.js';
 import { noneReachesText } from './sweepRecommendation.js';
+import { countedLabels, type CountedLabels } from './sweepCounted.js';
+import { countedRow } from '../population/recommend.js';
 import { STRATEGY_FIGURES } from './sweepCsv.js';
 import type { SweepReport, SweepRow } from './sweepReport.js';
 import { cellWidthsOf, formatTablePieces, rowsIn, type Cell, type Column, type RowSource } from './table.js';
@@ -28,9 +30,10 @@ function strategyCell(row: SweepRow): string {
   return text || '-';
 }
 
-const FIGURE_COLUMNS: Column[] = [
-  { header: 'completed', align: 'right' },
-  { header: 'per completed', align: 'right' },
+/** The figures' columns, completion as the pick and the frontier count it (countedLabels: tasks done where runs carry ground truth). */
+const figureColumns = (labels: CountedLabels): Column[] => [
+  { header: labels.count, align: 'right' },
+  { header: labels.per, align: 'right' },
   { header: 'spend', align: 'right' },
   { header: 'p95/run', align: 'right' },
   { header: 'false stops', align: 'right' },
@@ -38,10 +41,11 @@ const FIGURE_COLUMNS: Column[] = [
   { header: 'saved', align: 'right' },
 ];
 
-/** A configuration's figures, pushed onto `cells` (its grid values, or none). */
+/** A configuration's figures, pushed onto `cells` (its grid values, or none); its completion as countedRow counts it (tasks done where its runs carry ground truth). */
 function figureCells(row: SweepRow, cells: Cell[]): Cell[] {
-  const perCompleted = row.costPerCompletedUsd === null ? '-' : usd(row.costPerCompletedUsd);
-  cells.push(`${row.completed}/${row.runs} ${percentText(row.completionRate)}`, perCompleted, usd(row.costUsd), usd(row.costPerRunUsd.p95), row.falseStops, row.caughtEarly, usd(row.savedUsd));
+  const done = countedRow(row);
+  const perCompleted = done.costPerCompletedUsd === null ? '-' : usd(done.costPerCompletedUsd);
+  cells.push(`${done.completed}/${done.runs} ${percentText(done.completionRate)}`, perCompleted, usd(row.costUsd), usd(row.costPerRunUsd.p95), row.falseStops, row.caughtEarly, usd(row.savedUsd));
   return cells;
 }
 
@@ -65,6 +69,8 @@ function stopWidths(stops: StopsLayout, counts: readonly StopCounts[]): number[]
 export function* sweepTablePieces(report: SweepReport, view: ReportView): Generator<string> {
   const width = view.wide ? Infinity : view.width;
   const configurations = report.configurations;
+  const completion = countedLabels(configurations);
+  const figures = figureColumns(completion);
   const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
   const withStrategy = configurations.some((row) => STRATEGY_FIGURES.some((key) => row[key] !== undefined));
   const strategy: Column[] = withStrategy ? [{ header: 'strategy' }] : [];
@@ -78,25 +84,25 @@ export function* sweepTablePieces(report: SweepReport, view: ReportView): Genera
     return cells;
   };
   const rows = (at: (i: number) => Cell[]): RowSource => ({ count: configurations.length, at });
-  const measured = cellWidthsOf(FIGURE_COLUMNS.length + strategy.length, rowsIn(rows((i) => finishRow(i, figureCells(configurations[i]!, [])))));
-  const figureWidths = measured.slice(0, FIGURE_COLUMNS.length);
-  const strategyWidths = measured.slice(FIGURE_COLUMNS.length);
-  const stops = layOutStops(counts, width - narrowestOf([...keys, ...FIGURE_COLUMNS, ...strategy], [...labels.widths, ...measured]));
+  const measured = cellWidthsOf(figures.length + strategy.length, rowsIn(rows((i) => finishRow(i, figureCells(configurations[i]!, [])))));
+  const figureWidths = measured.slice(0, figures.length);
+  const strategyWidths = measured.slice(figures.length);
+  const stops = layOutStops(counts, width - narrowestOf([...keys, ...figures, ...strategy], [...labels.widths, ...measured]));
   if (stops.fits) {
-    const columns = [...keys, ...FIGURE_COLUMNS, ...stops.columns, ...strategy];
+    const columns = [...keys, ...figures, ...stops.columns, ...strategy];
     const cellWidths = [...labels.widths, ...figureWidths, ...stopWidths(stops, counts), ...strategyWidths];
     yield* formatTablePieces(columns, rows((i) => finishRow(i, figureCells(configurations[i]!, labels.at(i)), stops)), { maxWidth: width, cellWidths });
     if (stops.note !== '') yield wrapLine('', stops.note, view.width);
   } else {
     // The figures first; stop counts (and strategy figures) in a table of their own under them.
     const own = layOutStops(counts, width - narrowestOf([...keys, ...strategy], [...labels.widths, ...strategyWidths]), false);
-    yield* formatTablePieces([...keys, ...FIGURE_COLUMNS], rows((i) => figureCells(configurations[i]!, labels.at(i))), { maxWidth: width, cellWidths: [...labels.widths, ...figureWidths] });
+    yield* formatTablePieces([...keys, ...figures], rows((i) => figureCells(configurations[i]!, labels.at(i))), { maxWidth: width, cellWidths: [...labels.widths, ...figureWidths] });
     yield `\n${withStrategy ? 'stops other than completion and strategy figures' : 'stops other than completion'}, per configuration:\n`;
     const cellWidths = [...labels.widths, ...stopWidths(own, counts), ...strategyWidths];
     yield* formatTablePieces([...keys, ...own.columns, ...strategy], rows((i) => finishRow(i, labels.at(i), own)), { maxWidth: width, cellWidths });
     if (own.note !== '') yield wrapLine('', own.note, view.width);
   }
-  yield wrapLine('', "* on the frontier: no other configuration is both cheaper per completed run and completes more. false stop: a brake ended a run that completes with no brakes (a synthetic run: before the step its task is done at with no brakes, by its ground truth); caught: any other brake stop before the run's end with no brakes (a run that would not complete, or a task not done or already done); saved: spend avoided on those.", view.width);
+  yield wrapLine('', `${completion.legend} false stop: a brake ended a run that completes with no brakes (a synthetic run: before the step its task is done at with no brakes, by its ground truth); caught: any other brake stop before the run's end with no brakes (a run that would not complete, or a task not done or already done); saved: spend avoided on those.`, view.width);
   yield predictiveSweepLine(report, view.width);
   yield recommendationLines(report, view.width);
   yield notesAndFooter(report, view.width);

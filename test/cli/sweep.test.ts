@@ -65,14 +65,15 @@ describe('loopcost sweep', () => {
   it('renders a table and a chart naming the recommendation', async () => {
     const table = await cli('sweep', ...INPUTS, ...GRID, '--workers', '1');
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/^max-steps\s+max-repeat\s+repeat-mode\s+completed/);
+    // Its completion columns count what the pick counts (recommend.ts countedRow), and say so.
+    expect(table.stdout).toMatch(/^max-steps\s+max-repeat\s+repeat-mode\s+tasks done\s+per task done/);
     // Synthetic runs beside the recorded ones: the target is met by tasks done (recorded runs by their stop reason), and a line says so.
     expect(table.stdout).toContain('→ For at least 50.0% of tasks done, the cheapest configuration is');
     expect(table.stdout.replace(/\s+/g, ' ')).toContain('Completion here counts tasks done for the 30 runs with ground truth, and stop reason `completed` for the 4 recorded runs (they carry none)');
     const chart = await cli('sweep', ...INPUTS, '--grid', 'max-steps=10,20,40', '--format', 'chart', '--workers', '1');
     expect(chart.code, chart.stderr).toBe(0);
     expect(chart.stdout).toContain('x axis: max-steps (10, 20, 40)');
-    expect(chart.stdout).toMatch(/completion rate \(%\) against max-steps\n[^]*\n {13}10 +20 +40\n/);
+    expect(chart.stdout).toMatch(/tasks done \(%\) against max-steps\n[^]*\n {13}10 +20 +40\n/);
     const dir = join(tempDir(), 'reports');
     const all = await cli('sweep', ...INPUTS, '--grid', 'max-steps=10,20', '--workers', '1', '--report-dir', dir);
     expect(all.code, all.stderr).toBe(0);
@@ -85,15 +86,16 @@ describe('sweep chart', () => {
     const json = await cli('sweep', ...INPUTS, ...GRID, '--format', 'json', '--workers', '1');
     const chart = await cli('sweep', ...INPUTS, ...GRID, '--format', 'chart', '--workers', '1');
     expect(chart.code, chart.stderr).toBe(0);
-    const rows = (JSON.parse(json.stdout) as { configurations: { settings: string; completionRate: number }[] }).configurations;
+    const rows = (JSON.parse(json.stdout) as { configurations: { settings: string; tasksDone: { doneRate: number } }[] }).configurations;
     const panels = chart.stdout.split('\n== ').slice(1);
     expect(panels.map((p) => p.slice(0, p.indexOf(' =='))).sort()).toEqual(['max-repeat=2,repeat-mode=cycle', 'max-repeat=2,repeat-mode=total', 'max-repeat=4,repeat-mode=cycle', 'max-repeat=4,repeat-mode=total']);
     for (const panel of panels) {
       const others = panel.slice(0, panel.indexOf(' =='));
       const mine = rows.filter((row) => row.settings.endsWith(others));
       expect(mine).toHaveLength(2);
-      const top = Math.max(...mine.map((row) => row.completionRate * 100));
-      expect(panel).toContain(`completion rate (%) against max-steps\n${top.toFixed(1).padStart(11)} `);
+      // Tasks done, as the table and the pick count them (runs with ground truth beside recorded ones).
+      const top = Math.max(...mine.map((row) => row.tasksDone.doneRate * 100));
+      expect(panel).toContain(`tasks done (%) against max-steps\n${top.toFixed(1).padStart(11)} `);
     }
   });
 });

@@ -1,6 +1,6 @@
 /**
- * `sweep`'s completion rate counts runs whose stop reason is `completed`, its false stops of synthetic runs
- * runs whose task is done (ground truth): with scenario files both show, and the report says "completed" two
+ * `sweep`'s JSON completion rate counts runs whose stop reason is `completed`, its table, frontier and false
+ * stops of synthetic runs runs whose task is done (ground truth): with scenario files both show, and the report says "completed" two
  * ways in one note (text and JSON `notes`), as calibrate and project --suggest-cap do — the same counts
  * (production-mix seed 1, no brakes: 148 completed, 151 tasks done, 2 + 5 apart). Every shard says the same
  * (merge refuses shards whose headers differ); a sweep of recorded runs alone (no ground truth) says nothing of it.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
 
-const LINE = /"Completed" two ways \(the 200 runs with ground truth, with no brakes\): 148 completed \(stop reason completed: what the completion rate and the cost per completed run count, and recorded runs' false stops are judged by\), 151 tasks done \(ground truth: what synthetic runs' false stops are judged by\): 2 completed without doing the task, 5 did it but ended trace_end\./;
+const LINE = /"Completed" two ways \(the 200 runs with ground truth, with no brakes\): 148 completed \(stop reason completed: what JSON's and CSV's completed, completionRate and costPerCompletedUsd count, and recorded runs' false stops are judged by\), 151 tasks done \(ground truth: what the table's tasks done, the frontier and synthetic runs' false stops are judged by\): 2 completed without doing the task, 5 did it but ended trace_end\./;
 const MIX = 'scenarios/production-mix.yaml';
 
 const notesOf = (stdout: string): string[] => (JSON.parse(stdout) as { notes: string[] }).notes;

@@ -12,31 +12,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { wilsonInterval } from '../../src/population/recommend.js';
 import { cli, tempDir } from './run.js';
+import { RETRIERS_SCENARIO } from './retriersScenario.js';
 
-const SCENARIO = `scenario: loopcost.scenario/1
-name: retriers that give up and answer
-model: gpt-4o
-provider: openai
-systemTokens: 1500
-goalTokens: 200
-runs: 200
-seed: 7
-population:
-  - behaviour: healthy
-    name: ok
-    weight: 85
-    steps: { kind: lognormal, median: 8, p95: 25 }
-    outputTokens: 150
-    toolResultTokens: 500
-  - behaviour: retrier
-    name: retry
-    weight: 15
-    error: "Timeout"
-    leadSteps: { kind: uniform, min: 1, max: 5 }
-    givesUpAfter: 40
-    outputTokens: 80
-    toolResultTokens: 50
-`;
+const SCENARIO = RETRIERS_SCENARIO;
 const GRID = ['--grid', 'max-steps=40,60', '--grid', 'max-same-error=3,100'];
 
 interface TasksDone { done: number; doneRate: number; costPerDoneUsd: number | null; groundTruthRuns: number; completedNotDone: number; doneNotCompleted: number }
@@ -75,7 +53,7 @@ describe('sweep with ground truth: the target is met by tasks done', () => {
     const table = oneLine((await cli('sweep', scenario, ...GRID, '--target-completion', '0.85', '--workers', '1')).stdout);
     expect(table).toContain('No configuration gets at least 85.0% of tasks done. With no brakes these runs get 169/200 tasks done (84.5%): no setting of brakes that only stop runs can get more done.');
     expect(table).toContain('Completion here counts tasks done (ground truth): runs that ended `completed` without doing their task are not counted. By stop reason, max-steps=60,max-same-error=100 would be picked (200/200 complete), but 31 of those runs did not do the task.');
-    expect(table).toContain('what synthetic runs\' false stops and the recommendation are judged by');
+    expect(table).toContain('what the table\'s tasks done, the frontier, the recommendation and synthetic runs\' false stops are judged by');
   });
 
   it('below it, the cheapest per task done; its interval, halved cap and how sure on tasks done', async () => {

@@ -39,8 +39,9 @@ describe('the sweep chart: every point on its nearest labelled row', () => {
     const file = SUPPORT_FILE;
     const flags = ['--grid', 'max-steps=5,8,12,20', '--grid', 'max-repeat=2,3'];
     const chart = (await cli('sweep', file, ...flags, '--format', 'chart')).stdout;
-    const rows = JSON.parse((await cli('sweep', file, ...flags, '--format', 'json')).stdout).configurations as { settings: string; completionRate: number; costPerCompletedUsd: number | null }[];
-    const plots = chart.split(/\n(?=completion rate \(%\) against|cost per completed run \(USD)/).slice(1);
+    // Runs with ground truth: the chart plots tasks done and the cost per task done (as the table and the pick count them).
+    const rows = JSON.parse((await cli('sweep', file, ...flags, '--format', 'json')).stdout).configurations as { settings: string; tasksDone: { doneRate: number; costPerDoneUsd: number | null } }[];
+    const plots = chart.split(/\n(?=tasks done \(%\) against|cost per task done \(USD)/).slice(1);
     expect(plots).toHaveLength(4);
     let checked = 0;
     for (const [p, text] of plots.entries()) {
@@ -52,7 +53,7 @@ describe('the sweep chart: every point on its nearest labelled row', () => {
       const per = lineOf[0]!.length / 4;
       ['5', '8', '12', '20'].forEach((steps, i) => {
         const row = rows.find((r) => r.settings === `max-steps=${steps},max-repeat=${repeat}`)!;
-        const value = cost ? row.costPerCompletedUsd! : row.completionRate * 100;
+        const value = cost ? row.tasksDone.costPerDoneUsd! : row.tasksDone.doneRate * 100;
         // Labels are shown rounded (4 decimals, or 1): nearest within half the last digit shown.
         const slack = cost ? 0.00005 : 0.05;
         const drawn = labelValues[lineOf[0]![i * per]!]!;

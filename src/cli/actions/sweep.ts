@@ -39,7 +39,7 @@ import { takeRunOutcomes } from '../../population/recommendRuns.js';
 import { resampledSlice, type Resampled } from '../../population/recommendSureness.js';
 import { tieOrderOf } from '../../population/recommendTie.js';
 import { shardResampled } from '../../report/sweepReport.js';
-import { sweepCompletionFacts } from './sweepCompletion.js';
+import { sweepCompletionFacts, type NoBrakesCounted } from './sweepCompletion.js';
 
 export type { SweepFlags } from './sweepWork.js';
 
@@ -110,12 +110,12 @@ function treeNote(opts: SweepFlags, axes: readonly GridAxis[]): string {
 }
 
 /** The report's header; `io`: the command's (the warnings said as the inputs were read lead its warnings). */
-function headerOf(args: { setup: SweepSetup; read: SweepRead; opts: SweepFlags; inputs: readonly string[]; given: GivenFlag; io: CliIO }): SweepHeader {
+function headerOf(args: { setup: SweepSetup; read: SweepRead & NoBrakesCounted; opts: SweepFlags; inputs: readonly string[]; given: GivenFlag; io: CliIO }): SweepHeader {
   const { setup: prepared, read, opts } = args;
   const { recordedRuns } = read;
   const scenarios = prepared.scenarios.map(scenarioRunSettings);
   const fixedBrakes = brakesFromFlags(prepared.fixed.brakeFlags);
-  const completion = sweepCompletionFacts(prepared, recordedRuns);
+  const completion = sweepCompletionFacts(prepared, recordedRuns, read.noBrakes);
   const strategy = strategyFromFlags(prepared.fixed.contextFlags);
   const notes = [
     `${BASELINE_NOTE_START} the same run with no brakes (recorded runs replayed as recorded; synthetic runs the same agents under their policy up to the hard cap${hardCapText(prepared.scenarios)} or their provider's refusal of a prompt + max_tokens past the window).`,

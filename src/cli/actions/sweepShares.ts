@@ -29,6 +29,8 @@ import { warnMissingTranscripts } from './missingTranscripts.js';
 import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { SweepRead } from './sweepWork.js';
 import { joinRunHeaderFacts } from './sweepHeaderFacts.js';
+import { noBrakesConfiguration, type NoBrakesCounted } from './sweepCompletion.js';
+import { addNoBrakeRuns, completionCountsOf } from '../../population/noBrakeRuns.js';
 
 function sizeOf(file: string): number {
   try {
@@ -79,7 +81,7 @@ type SharesArgs = { inputs: string[]; opts: SweepFlags; given: GivenFlag; setup:
  * today, so that it is refused or left out (--skip-bad) with exactly the problems a whole read reports.
  * Nothing was written yet (a bad file is rare: it costs a second sweep, not a cost on every sweep).
  */
-export async function sweepRowsInShares(args: SharesArgs): Promise<{ rows: SweepRow[]; read: SweepRead }> {
+export async function sweepRowsInShares(args: SharesArgs): Promise<{ rows: SweepRow[]; read: SweepRead & NoBrakesCounted }> {
   const done = await sharesOnce(args);
   return 'whole' in done ? sweepRowsInShares({ ...args, started: [], whole: done.whole }) : done;
 }
@@ -91,7 +93,7 @@ function splitFilesFoundBad(units: readonly SweepUnit[], replies: readonly Units
   return bad.length === 0 ? undefined : new Set([...whole, ...bad]);
 }
 
-async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: SweepRead } | { whole: Set<string> }> {
+async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: SweepRead & NoBrakesCounted } | { whole: Set<string> }> {
   const { setup, range, io } = args;
   const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0, unread: setup.unread, broughtIn: setup.broughtIn });
   const sizes = inputs.files.map(sizeOf);
@@ -111,7 +113,7 @@ async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: S
     const whole = splitFilesFoundBad(units, first, args.whole);
     if (whole !== undefined) return { whole };
     sayBadAndMissing(first, inputs, io);
-    const read = readOfThreads(first);
+    const read = readOfThreads(first, noBrakesConfiguration(setup, range) !== undefined);
     const slice = setup.configurations.slice(range.from, range.to);
     const tallies = mergedTallies(first.map((reply) => reply.tallies));
     const quantiles = await selectedOnEveryThread(tallies, sweeps);
@@ -157,8 +159,8 @@ function sayBadAndMissing(first: readonly UnitsTallies[], inputs: ReturnType<typ
   warnMissingTranscripts(missing.flatMap((unit) => unit.missing), io);
 }
 
-/** What every thread read of the runs, joined: what the header says of them. */
-function readOfThreads(first: readonly UnitsTallies[]): SweepRead {
+/** What every thread read of the runs, joined: what the header says of them; `noBrakes`: the threads counted the synthetic runs with no brakes. */
+function readOfThreads(first: readonly UnitsTallies[], noBrakes: boolean): SweepRead & NoBrakesCounted {
   const recordedCaches = [...new Set(first.flatMap((reply) => reply.recordedCaches ?? []))];
   const sums = first.flatMap((reply) => (reply.contextSums === undefined ? [] : [reply.contextSums]));
   const recordedRuns = first.reduce((n, reply) => n + reply.recordedRuns, 0);
@@ -168,7 +170,8 @@ function readOfThreads(first: readonly UnitsTallies[]): SweepRead {
   const pricedRuns = [...pricedRunsOf(first.flatMap((reply) => reply.pricedRuns ?? [])).values()];
   // In the order of the files, whichever thread read which (joinRunHeaderFacts).
   const headerFacts = joinRunHeaderFacts(first.flatMap((reply) => reply.headerFacts ?? []));
-  return { recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, headerFacts, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) };
+  const counted = noBrakes ? addNoBrakeRuns(first.map((reply) => reply.noBrakes)) : undefined;
+  return { ...(counted === undefined ? {} : { noBrakes: completionCountsOf(counted) }), recordedRuns, priceGaps, windowless, recordedCaches, pricedRuns, headerFacts, ...(sums.length === 0 ? {} : { contextTokens: contextCurvesOf(mergeContextTokenSums(sums)) }) };
 }
 
 /** Per configuration, the threads' tallies added up (a thread that took no unit gave none). */

@@ -23,6 +23,8 @@ import { addDropping } from './sweepDrop.js';
 import { cachesTaken, contextSumsOf, prepareSweep, type PreparedSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 import type { PopulationWindows } from '../../population/modelWindow.js';
 import { runHeaderFactsOf, saysAnything, type RunHeaderFacts, type RunHeaderFactsPart } from './sweepHeaderFacts.js';
+import { noBrakesConfiguration } from './sweepCompletion.js';
+import type { NoBrakeRuns } from '../../population/noBrakeRuns.js';
 
 /**
  * A unit of the queue: a share of the population, and where its files come among the inputs (`order`: a
@@ -86,6 +88,8 @@ export interface UnitsTallies {
   pricedRuns?: Trace[];
   /** What its units' good files' runs' headers say, unit by unit with each unit's `order` (the command joins every thread's: joinRunHeaderFacts); absent: nothing. */
   headerFacts?: RunHeaderFactsPart[];
+  /** Its synthetic runs with no brakes, by stop, under the configuration noBrakesConfiguration names (absent: none named). */
+  noBrakes?: NoBrakeRuns;
 }
 
 /** Units swept on this thread: their tallies, and a way to tally more configurations over the same runs. */
@@ -106,7 +110,8 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   // One set of grids and result columns for every unit this thread sweeps (the same configurations).
   const results: SweepResults = new Map();
   // With a target: each run's completion kept, unit by unit, for how sure the recommendation is (recommendBootstrap.ts).
-  const tallier = new SweepTallier(configs, args.setup.prices, results, { keepRuns: args.setup.targetCompletion !== undefined });
+  // The synthetic runs with no brakes counted on the way, for the header's note (sweepCompletion.ts).
+  const tallier = new SweepTallier(configs, args.setup.prices, results, { keepRuns: args.setup.targetCompletion !== undefined, noBrakesOf: noBrakesConfiguration(args.setup, args.range) });
   // What this thread counted of each split file's start (its newlines and header lines), for its next range.
   const counted = new Map<string, CountedStart>();
   const countedOf = (file: string) => counted.get(file) ?? counted.set(file, { at: 0, lines: 0, headers: 0 }).get(file)!;
@@ -129,7 +134,7 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
     read.prepared(unit, prepared);
   }
   return {
-    first: read.finish(took > 0 ? tallier.finish() : []),
+    first: read.finish(took > 0 ? tallier.finish() : [], tallier.noBrakeRuns()),
     halve: (halved) => (populations.length === 0 ? [] : populations.reduce((tallier, population) => tallier.add(population), new SweepTallier(halved, args.setup.prices)).finish()),
   };
 }
@@ -193,10 +198,11 @@ class UnitsRead {
     if (facts !== undefined && saysAnything(facts)) this.facts.push({ order: unit.order, facts });
   }
 
-  /** The thread's answer, with its tallies (none when it took no unit). */
-  finish(tallies: SweepTally[]): UnitsTallies {
+  /** The thread's answer, with its tallies (none when it took no unit) and its synthetic runs with no brakes, counted (if asked). */
+  finish(tallies: SweepTally[], noBrakes: NoBrakeRuns | undefined): UnitsTallies {
     const first = this.first;
     first.tallies = tallies;
+    if (noBrakes !== undefined) first.noBrakes = noBrakes;
     if (this.sums.length > 0) first.contextSums = mergeContextTokenSums(this.sums);
     first.priceGaps = this.gaps.sums();
     if (this.windows.models().length > 0) first.windowless = this.windows.models();
