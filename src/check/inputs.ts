@@ -4,13 +4,13 @@
  * files its `traces:` names (relative to the file). Every problem is found before any run: a bad file,
  * a glob that matches nothing, a trace file given where a scenario is expected.
  */
-import { dirname, isAbsolute, join } from 'node:path';
 import { COMMAND_LINE_CONTEXT, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { refuseSameNames } from './scenarioNames.js';
 import { UserError, type InputIssue } from '../errors.js';
 import { collectEachInput, collectInputFiles, type BroughtIn, type UnreadInput } from '../io/collectInputs.js';
 import { loadAnyScenarioFile, type AnyScenario } from '../scenario/load.js';
-import { splitInputs } from '../scenario/inputs.js';
+import { shapelessYamlFile, splitInputs } from '../scenario/inputs.js';
+import { notRegularEntry, traceEntryPath } from '../scenario/traceEntryFiles.js';
 import { strategyPlaceOf } from '../scenario/run.js';
 import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from '../scenario/settings.js';
 import { asOverridesGiven } from '../scenario/overrides.js';
@@ -50,12 +50,12 @@ export function checkScenarioFiles(paths: readonly string[], read: { skipBad?: b
   if (named.length > 0 || scenarioFiles.length === 0) {
     const refused = named.length > 0 ? named : traceFiles.slice(0, 1);
     throw new UserError(
-      refused.map((file) => ({
+      refused.map((file) => (named.length > 0 ? shapelessYamlFile(file) : undefined) ?? {
         file,
         code: 'not_a_scenario',
         message: scenarioFiles.length === 0 && named.length === 0 ? 'no scenario file among the inputs (check reads scenario files)' : 'is not a scenario file: check reads scenario files',
         hint: 'name recorded traces in a scenario file (`traces: [glob]`) with its expectations (`expect:`); see docs/check.md',
-      })),
+      }),
     );
   }
   return { scenarioFiles, skipped: traceFiles, repeated, unread };
@@ -76,12 +76,19 @@ export function resolveTraceFiles(scenario: AnyScenario): string[] {
  * Each entry's directory or glob is walked once.
  */
 export function resolveTraceInputs(scenario: AnyScenario, read: { skipBad?: boolean } = {}): { files: string[]; unread: UnreadInput[]; broughtIn: BroughtIn } {
-  const entries = (scenario.traces ?? []).map((pattern, i) => ({ scenario, i, pattern, path: isAbsolute(pattern) ? pattern : join(dirname(scenario.source), pattern) }));
+  const entries = (scenario.traces ?? []).map((pattern, i) => ({ scenario, i, pattern, path: traceEntryPath(scenario.source, pattern) }));
   if (entries.length === 0) return { files: [], unread: [], broughtIn: new Map() };
-  const { files, inputs, broughtIn } = collectEachInput(entries.map((entry) => entry.path), read);
-  const issues = inputs.flatMap((found, i) => found.issues.map((issue) => entryIssue(entries[i]!, issue)));
+  const collected = collectEachInput(entries.map((entry) => entry.path), read);
+  const { inputs, broughtIn } = collected;
+  // An entry naming a pipe or a device is never opened: refused, or with --skip-bad left unread (traceEntryFiles.ts).
+  const special: UnreadInput[] = entries.flatMap((entry) => {
+    const issue = notRegularEntry(entry.path);
+    return issue === undefined ? [] : [{ path: entry.path, issue: { ...entryIssue(entry, issue), hint: issue.hint! } }];
+  });
+  const files = collected.files.filter((file) => !special.some((entry) => entry.path === file));
+  const issues = [...inputs.flatMap((found, i) => found.issues.map((issue) => entryIssue(entries[i]!, issue))), ...(read.skipBad === true ? [] : special.map((entry) => entry.issue))];
   if (issues.length > 0) throw new UserError(issues);
-  const unread = new Map<string, UnreadInput>();
+  const unread = new Map<string, UnreadInput>(read.skipBad === true ? special.map((entry) => [entry.path, entry]) : []);
   inputs.forEach((found, i) => {
     for (const left of found.unread) if (!unread.has(left.path)) unread.set(left.path, { path: left.path, issue: entryIssue(entries[i]!, left.issue) });
   });

@@ -14,6 +14,7 @@ import { looksLikeOtlp } from './otel/readSpans.js';
 import { otelSdkJsonRefusal, otelSdkTextRefusal } from './otel/sdkJson.js';
 import { looksLikeUnmarkedScenario, MISSING_SCENARIO_LINE, SCENARIO_MARK, SCENARIO_NOT_AS_FILE, scenarioKeys } from '../scenario/scenarioMark.js';
 import { requireStrings } from '../options/textArguments.js';
+import { shapelessYamlIssue } from '../scenario/scenarioShape.js';
 
 /** Every trace format loopcost reads, as a message names it: the one list (the refusals of an input name them from it). */
 export const TRACE_FORMATS = {
@@ -233,7 +234,7 @@ export function detectFormat(text: string, path: string): TraceFormat {
   requireStrings('detectFormat', { text, path });
   const head = firstLineOf(text).line;
   if (head === '') {
-    throw new UserError({ file: path, code: 'empty', message: 'is empty', hint: 'pass a trace file with content' });
+    throw new UserError(shapelessYamlIssue(text, path) ?? { file: path, code: 'empty', message: 'is empty', hint: 'pass a trace file with content' });
   }
   if (looksLikeCassette(text)) return 'cassette';
   const byFirstLine = formatOfFirstLine(head);
@@ -250,7 +251,8 @@ export function detectFormat(text: string, path: string): TraceFormat {
   if (SCENARIO_MARK.test(text)) throw new UserError({ file: path, ...SCENARIO_NOT_AS_FILE });
   if (isJsonObject(record) ? scenarioKeys(Object.keys(record)) : looksLikeUnmarkedScenario(text)) throw new UserError({ file: path, ...MISSING_SCENARIO_LINE });
   refuseTooDeep(text, path);
-  throw unknownFormat(path, record);
+  const shapeless = shapelessYamlIssue(text, path);
+  throw shapeless === undefined ? unknownFormat(path, record) : new UserError(shapeless);
 }
 
 /** The format the input's first line, read alone, tells (a whole first line is needed: a partial one is not judged). */

@@ -67,12 +67,22 @@ const LEFT_TO_YAML = /[&*!]|^%|^\s*\?(?:\s|$)/m;
  * past the readers' limit too: js-yaml never sees it, and `yaml`'s reading refuses it before parsing).
  */
 export function quickScenarioValue(text: string): Record<string, unknown> | undefined {
-  if (LEFT_TO_YAML.test(text) || yamlDepthProblem(text) !== undefined) return undefined;
-  let value: unknown;
+  if (LEFT_TO_YAML.test(text)) return undefined;
+  const read = quickYamlValue(text);
+  const value = read?.value;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * Any one-document YAML text's value as js-yaml reads it (under the core schema above; anchors and
+ * aliases too, with js-yaml's own limits); undefined when it does not read (a syntax error, several
+ * documents, nested past the readers' limit). What tells a .yaml input that is no mapping (scenarioShape.ts).
+ */
+export function quickYamlValue(text: string): { value: unknown } | undefined {
+  if (yamlDepthProblem(text) !== undefined) return undefined;
   try {
-    value = jsYaml.load(text, { schema: CORE_AS_YAML, json: false });
+    return { value: jsYaml.load(text, { schema: CORE_AS_YAML, json: false }) };
   } catch {
     return undefined;
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

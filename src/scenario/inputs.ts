@@ -10,6 +10,7 @@ import { collectInputFiles, type BroughtIn, type UnreadInput } from '../io/colle
 import { peekRegularFile } from '../io/readInput.js';
 import { lineFormat, looksLikeCassette, TRACE_FORMATS, type TraceFormat } from '../import/formats.js';
 import { looksLikeUnmarkedScenario, namesScenarioKey, SCENARIO_MARK, SCENARIO_NOT_AS_FILE } from './scenarioMark.js';
+import { shapelessYamlIssue } from './scenarioShape.js';
 
 const SCENARIO_NAME = /\.(ya?ml|json)$/i;
 /** Names no scenario file given under another name is looked for in (the trace files a directory holds by the thousand). */
@@ -19,6 +20,19 @@ export function isScenarioFile(path: string): boolean {
   if (!SCENARIO_NAME.test(path)) return false;
   const head = peekRegularFile(path);
   return head !== undefined && (SCENARIO_MARK.test(head) || looksLikeUnmarkedScenario(head) || namesScenarioKey(head));
+}
+
+/** The most of a file read to tell it empty or no mapping (shapelessYamlFile): a larger file is not judged. */
+const SHAPE_BYTES = 64 * 1024;
+
+/**
+ * The issue for a regular .yaml or .yml file that is empty or holds no mapping (scenarioShape.ts), for a
+ * command that refuses a file it does not read as a scenario (`check`); undefined for any other file.
+ */
+export function shapelessYamlFile(path: string): InputIssue | undefined {
+  const head = peekRegularFile(path, SHAPE_BYTES);
+  if (head === undefined || new TextEncoder().encode(head).length >= SHAPE_BYTES) return undefined;
+  return shapelessYamlIssue(head, path);
 }
 
 /**

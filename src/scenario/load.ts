@@ -14,6 +14,8 @@ import { scenarioSchema, type AnyScenarioFile, type ScenarioFile } from './schem
 import { describeIssue, flattenUnion, misspeltDiscriminator, SCENARIO_HINT as HINT, tightestLimits, type ZodIssue } from './issueWords.js';
 import { isStackOverflow, yamlEscapeError, yamlSyntaxIssue } from '../io/yamlErrors.js';
 import { unknownTagIssues } from './yamlTags.js';
+import { aliasLimitIssue, duplicateKeyIssue } from './yamlKeyAlias.js';
+import { shapelessYamlIssue } from './scenarioShape.js';
 import { quickScenarioValue } from './fastYaml.js';
 import { checkScenarioDepth, parserTooDeep, valueTooDeep } from './depthCheck.js';
 import { keepLines } from './scenarioLines.js';
@@ -118,7 +120,7 @@ export function noPopulation(scenario: AnyScenario): UserError {
 /** Parses and validates scenario text of any kind; `file` names it in every issue. */
 export function parseAnyScenario(text: string, file: string): AnyScenario {
   requireStrings('parseAnyScenario', { text, file });
-  const scenario = quickScenario(text, file) ?? parseWithYaml(text, file);
+  const scenario = quickScenario(text, file) ?? parseShaped(text, file);
   // Kept here too for the commands that read a file with or without a population (check: its `traces:`).
   keepFitWarnings(scenario, text);
   return scenario;
@@ -146,6 +148,13 @@ function quickScenario(text: string, file: string): AnyScenario | undefined {
   return { ...parsed.data, source: file, lineOf: lineAt };
 }
 
+/** parseWithYaml of a file that holds a mapping; an empty .yaml file, or one of a list or a string, is told as such (scenarioShape.ts). */
+function parseShaped(text: string, file: string): AnyScenario {
+  const shapeless = shapelessYamlIssue(text, file);
+  if (shapeless !== undefined) throw new UserError(shapeless);
+  return parseWithYaml(text, file);
+}
+
 /** The reading of scenario text by `yaml` alone (what parseAnyScenario falls back to; tests compare the two). */
 export function parseWithYaml(text: string, file: string): AnyScenario {
   checkScenarioDepth(text, file);
@@ -160,6 +169,8 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
   }
   const linePos = (offset: number) => counter.linePos(offset);
   if (doc.errors.length > 0) {
+    const twice = duplicateKeyIssue(doc, doc.errors, { yaml: yaml(), file, linePos });
+    if (twice !== undefined) throw new UserError(twice);
     const documents = () => yaml().parseAllDocuments(text).length;
     throw new UserError(yamlSyntaxIssue(doc.errors, { file, text, hint: HINT, linePos, documents, one: 'a scenario file' }));
   }
@@ -170,7 +181,7 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
     if (isStackOverflow(error)) throw parserTooDeep(file);
-    throw new UserError({ file, code: 'too_many_aliases', message: `uses YAML aliases past the limit (${(error as Error).message})`, hint: `at most ${MAX_YAML_ALIASES} alias expansions` });
+    throw new UserError(aliasLimitIssue(doc, MAX_YAML_ALIASES, { yaml: yaml(), file, linePos }));
   }
   const deep = pathPastDepth(value);
   if (deep !== undefined) throw valueTooDeep(file, deep);

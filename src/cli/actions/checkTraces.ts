@@ -27,6 +27,7 @@ import { finishRead, runsOf, tracesOf, type AllRuns } from './sweepRead.js';
 import type { PriceTable } from '../../pricing/types.js';
 import { fileKey } from '../../io/collectInputs.js';
 import { statOf } from '../../io/openInput.js';
+import { placeAtTraceEntries } from '../../scenario/traceEntryFiles.js';
 
 /** The flags trace files are read with (limits, --skip-bad, --cache-dir). */
 type TraceFlags = Parameters<typeof traceInputs>[1];
@@ -214,7 +215,10 @@ function asRead(named: readonly NamedFile[][]): (place: string) => string {
  * Returns the runs `work` was last done over, and what it gave.
  */
 export async function readCheckTraces<T>(checks: readonly CheckInput[], read: ReadCheckTraces, work: (traces: CheckTraces) => T): Promise<{ traces: CheckTraces; result: T }> {
-  const found = await readAll(checks, read);
+  // A bad trace file a `traces:` entry names directly is named at that entry (traceEntryFiles.ts).
+  const found = await readAll(checks, read).catch((error: unknown) => {
+    throw placeAtTraceEntries(error, checks.map((input) => input.scenario));
+  });
   // Under --tree, the trees with a run in a file found bad while reading are left out whole first.
   const trees = read.tree === true ? new CheckTreesLeftOut() : undefined;
   trees?.leaveBad(found.reads);
