@@ -13,7 +13,8 @@
  */
 import { z } from 'zod';
 import { UserError, type InputIssue } from '../errors.js';
-import { jsonErrorLine, jsonTextError } from '../import/common/jsonDocument.js';
+import { jsonTextError } from '../import/common/jsonDocument.js';
+import { parseJsonFileText } from '../io/jsonFileText.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT } from '../io/limits.js';
 import type { PriceSource } from '../pricing/types.js';
@@ -204,6 +205,13 @@ function inUsd(file: ParsedBaseline): BaselineFile {
   return file.baseline === BASELINE_SCHEMA_V2 ? { ...file, baseline: BASELINE_SCHEMA, scenarios } : { ...file, scenarios };
 }
 
+/** A check report as `--out FILE --format json` writes it (`tool`, `passed`, no `baseline`), which is not a baseline. */
+function isCheckReport(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || 'baseline' in value) return false;
+  const { tool, passed } = value as { tool?: { name?: unknown }; passed?: unknown };
+  return typeof passed === 'boolean' && typeof tool === 'object' && tool !== null && tool.name === 'loopcost';
+}
+
 const DUPLICATE_HINT = 'write the baseline again with `loopcost check --update-baseline FILE`, or delete the key you do not mean: each key is given once';
 
 /**
@@ -213,15 +221,12 @@ const DUPLICATE_HINT = 'write the baseline again with `loopcost check --update-b
  */
 export function parseBaseline(text: string, file: string): BaselineFile {
   requireStrings('parseBaseline', { text, file });
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const line = jsonErrorLine(text, error);
-    throw new UserError({ file, ...(line === undefined ? {} : { line }), code: 'invalid_json', message: `not valid JSON (${(error as Error).message})`, hint: 'write it with `loopcost check --update-baseline FILE`' });
-  }
+  const read = parseJsonFileText(text, { file, what: 'a check baseline', hint: 'pass a baseline written by `loopcost check --update-baseline FILE` (write one with that flag)' });
+  if ('issue' in read) throw new UserError(read.issue);
+  const value = read.value;
   const problem = parsedJsonTextProblem(text, value);
   if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_HINT : WRITTEN_BY);
+  if (isCheckReport(value)) throw new UserError({ file, code: 'check_report', message: 'is a loopcost check report (--out), not a baseline', hint: 'write a baseline with `loopcost check … --update-baseline FILE` and pass that file to --baseline' });
   const parsed = baselineSchema.safeParse(value, { reportInput: true });
   if (parsed.success) {
     const read = inUsd(parsed.data);

@@ -8,7 +8,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { sha256Hex } from '../io/builtins.js';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
-import { jsonErrorLine, jsonTextError } from '../import/common/jsonDocument.js';
+import { jsonTextError } from '../import/common/jsonDocument.js';
+import { parseJsonFileText } from '../io/jsonFileText.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { refuseWideText, unreadable } from '../io/inputErrors.js';
 import { BYTES_PER_MB, MAX_PRICE_FILE_BYTES } from '../io/limits.js';
@@ -110,20 +111,9 @@ export function parseLiteLlmTable(bytes: Uint8Array | string, file: string, opti
  * (src/io/jsonText.ts); a top level that is no object.
  */
 function parsePriceDocument(text: string, file: string): Record<string, unknown> {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const line = jsonErrorLine(text, error);
-    throw new UserError({
-      file,
-      ...(line === undefined ? {} : { line }),
-      code: 'invalid_json',
-      message: `price file is not valid JSON: ${message}`,
-      hint: FORMAT_HINT,
-    });
-  }
+  const read = parseJsonFileText(text, { file, what: 'a price file', hint: FORMAT_HINT });
+  if ('issue' in read) throw new UserError(read.issue);
+  const data = read.value;
   const problem = parsedJsonTextProblem(text, data);
   if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_HINT : FORMAT_HINT);
   if (!isPlainObject(data)) {

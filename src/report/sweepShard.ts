@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, type InputIssue } from '../errors.js';
+import { parseJsonFileText } from '../io/jsonFileText.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import type { GridAxis } from '../population/grid.js';
 import type { SweepRow } from './sweepReport.js';
@@ -102,12 +103,9 @@ function looksLikeShard(value: unknown): boolean {
 
 /** A shard's text read and checked; `file` names it in every issue. The report is the parsed value itself (its keys in the file's order). */
 export function readSweepShard(text: string, file: string): ShardRead {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { issues: [{ file, code: 'invalid_json', message: `is not JSON (${(error as Error).message})`, hint: SHARD_HINT }] };
-  }
+  const read = parseJsonFileText(text, { file, what: 'the JSON report of a loopcost sweep --shard K/N', hint: SHARD_HINT });
+  if ('issue' in read) return { issues: [read.issue] };
+  const value = read.value;
   const problem = parsedJsonTextProblem(text, value);
   if (problem !== undefined) return { issues: [{ file, ...(problem.field === undefined ? {} : { field: problem.field }), code: problem.code, message: problem.message, hint: SHARD_HINT }] };
   if (!looksLikeShard(value)) return { issues: [{ file, code: 'bad_shard', message: 'is not the JSON report of a loopcost sweep --shard K/N', hint: 'make each shard with loopcost sweep ... --shard K/N --format json' }] };

@@ -6,7 +6,10 @@
 import { z } from 'zod';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT } from '../io/limits.js';
-import { invalidRequest } from './apiError.js';
+import { ApiError, invalidRequest } from './apiError.js';
+import { jsonErrorOffset, jsonPathAt, lineOfOffset } from '../import/common/jsonDocument.js';
+import { columnOfOffset, jsonErrorReason } from '../io/jsonFileText.js';
+import { bareNonNumber } from '../trace/jsonLine.js';
 
 const textPart = z.looseObject({ type: z.string(), text: z.string().optional() });
 const content = z.union([z.string(), z.null(), z.array(textPart)], { error: 'must be a string, null, or an array of parts such as {"type": "text", "text": "..."}' }).optional();
@@ -61,13 +64,30 @@ function missingField(issue: { code: string; input?: unknown; expected?: unknown
 
 const JSON_TEXT_HINTS: Record<string, string> = { duplicate_key: 'send each key once: readers differ on which one counts', too_deep: 'send a body that nests less deeply' };
 
+/**
+ * A body JSON.parse refused, as a 400 naming where: line and column, the field open there (its `param`),
+ * and for a bare NaN or Infinity (what Python's json.dumps writes) that JSON has no such number.
+ */
+function syntaxError(text: string, error: unknown): ApiError {
+  if (text.trim() === '') return invalidRequest('the request body is empty: send the request as one JSON object', null, 'invalid_json');
+  const reported = jsonErrorOffset(text, error);
+  const found = bareNonNumber(text);
+  // V8 names no position for a bare NaN, and stops at the I after the sign of -Infinity.
+  const bare = found !== undefined && (reported === undefined || reported === found.offset || reported === found.offset + 1) ? found : undefined;
+  const offset = bare?.offset ?? reported;
+  const field = offset === undefined ? undefined : jsonPathAt(text, offset);
+  const where = offset === undefined ? '' : ` at line ${lineOfOffset(text, offset)}, column ${columnOfOffset(text, offset)}${field === undefined ? '' : ` (${field})`}`;
+  const why = bare !== undefined ? `${bare.token} is not a JSON number (JSON has no NaN or Infinity): send a number, or null` : jsonErrorReason(error);
+  return invalidRequest(`the request body is not valid JSON${where}: ${why}`, field ?? null, 'invalid_json');
+}
+
 /** `text` as JSON; a 400 when it is not, or when it gives a key twice or nests too deep (JSON.parse would keep the last key silently). */
 function parseJson(text: string): unknown {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw invalidRequest(`the request body is not valid JSON (${(error as Error).message})`, null, 'invalid_json');
+    throw syntaxError(text, error);
   }
   const problem = parsedJsonTextProblem(text, json);
   if (!problem) return json;
@@ -78,11 +98,28 @@ function parseJson(text: string): unknown {
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
+ * A body sent compressed (`Content-Encoding: gzip`, or any coding but `identity`) is refused as such, with
+ * 415 as RFC 9110 §8.4 asks: read as it is, its bytes would be called "not valid UTF-8", which says nothing
+ * of the fix.
+ */
+function refuseEncoded(contentEncoding: string | undefined): void {
+  const coding = contentEncoding?.trim().toLowerCase();
+  if (coding === undefined || coding === '' || coding === 'identity') return;
+  throw new ApiError(415, `the request body is sent with Content-Encoding: ${shownCoding(contentEncoding!)}, and loopcost serve accepts no compressed body: send it uncompressed (no Content-Encoding header)`, 'invalid_request_error', null, 'unsupported_content_encoding');
+}
+
+function shownCoding(coding: string): string {
+  const clean = coding.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
+}
+
+/**
  * The request body's bytes as text; a 400 when they are not UTF-8 (RFC 8259: JSON between systems is UTF-8),
  * as for any other bad body: decoded loosely, a stray byte would become U+FFFD in a message's text and be
  * answered as if the client had sent that character.
  */
-export function bodyText(bytes: Uint8Array): string {
+export function bodyText(bytes: Uint8Array, contentEncoding?: string): string {
+  refuseEncoded(contentEncoding);
   try {
     return UTF8.decode(bytes);
   } catch {

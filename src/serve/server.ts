@@ -188,7 +188,7 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
       if (tooLarge) reject(new ApiError(413, `the request body is larger than ${maxBytes} bytes`, 'invalid_request_error', null, 'request_too_large'));
       else {
         try {
-          resolve(bodyText(Buffer.concat(chunks)));
+          resolve(bodyText(Buffer.concat(chunks), req.headers['content-encoding']));
         } catch (error) {
           reject(error);
         }

@@ -79,14 +79,14 @@ describe('a sign, and a share that reads as 0: the three share flags alike', () 
     }
     expect(await firstLine('--target-completion', '-0')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '-0' asks for no completion rate: every configuration that completes a run reaches 0 (write the share of runs to complete, 0.9 or 90%; the smallest useful one is 1/runs, one run in all: 0.01 for 100 runs)"]);
     expect(await firstLine('--suggest-cap', '+5%')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '+5%' has a sign, which a share is written without (write 5%)"]);
-    expect(await firstLine('--suggest-cap', '-0')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '-0' asks that no run be stopped: no cap but none at all does that (leave --suggest-cap out) (write a share of at least 1e-16 (a smaller one stops the same runs: none that complete))"]);
-    expect(await firstLine('--suggest-cap', '0')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '0' asks that no run be stopped: no cap but none at all does that (leave --suggest-cap out) (write a share of at least 1e-16 (a smaller one stops the same runs: none that complete))"]);
+    expect(await firstLine('--suggest-cap', '-0')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '-0' asks for a cap that stops no run that completes, which only no cap does: leave --suggest-cap out (to suggest a cap, write the share of completing runs it may stop, at least 1e-16: 0.02 or 2%)"]);
+    expect(await firstLine('--suggest-cap', '0')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '0' asks for a cap that stops no run that completes, which only no cap does: leave --suggest-cap out (to suggest a cap, write the share of completing runs it may stop, at least 1e-16: 0.02 or 2%)"]);
     expect(await firstLine('--target-completion', '-0.5')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '-0.5' is not a completion rate (write a rate above 0, at most 1 (0.9) or a percentage (90%))"]);
   });
 
   it('1e-400 (nonzero, reads as 0) is refused by all three, not read as 0: write 0 where 0 is taken, at least 1e-16 for --suggest-cap, 1/runs for --target-completion', async () => {
     expect(await firstLine('--tolerance', '1e-400')).toEqual([2, '', "loopcost: <command line> field '--tolerance': '1e-400' is too small a share to tell from 0 (it reads as 0 in double precision) (write 0 if 0 is meant)"]);
     expect(await firstLine('--target-completion', '1e-400')).toEqual([2, '', "loopcost: <command line> field '--target-completion': '1e-400' is too small a share to tell from 0 (it reads as 0 in double precision) (write the share of runs to complete, 0.9 or 90%; the smallest useful one is 1/runs, one run in all: 0.01 for 100 runs)"]);
-    expect(await firstLine('--suggest-cap', '1e-400')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '1e-400' is too small a share to tell from 0 (it reads as 0 in double precision) (write a share of at least 1e-16 (a smaller one stops the same runs: none that complete))"]);
+    expect(await firstLine('--suggest-cap', '1e-400')).toEqual([2, '', "loopcost: <command line> field '--suggest-cap': '1e-400' is too small a share to tell from 0 (it reads as 0 in double precision) (to suggest a cap, write the share of completing runs it may stop, at least 1e-16: 0.02 or 2%)"]);
   });
 });

@@ -12,7 +12,7 @@ const TRACE = 'scenarios/recorded-pair.jsonl';
 describe('project --suggest-cap: a share too small to tell from 0', () => {
   it.each(['1e-20', '1e-17%', '0.00000000000000001'])('%s is refused', async (share) => {
     const r = await cli('project', TRACE, '--days', '2', '--trials', '20', '--suggest-cap', share);
-    expect([r.code, r.stdout, r.stderr.split('\n')[0]]).toEqual([2, '', `loopcost: <command line> field '--suggest-cap': '${share}' is too small a share to tell from 0 (1 − it is 1 in double precision) (write a share of at least 1e-16 (a smaller one stops the same runs: none that complete))`]);
+    expect([r.code, r.stdout, r.stderr.split('\n')[0]]).toEqual([2, '', `loopcost: <command line> field '--suggest-cap': '${share}' is too small a share to tell from 0 (1 − it is 1 in double precision) (to suggest a cap, write the share of completing runs it may stop, at least 1e-16: 0.02 or 2%)`]);
   });
 
   it('1e-16 is read: a whole number of runs claims it', async () => {

@@ -72,7 +72,7 @@ describe('serve: malformed bodies', () => {
     const cap = /must be a whole number of tokens from 1 to 9007199254740991, not /;
     const cases: [string, string, string | null, RegExp][] = [
       ['not JSON', 'model: gpt-4o-mini', null, /^the request body is not valid JSON/],
-      ['empty', '', null, /^the request body is not valid JSON/],
+      ['empty', '', null, /^the request body is empty: send the request as one JSON object$/],
       ['a JSON array', `[${USER}]`, null, /^the request body: .*expected object, received array/],
       ['null', 'null', null, /^the request body: .*expected object, received null/],
       ['no model', `{"messages":[${USER}]}`, 'model', /^model: is missing \(expected string\)/],

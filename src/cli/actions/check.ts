@@ -11,6 +11,7 @@ import { driftFromBaseline, parseTolerance, renderBaseline, type BaselineFile, t
 import { expectationCount } from '../../check/evaluate.js';
 import { ResolvedPrices, type PriceRow } from '../../check/modelPrices.js';
 import { scenarioKeys } from '../../check/scenarioKey.js';
+import { refuseRunsPastHeap } from '../runsHeap.js';
 import { checkScenarioFiles, loadCheckInputsAsCommand } from '../../check/inputs.js';
 import { renderJunit } from '../../check/junit.js';
 import { buildCheckReport, renderCheckJson, renderCheckTable, type CheckReport } from '../../check/report.js';
@@ -230,6 +231,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const checks = loadCheckInputsAsCommand(scenarioFiles, scenarioOverridesFromFlags(opts, given), { skipBad: opts.skipBad === true });
   // --runs and --seed make synthetic runs: said, as replay and sweep say it, when no file has a population.
   warnScenarioFlags(opts, checks.filter((input) => input.scenario.population !== undefined).length, io, { appliesTo: "scenario files' synthetic populations", none: 'no scenario file checked has one (only traces:)' });
+  refuseRunsPastHeap('check', checks.filter((input) => input.scenario.population !== undefined), { runsGiven: given('runs'), pooled: false });
   refuseStdoutOutput({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit }, { command: 'check', carries: 'report' });
   refuseOwnStdout({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit });
   checkOutputs(opts, { scenarioFiles, checks }, io);

@@ -31,6 +31,7 @@ import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, tableOrJson } from './output.js';
 import { chooseFormat } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
+import { refuseRunsPastHeap } from '../runsHeap.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 import { sweepTookOwn } from './sweepTook.js';
 import { fittedStrata, partCacheWarnings, partRecords, partWindowWarnings, projectConfig, projectedRuns, worstCaseOverParts, type RunsPart } from './projectParts.js';
@@ -50,8 +51,8 @@ export type ProjectFlags = Omit<SweepFlags, 'grid' | 'force' | 'targetCompletion
 
 /** A share flag (`--suggest-cap`): a number as every number flag takes one (io/numberText.ts), or a percentage of one. */
 function share(flag: string, value: string): number {
-  const smallHint = 'write a share of at least 1e-16 (a smaller one stops the same runs: none that complete)';
-  const zeroNot = 'asks that no run be stopped: no cap but none at all does that (leave --suggest-cap out)';
+  const smallHint = 'to suggest a cap, write the share of completing runs it may stop, at least 1e-16: 0.02 or 2%';
+  const zeroNot = 'asks for a cap that stops no run that completes, which only no cap does: leave --suggest-cap out';
   const n = shareFlagValue(value, { flag, accepts: (fraction) => fraction > 0 && fraction < 1, notA: 'is not a share between 0 and 1', hint: 'write 0.02 or 2%', smallHint, zeroNot });
   // Past this, 1 − share is 1 in doubles: the cap is the largest completed run's whatever the share, and the runs to claim it are past 1e17.
   if (1 - n === 1) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is too small a share to tell from 0 (1 − it is 1 in double precision)`, hint: smallHint });
@@ -128,6 +129,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   // Each scenario file's runs under its own settings, the flags on top; recorded runs under the flags alone (as sweep: projectParts.ts).
   const sweepOpts = { ...opts, grid: [], seedSeedsProjection: true };
   const read = await prepareSweep(inputs, sweepOpts, given, io);
+  refuseRunsPastHeap('project', read.scenarios, { runsGiven: given('runs'), pooled: true });
   // Every tally over the runs (a run past $9,007 makes its file bad: sweepDrop.ts), then the bad files refused or listed.
   const { prepared, config, pairs, crossings, parts, suggestCap } = await tallyDropping({ prepared: read, opts: sweepOpts, io }, (prepared) => {
     const config = projectConfig(prepared);

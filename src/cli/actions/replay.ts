@@ -32,6 +32,7 @@ import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindo
 import { RowColumns, rowList } from '../../replay/runColumns.js';
 import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
+import { refuseRunsPastHeap } from '../runsHeap.js';
 import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import type { SubagentLimits } from '../../tree/engine.js';
 import { reportedSettings, runScenarioInput, scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
@@ -251,6 +252,7 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, giv
   if (opts.reportDir !== undefined) checkOutputDirectory(opts.reportDir, REPORT_FILES);
   checkOutputs([['--out', opts.out], ...reportDirOutputs(opts.reportDir, REPORT_FILES)], pricedInputs(inputs, opts), io);
   const { traceFiles, scenarios, unread, broughtIn } = readInputs(inputs, opts, given, io);
+  refuseRunsPastHeap('replay', scenarios, { runsGiven: given('runs'), pooled: true });
   checkBrakeFlags(opts, 'replay', scenarios.map((input) => input.settings.brakes));
   checkReplayOutputFlags(opts, format);
   // --per-run shapes the chart too (every run's own chart): with a chart only --wide does nothing.

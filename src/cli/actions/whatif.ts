@@ -28,6 +28,7 @@ import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
+import { refuseRunsPastHeap } from '../runsHeap.js';
 import { treeTraceInputs } from './treeHeaders.js';
 import { inputWarningsOf } from './inputWarnings.js';
 import { BaselineModeMisses } from './whatifModes.js';
@@ -204,6 +205,7 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   const settings = trySettings(opts.try, { subagent, tree: opts.tree === true });
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   const { traceFiles, scenarios, unread, broughtIn } = readInputs(inputs, opts, given, io);
+  refuseRunsPastHeap('whatif', scenarios, { runsGiven: given('runs'), pooled: true });
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   return runWhatIf(
     {

@@ -1,0 +1,58 @@
+/**
+ * `--runs` (or a scenario's `runs:`) took up to 10,000,000, but replay, whatif, check and project keep
+ * every run's result: past the heap V8 died with a fatal out-of-memory error (exit 134, a stack trace, no
+ * report). A count whose kept results would not fit is refused up front, exit 2, naming --runs or the
+ * file's `runs:` line and what to do; sweep, which streams, is not limited.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HEAP_RESERVE_BYTES, KEPT_RUN_BYTES, keptRunsIssue, mostKeptRuns } from '../../src/flags/runsMemory.js';
+import { refuseRunsPastHeap } from '../../src/cli/runsHeap.js';
+import { loadScenarioFile } from '../../src/scenario/load.js';
+import { userErrorOf } from '../helpers.js';
+import { BIN, tempDir } from './run.js';
+
+const MB = 1024 * 1024;
+
+describe('the estimate', () => {
+  it('runs fit while their kept bytes fit in the heap less the reserve', () => {
+    const heap = 500 * MB;
+    const most = mostKeptRuns('replay', heap);
+    expect(most).toBe(Math.floor((heap - HEAP_RESERVE_BYTES) / KEPT_RUN_BYTES.replay));
+    expect(keptRunsIssue({ command: 'replay', runs: most, heapLimitBytes: heap, place: { file: '<command line>', field: '--runs' } })).toBeUndefined();
+    const issue = keptRunsIssue({ command: 'replay', runs: most + 1, heapLimitBytes: heap, place: { file: '<command line>', field: '--runs' } });
+    expect(issue).toMatchObject({ file: '<command line>', field: '--runs', code: 'too_many_runs' });
+    expect(issue!.message).toMatch(/^351,677 runs would keep about 4\d\d MB of results in memory \(replay holds every run's result until it reports\), more than the 500 MB heap Node has here$/);
+    expect(issue!.hint).toBe(`give at most ${most.toLocaleString('en-US')} runs, or run \`loopcost sweep\` (it streams its runs, keeping no run's result), or raise the heap (NODE_OPTIONS=--max-old-space-size=MB)`);
+    expect(mostKeptRuns('whatif', 10 * MB)).toBe(0);
+  });
+
+  it('names a scenario file\'s runs: line when --runs was not given; sums pooled scenarios, takes the largest otherwise', () => {
+    const dir = tempDir();
+    const file = join(dir, 'big.yaml');
+    writeFileSync(file, readScenario().replace('runs: 30', 'runs: 200000'));
+    const input = { scenario: loadScenarioFile(file), settings: { runs: 200000 } };
+    const heap = 150 * MB;
+    const error = userErrorOf(() => refuseRunsPastHeap('project', [input], { runsGiven: false, pooled: true, heapLimitBytes: heap }));
+    expect(error.issues[0]).toMatchObject({ file, line: readScenario().split('\n').findIndex((l) => l.startsWith('runs:')) + 1, field: 'runs', code: 'too_many_runs' });
+    const half = { ...input, settings: { runs: 100000 } };
+    expect(() => refuseRunsPastHeap('check', [half, half], { runsGiven: true, pooled: false, heapLimitBytes: heap })).not.toThrow();
+    expect(userErrorOf(() => refuseRunsPastHeap('replay', [half, half], { runsGiven: true, pooled: true, heapLimitBytes: heap })).issues[0]).toMatchObject({ file: '<command line>', field: '--runs' });
+  });
+});
+
+function readScenario(): string {
+  return readFileSync('scenarios/flight-search.yaml', 'utf8');
+}
+
+describe('the CLI under a small heap', () => {
+  it('replay --runs 1000000 with a 430 MB heap: exit 2 naming --runs, no V8 fatal error, nothing on stdout', () => {
+    const r = spawnSync(process.execPath, [BIN, 'replay', 'scenarios/flight-search.yaml', '--runs', '1000000'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=430' }, timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^loopcost: <command line> field '--runs': 1,000,000 runs would keep about [\d,]+ MB of results in memory \(replay holds every run's result until it reports\), more than the \d+ MB heap Node has here \(give at most [\d,]+ runs, or run `loopcost sweep`/);
+    expect(r.stderr).not.toMatch(/FATAL|heap out of memory/);
+  });
+});
