@@ -4,25 +4,12 @@
  * compressed (415), not called "not valid UTF-8". The server answers normally afterwards.
  */
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../../src/import/index.js';
-import { loadPriceTable } from '../../src/pricing/index.js';
-import { startServer, type RunningServer } from '../../src/serve/index.js';
-import type { Trace } from '../../src/trace/types.js';
+import { describe, expect, it } from 'vitest';
 import { expectOpenAiError, post } from './client.js';
-
-const TRACE = 'scenarios/reference-sum-of-squares.jsonl';
-let server: RunningServer;
-let sessions = 0;
-
-beforeAll(async () => {
-  const traces = (await loadTraceFile(TRACE)) as Trace[];
-  server = await startServer({ sources: { traces }, prices: loadPriceTable(), port: 0 });
-});
-afterAll(() => server.close());
+import { referenceServer } from './referenceServer.js';
 
 const BODY = '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"sum"}]';
-const send = (body: string) => post(server.url, body, { 'x-loopcost-session': `s${++sessions}` });
+const { url, send } = referenceServer();
 
 describe('serve: a body that is not JSON', () => {
   it('a bare NaN or -Infinity is named at its line, column and field, as no JSON number', async () => {
@@ -46,11 +33,11 @@ describe('serve: a body that is not JSON', () => {
 describe('serve: a compressed body', () => {
   it('Content-Encoding: gzip is refused as compressed (415), with what to send; identity is read', async () => {
     const body = `${BODY}}`;
-    const response = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-loopcost-session': 'gz' }, body: gzipSync(body) });
+    const response = await fetch(`${url()}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-loopcost-session': 'gz' }, body: gzipSync(body) });
     expect(response.status).toBe(415);
     const json = (await response.json()) as { error: { message: string; code: string; type: string } };
     expect(json.error).toMatchObject({ type: 'invalid_request_error', code: 'unsupported_content_encoding' });
     expect(json.error.message).toBe('the request body is sent with Content-Encoding: gzip, and loopcost serve accepts no compressed body: send it uncompressed (no Content-Encoding header)');
-    expect((await post(server.url, body, { 'content-encoding': 'identity', 'x-loopcost-session': 'plain' })).status).toBe(200);
+    expect((await post(url(), body, { 'content-encoding': 'identity', 'x-loopcost-session': 'plain' })).status).toBe(200);
   });
 });

@@ -3,26 +3,11 @@
  * limit, a `__proto__` key smuggling fields past the checks, and malformed bodies — each a 400 naming the
  * field, never a 500 or a silent default; the server answers normally afterwards.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../../src/import/index.js';
-import { loadPriceTable } from '../../src/pricing/index.js';
-import { startServer, type RunningServer } from '../../src/serve/index.js';
-import type { Trace } from '../../src/trace/types.js';
-import { expectOpenAiError, post, type Answer } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { expectOpenAiError, type Answer } from './client.js';
+import { referenceServer } from './referenceServer.js';
 
-/** Its first call answers 150 output tokens. */
-const TRACE = 'scenarios/reference-sum-of-squares.jsonl';
-let server: RunningServer;
-let sessions = 0;
-
-beforeAll(async () => {
-  const traces = (await loadTraceFile(TRACE)) as Trace[];
-  server = await startServer({ sources: { traces }, prices: loadPriceTable(), port: 0 });
-});
-afterAll(() => server.close());
-
-/** `body` (a string, sent as is) posted in a session of its own. */
-const send = (body: string) => post(server.url, body, { 'x-loopcost-session': `s${++sessions}` });
+const { send } = referenceServer();
 const USER = '{"role":"user","content":"sum"}';
 const withFields = (fields: string) => `{"model":"gpt-4o-mini","messages":[${USER}],${fields}}`;
 

@@ -14,7 +14,8 @@ import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, pricedInputs, reportView } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
-import { prepareSweep, type SweepFlags } from './sweepWork.js';
+import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
+import type { ReportWarning } from '../../report/warnings.js';
 import { configurationSayer, scenarioNotes, sweepTookOwn } from './sweepTook.js';
 import { tallyDropping } from './sweepDrop.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
@@ -74,13 +75,18 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
       ...scenarioNotes(prepared, 'calibrate'),
       ...[completionMeaningsLine(meanings.counts(), { completed: 'what a completion rate counts, and recorded runs are judged by', done: 'false stops (synthetic), precision and recall' }), noStuck].filter((line): line is string => line !== undefined),
     ],
-    warnings: [
-      ...inputWarningsOf(io),
-      ...gridWarnings({ setup: prepared, recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces) }),
-      // What each summary strategy's summaries did, read off each configuration's totals as sweep reads its rows (summaryCallWarning.ts).
-      ...sweepSummaryWarnings(configs.map((c, i) => ({ context: say(c).context, runs: figures[i]!.synthetic.runs + figures[i]!.recorded.runs, summaryCalls: figures[i]!.summaryCalls }))),
-    ],
+    warnings: [...inputWarningsOf(io), ...calibrateWarnings({ prepared, figures, recordedRuns, inputs })],
   });
   emitReport(renderCalibrate(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   return 0;
+}
+
+/** What calibrate's report warns of beyond reading its inputs: sweep's grid warnings, and what each summary strategy's summaries did (read off each configuration's totals as sweep reads its rows: summaryCallWarning.ts). */
+function calibrateWarnings(args: { prepared: PreparedSweep; figures: ReturnType<typeof calibrationsOf>; recordedRuns: number; inputs: string[] }): ReportWarning[] {
+  const { prepared, figures } = args;
+  const say = configurationSayer(prepared);
+  return [
+    ...gridWarnings({ setup: prepared, recordedRuns: args.recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs: args.inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces) }),
+    ...sweepSummaryWarnings(prepared.configurations.map((c, i) => ({ context: say(c).context, runs: figures[i]!.synthetic.runs + figures[i]!.recorded.runs, summaryCalls: figures[i]!.summaryCalls }))),
+  ];
 }
