@@ -9,8 +9,8 @@
  * A max-output-tokens raised loosens neither (it tightens both); what it adds to each call's cost is a figure
  * (the worst case per run: worstCaseDrift.ts). Two numbers (`8000 → 9000`) are brakesLoosened.ts's own.
  */
-import { DEFAULT_MAX_OUTPUT_TOKENS } from '../brakes/config.js';
-import { promptAllowedTokens } from '../kernel/limits.js';
+import { maxOutputTokensSent, NO_BRAKES } from '../brakes/config.js';
+import { brakeLimits, Limit } from '../kernel/limits.js';
 
 type Parts = ReadonlyMap<string, string>;
 
@@ -20,12 +20,14 @@ export type WindowOf = (model: string) => number | undefined;
 const WINDOW = 'context-window';
 const MAX_OUTPUT = 'max-output-tokens';
 
-const maxOutputOf = (parts: Parts): number => Number(parts.get(MAX_OUTPUT) ?? DEFAULT_MAX_OUTPUT_TOKENS);
+/** The max_tokens the calls send under `parts` (brakes/config.ts maxOutputTokensSent: the default when not given). */
+const maxOutputOf = (parts: Parts): number => maxOutputTokensSent(parts.has(MAX_OUTPUT) ? { maxOutputTokens: Number(parts.get(MAX_OUTPUT)) } : {});
 
-/** The largest prompt `context-window` allows on a model of window `windowTokens` (Infinity: unknown). */
+/** The largest prompt `context-window` allows on a model of window `windowTokens` (Infinity: unknown), as the engines' brake reads it (kernel/limits.ts brakeLimits). */
 function promptLimit(parts: Parts, windowTokens: number): number {
   const value = parts.get(WINDOW)!;
-  return value === 'model' ? promptAllowedTokens(windowTokens, maxOutputOf(parts)) : Number(value);
+  const contextWindow = value === 'model' ? ('model' as const) : Number(value);
+  return brakeLimits({ ...NO_BRAKES, contextWindow, maxOutputTokens: maxOutputOf(parts) }, windowTokens)[Limit.ContextWindow]!;
 }
 
 /** `8000`, or `model (gpt-4o: 123904)`: the brake as given, its number on each model where it is the model's. */

@@ -64,6 +64,7 @@ describe('brakesLoosened: which changes hold less', () => {
     expect(loosened('max-repeat=3,repeat-mode=total,repeat-action=skip', 'max-repeat=3,repeat-mode=total,repeat-action=skip,max-skips=2')).toEqual([]);
     expect(loosened(REFERENCE, 'max-steps=12')).toEqual([]);
     expect(loosened('max-steps=12', REFERENCE)).toEqual([]);
+    // No model priced (pair's models: []): `model` has no number to judge here (judged on priced models below).
     expect(loosened('context-window=8000', 'context-window=model')).toEqual([]);
   });
 
