@@ -95,7 +95,7 @@ export { defineTool, ToolRegistry } from './agent/tools.js';
 export { defineSubagentTool, type LiveTreeReport, type LiveTreeAgent, type LiveTreeTotals } from './agent/subagent.js';
 export { SubagentAfterToolCallError } from './agent/toolCallStarts.js';
 export { traceModel, type TraceDriven } from './agent/traceModel.js';
-export type { TraceDrivenOptions } from './agent/traceModel.js';
+export type { TraceDrivenOptions, TraceModelOptions } from './agent/traceModel.js';
 export { ModelTurnError } from './agent/turnCheck.js';
 export { LoopValueError } from './agent/valueCheck.js';
 export type { ErrorWithPartialRun } from './agent/thrownRun.js';

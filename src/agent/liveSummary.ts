@@ -69,6 +69,7 @@ export async function summarizeLive(run: SummaryRun, due: SummaryDue): Promise<S
       toolChoice: 'none',
       maxOutputTokens: spec.summaryTokens,
       purpose: 'summary',
+      promptEstimateTokens: due.size.promptEstimate, // What a stand-in provider sizes it by (traceModel), as replay's simulated one does.
       ...(spec.model === undefined ? {} : { model: spec.model }),
       ...(deadline.signal === undefined ? {} : { signal: deadline.signal }),
     });

@@ -11,7 +11,9 @@
  * not aborted reached of a call it stopped inside) says so again (`cutOff`): the loop reaches none after it. Driving runAgentLoop with it (and its signal, and its
  * cacheWrites: what the loop that made the run would have said, as the replay's cache mode leaves it) must give
  * what replayTrace gives for the same trace and settings (the parity test), an abort being, replayed, the
- * recording's end (trace_end, with the run's detail).
+ * recording's end (trace_end, with the run's detail). A summary call, the strategy's and no recorded one, is
+ * answered with its S tokens, or refused as replay's simulated provider refuses it (kernel/providerWindow.ts): its
+ * prompt (the loop's estimate, ModelRequest `promptEstimateTokens`) + S past `summaryWindowTokens`.
  */
 import type { CacheMode } from '../context/strategy.js';
 import { cacheWritesOf } from '../kernel/cacheWrites.js';
@@ -20,7 +22,8 @@ import { cacheModeCode } from '../loop/meter.js';
 import { cacheWritesOption } from './cacheWrites.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
-import { refusalOfRecorded } from '../loop/refusalWords.js';
+import { refusalMessage, refusalOfRecorded } from '../loop/refusalWords.js';
+import { windowRefusal } from '../kernel/providerWindow.js';
 import { reachedToolCalls, runsTools } from '../trace/toolsRun.js';
 import { cutShort } from '../trace/rules.js';
 import type { ToolRun } from './tools.js';
@@ -28,7 +31,7 @@ import { exhaustedStop, modelGaveUp, runAborted } from '../kernel/gaveUp.js';
 import { callsLeft, endsAtSummary } from '../kernel/summaryBeforeCall.js';
 import type { CallRecord, FailedCall, ToolCallRecord, Trace } from '../trace/types.js';
 import type { VirtualClock } from './clock.js';
-import { ModelCallError, ModelExhausted, type AgentCacheWrites, type AgentContextOptions, type AgentLoopOptions, type AgentTool, type Model, type ModelTurn, type ModelUsage } from './types.js';
+import { ModelCallError, ModelExhausted, type AgentCacheWrites, type AgentContextOptions, type AgentLoopOptions, type AgentTool, type Model, type ModelRequest, type ModelTurn, type ModelUsage } from './types.js';
 
 /**
  * A trace-driven run: the options runAgentLoop takes from it, to spread into its own
@@ -63,8 +66,19 @@ interface Answering {
   abortIfAt(index: number, tool: number): void;
 }
 
-/** `cache`: the cache mode of the replay the run is held to (default `recorded`: the real loop bills the usage its provider reports). */
-export function traceModel(trace: Trace, clock: VirtualClock, cache: CacheMode = 'recorded'): TraceDriven {
+/** What a trace-driven run is held to, beyond its trace: the replay's settings it cannot read from the trace. */
+export interface TraceModelOptions {
+  /** The cache mode of the replay the run is held to (default `recorded`: the real loop bills the usage its provider reports). */
+  cache?: CacheMode;
+  /**
+   * The context window of the model summary calls go to (the strategy's model X's, else the run's: its pricing's
+   * `contextWindow`): a summary request whose prompt estimate + max tokens passes it is refused (400
+   * `context_length_exceeded`), as replay's simulated provider refuses it. Absent: no summary request is refused.
+   */
+  summaryWindowTokens?: number;
+}
+
+export function traceModel(trace: Trace, clock: VirtualClock, { cache = 'recorded', summaryWindowTokens }: TraceModelOptions = {}): TraceDriven {
   const controller = new AbortController();
   const abortAt = abortPoint(trace);
   if (abortAt?.call === -1) controller.abort();
@@ -76,13 +90,13 @@ export function traceModel(trace: Trace, clock: VirtualClock, cache: CacheMode =
     },
   };
   const cacheWrites = cacheWritesOption(boundWrites(cacheWritesOf(trace), cacheModeCode(cache)));
-  const options: TraceDrivenOptions = { model: recordedModel(trace, clock, state), tools: recordedTools(trace, clock, state), context: recordedContext(trace), signal: controller.signal, cacheWrites };
+  const options: TraceDrivenOptions = { model: recordedModel(trace, clock, { state, summaryWindowTokens }), tools: recordedTools(trace, clock, state), context: recordedContext(trace), signal: controller.signal, cacheWrites };
   // `calls` is no option: not enumerable, so a spread into runAgentLoop's options does not copy it (its options refuse unknown keys).
   return Object.defineProperty(options, 'calls', { get: () => state.next, enumerable: false }) as TraceDriven;
 }
 
-/** The model: each call answered with the trace's next recorded response, or its recorded failure. */
-function recordedModel(trace: Trace, clock: VirtualClock, state: Answering): Model {
+/** The model: each call answered with the trace's next recorded response, or its recorded failure; a summary call with S tokens, or refused past `summaryWindowTokens`. */
+function recordedModel(trace: Trace, clock: VirtualClock, { state, summaryWindowTokens }: { state: Answering; summaryWindowTokens: number | undefined }): Model {
   // The recorded model gave up after its last (failed) call: that failure ends the run as it ended the recorded one.
   const gaveUpAt = modelGaveUp(trace) ? trace.calls.length - 1 : -1;
   return {
@@ -93,6 +107,8 @@ function recordedModel(trace: Trace, clock: VirtualClock, state: Answering): Mod
       if (request.purpose === 'summary') {
         // Past the last recorded call, a request past the end: the run made no call for it to come before (kernel/summaryBeforeCall.ts).
         if (endsAtSummary(callsLeft(trace.calls.length, state.next))) throw ended();
+        const refused = summaryRefused(request, summaryWindowTokens);
+        if (refused) throw refused;
         // A summary call is the strategy's, not the trace's: answered with S tokens, taking no recorded call.
         return { text: '(summary)', toolCalls: [], usage: { outputTokens: request.maxOutputTokens } };
       }
@@ -107,6 +123,16 @@ function recordedModel(trace: Trace, clock: VirtualClock, state: Answering): Mod
       return turn;
     },
   };
+}
+
+/**
+ * A summary request refused as a provider refuses a prompt past the window (in replay's simulated provider's
+ * numbers, kernel/providerWindow.ts windowRefusal: the loop's prompt estimate, S, the window); undefined when answered.
+ */
+function summaryRefused(request: ModelRequest, windowTokens: number | undefined): ModelCallError | undefined {
+  if (request.promptEstimateTokens === undefined) return undefined;
+  const refusal = windowRefusal(windowTokens, request.promptEstimateTokens, request.maxOutputTokens);
+  return refusal && new ModelCallError(refusalMessage(refusal), { status: 400, retryable: false, refusal });
 }
 
 /** The error a recorded failed call is answered with (`failed`: its failure; `endsRun`: the detail of the run it ended, where the recorded model gave up). */

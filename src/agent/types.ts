@@ -52,6 +52,8 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** `summary`: the context strategy's summary call (the run's tools sent, toolChoice `none`; the answer's text replaces the older steps). */
   purpose?: 'summary';
+  /** The loop's estimate of the prompt in tokens (the one its brakes priced), sent with a summary call: a provider counts the prompt itself (adapters ignore it); a stand-in with no text to count (traceModel) refuses a summary call past the window by it, as replay's simulated provider does. */
+  promptEstimateTokens?: number;
   /** A model to call instead of the adapter's own (`summary:…,model=X`). */
   model?: string;
 }

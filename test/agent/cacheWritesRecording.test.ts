@@ -182,7 +182,7 @@ describe('a real-loop recording states its cache writes’ lifetime, and its rep
     const asFive = { ...none!, header: { ...none!.header, cacheWrites: 'five-minutes' as const } };
     const cacheOn = { brakes: recordedBrakes(none!), strategy: { kind: 'full' as const, cache: 'on' as const }, pricing, prices };
     for (const engine of ['compiled', 'readable'] as const) expect(replayTrace(none!, { ...cacheOn, engine })).toEqual(replayTrace(asFive, { ...cacheOn, engine }));
-    expect([traceModel(none!, new VirtualClock(), 'on').cacheWrites, traceModel(none!, new VirtualClock(), 'recorded').cacheWrites]).toEqual(['five-minutes', 'none']);
+    expect([traceModel(none!, new VirtualClock(), { cache: 'on' }).cacheWrites, traceModel(none!, new VirtualClock(), { cache: 'recorded' }).cacheWrites]).toEqual(['five-minutes', 'none']);
   });
 
   it('a header whose cacheWrites is no lifetime: exit 2, naming the file, line 1 and the field, with the values it takes', async () => {

@@ -21,8 +21,9 @@ export const TRACE_RETRY = { maxRetries: Infinity, backoffMs: () => 0 };
 
 export async function runTraceDriven(trace: Trace, settings: Settings, extra: { model?: (model: Model) => Model; recorder?: TraceRecorder } = {}): Promise<AgentRunResult> {
   const clock = new VirtualClock();
-  // The loop that made the run says how long its cache writes last, as the replay's cache leaves them (traceModel's cacheWrites).
-  const driven = traceModel(trace, clock, settings.strategy.cache ?? defaultCacheMode(trace));
+  // The loop that made the run says how long its cache writes last, as the replay's cache leaves them (traceModel's cacheWrites);
+  // its summary calls go to the run's model, whose window refuses one past it as replay's simulated provider does.
+  const driven = traceModel(trace, clock, { cache: settings.strategy.cache ?? defaultCacheMode(trace), summaryWindowTokens: settings.pricing.contextWindow });
   return agentLoop({
     model: extra.model ? extra.model(driven.model) : driven.model,
     tools: driven.tools,
