@@ -4,7 +4,9 @@
  * through it; the compiled replay, fast/strategySteps.ts; the real loop, agent/liveSummary.ts through
  * session.beforeSummary; the real loop driven by a recording, agent/traceModel.ts, and `serve`'s recorded
  * sessions, serve/recorded.ts, for the calls left). Pure; summaryCallOutcome allocates nothing (the compiled
- * replay calls it at every summary call due).
+ * replay calls it at every summary call due). The first check, the brakes that gate the call (`mayRun`), is the
+ * caller's to make: the compiled replay passes it; loop/session.ts makes it where it finds the call due
+ * (summaryDue, with a tree's own check) and so passes `mayRun: true` once it holds — the same order.
  *
  * A summary call is made only before a call the run is about to make. A real loop (agent/loop.ts drive)
  * summarises right before it sends its next call, once its brakes let that call through; it makes no summary

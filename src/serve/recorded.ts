@@ -48,7 +48,7 @@ export class RecordedSession extends ServeSession {
 
   /** After the recording's last call, once it was a final answer or a failed call, or its run asked for no more (an abort), or a request asked past it or a summary call came after it. */
   ended(): boolean {
-    return this.callsLeft() === 0 && !this.mayGoOn;
+    return endsAtSummary(this.callsLeft()) && !this.mayGoOn;
   }
 
   /** The recording's calls not yet given (kernel/summaryBeforeCall.ts callsLeft: a refused one among them). */

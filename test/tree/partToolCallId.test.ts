@@ -16,10 +16,10 @@ function part(parentToolCallId?: string): Trace {
 }
 
 describe('partToolCallId: the Task call that ran a part', () => {
-  it("is the part's own id, else the agent's; undefined when neither is recorded or the part is not there", () => {
+  it("is the part's own id, else the agent's (a part not there, −1 or past the last, too); undefined when neither is recorded", () => {
     const agent = { parentToolCallId: 'task-1', runs: [part(), part('task-2'), part()] };
     expect([0, 1, 2].map((p) => partToolCallId(agent, p))).toEqual(['task-1', 'task-2', 'task-1']);
-    expect(partToolCallId(agent, 3)).toBe('task-1');
+    expect([partToolCallId(agent, 3), partToolCallId(agent, -1)]).toEqual(['task-1', 'task-1']);
     expect(partToolCallId({ runs: [part(), part('task-2')] }, 0)).toBeUndefined();
     expect(partToolCallId({ runs: [part(), part('task-2')] }, 1)).toBe('task-2');
   });
