@@ -29,7 +29,12 @@ export function refuseRunsPastHeap(command: KeepingCommand, inputs: readonly Run
   if (inputs.length === 0) return;
   const largest = inputs.reduce((a, b) => (b.settings.runs > a.settings.runs ? b : a));
   const runs = options.pooled ? inputs.reduce((n, input) => n + input.settings.runs, 0) : largest.settings.runs;
+  refuseCountPastHeap(command, runs, { place: placeOf(largest, options.runsGiven), ...(options.heapLimitBytes === undefined ? {} : { heapLimitBytes: options.heapLimitBytes }) });
+}
+
+/** Refuses (exit 2, before any run) `runs` runs `command` could not keep in this heap, the count given at `place` (fit --report: --runs). */
+export function refuseCountPastHeap(command: KeepingCommand, runs: number, options: { place: RunsPlace; heapLimitBytes?: number }): void {
   const heapLimitBytes = options.heapLimitBytes ?? getHeapStatistics().heap_size_limit;
-  const issue = keptRunsIssue({ command, runs, heapLimitBytes, place: placeOf(largest, options.runsGiven) });
+  const issue = keptRunsIssue({ command, runs, heapLimitBytes, place: options.place });
   if (issue !== undefined) throw new UserError(issue);
 }

@@ -1,21 +1,31 @@
 /**
- * How many runs a command that keeps every run's result (replay, whatif, check, project) can hold in the
- * heap Node was given: --runs (or a scenario's `runs:`) takes up to MAX_SCENARIO_RUNS, but these commands
- * hold each run's result until they report, and past the heap V8 stops with a fatal out-of-memory error
- * (exit 134), a stack trace and no report. A count whose kept results would not fit is refused up front.
- * `sweep` streams its runs (it keeps figures per configuration, not per run), so it is not limited here.
+ * How many runs a command that keeps every run's result (replay, whatif, check, project, `fit --report`)
+ * can hold in the heap Node was given: --runs (or a scenario's `runs:`) takes up to MAX_SCENARIO_RUNS, but
+ * these commands hold each run's result until they report, and past the heap V8 stops with a fatal
+ * out-of-memory error (exit 134), a stack trace and no report. A count whose kept results would not fit is
+ * refused up front. Not limited here, as they stream: `sweep` and `calibrate` (figures per configuration,
+ * added up run by run, synthetic runs recorded and swept a batch at a time: resident memory the same at
+ * 20,000, 60,000 and 200,000 runs of scenarios/flight-search.yaml), and `generate` (each run written as it
+ * unfolds, one run in memory: the same). `--tree` takes no run count: its runs are the session trees read
+ * (scenario files are refused with it), held as the traces themselves are.
  * Pure: the heap limit is read in the CLI shell (src/cli/runsHeap.ts).
  */
 import type { InputIssue } from '../errors.js';
 
-export type KeepingCommand = 'replay' | 'whatif' | 'check' | 'project';
+export type KeepingCommand = 'replay' | 'whatif' | 'check' | 'project' | 'fit';
 
 /**
  * Heap bytes each run's kept result takes, at least, per command: measured (resident memory at 100,000
  * and 300,000 runs of a one-step scenario, and of scenarios/flight-search.yaml: about the same) as replay
  * ≈1.3 KB, check ≈0.8 KB, project ≈0.7 KB, whatif ≈0.65 KB a run; runs of more steps keep more.
+ * `fit --report` keeps each synthetic run of the profile with its steps (to compare them with the recorded
+ * runs): ≈1.7 KB a run of a profile fitted to scenarios/recorded-pair.jsonl (one or two steps a run;
+ * resident memory at 20,000 and 60,000 runs), ≈5 KB of one fitted to 12 generated flight-search runs.
  */
-export const KEPT_RUN_BYTES: Readonly<Record<KeepingCommand, number>> = { replay: 1300, check: 800, project: 700, whatif: 650 };
+export const KEPT_RUN_BYTES: Readonly<Record<KeepingCommand, number>> = { replay: 1300, check: 800, project: 700, whatif: 650, fit: 1700 };
+
+/** The commands whose runs `loopcost sweep` could stream instead (the same runs under the same brakes). */
+const SWEEP_INSTEAD: ReadonlySet<KeepingCommand> = new Set(['replay', 'whatif', 'check']);
 
 /** Heap the process needs besides the runs (code, price tables, inputs), left out of what runs may use. */
 export const HEAP_RESERVE_BYTES = 64 * 1024 * 1024;
@@ -45,11 +55,11 @@ export function keptRunsIssue(args: { command: KeepingCommand; runs: number; hea
   const most = mostKeptRuns(command, heapLimitBytes);
   if (runs <= most) return undefined;
   const kept = runs * KEPT_RUN_BYTES[command];
-  const stream = command === 'project' ? '' : ', or run `loopcost sweep` (it streams its runs, keeping no run\'s result)';
+  const stream = SWEEP_INSTEAD.has(command) ? ', or run `loopcost sweep` (it streams its runs, keeping no run\'s result)' : '';
   return {
     ...place,
     code: 'too_many_runs',
-    message: `${runs.toLocaleString('en-US')} runs would keep about ${megabytes(kept)} of results in memory (${command} holds every run's result until it reports), more than the ${megabytes(heapLimitBytes)} heap Node has here`,
+    message: `${runs.toLocaleString('en-US')} runs would keep about ${megabytes(kept)} of results in memory (${command === 'fit' ? 'fit --report' : command} holds every run's result until it reports), more than the ${megabytes(heapLimitBytes)} heap Node has here`,
     hint: `give at most ${most.toLocaleString('en-US')} runs${stream}, or raise the heap (NODE_OPTIONS=--max-old-space-size=MB)`,
   };
 }

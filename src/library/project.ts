@@ -87,10 +87,11 @@ export function projectSpend(traces: readonly Trace[], options: ProjectOptions):
   // Each run's prompts (rows) and pricing, for the prompts past a window the command warns of.
   const results: { rows: RunResult['rows']; pricing: ModelPricing }[] = [];
   const observe = (result: RunResult, pricing: ModelPricing) => void results.push({ rows: result.rows, pricing });
-  const costsPico = inOwnWords(ENTRY, () => configurationRuns(inputs, config, options.prices, observe).map((pair) => pair.run.costPico));
+  const runs = inOwnWords(ENTRY, () => configurationRuns(inputs, config, options.prices, observe).map((pair) => pair.run));
+  const costsPico = runs.map((run) => run.costPico);
   const runsPerDay = options.runsPerDay ?? 100;
   const days = options.days ?? 30;
   inOwnWords(ENTRY, () => checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: null, place: optionPlace(ENTRY, 'runsPerDay') }));
   const { perDay, perPeriod, ...projection } = projectCosts(costsPico, { runsPerDay, days, seed: options.seed ?? 1, trials: options.trials ?? 1000 });
-  return { ...projection, perDayUsd: perDay, perPeriodUsd: perPeriod, warnings: projectWarnings(inputs.traces, config, { prices: options.prices, results }) };
+  return { ...projection, perDayUsd: perDay, perPeriodUsd: perPeriod, warnings: projectWarnings(inputs.traces, config, { prices: options.prices, results, runs }) };
 }

@@ -18,6 +18,8 @@ import { contextText, hasBrakes } from '../report/settings.js';
 import { skipOpenLoopWarnings, type ReportWarning } from '../report/warnings.js';
 import { gridWarningList, noGroundTruthWarning, projectWarningList, type HeaderFactsSaid } from '../report/warningLists.js';
 import type { Trace } from '../trace/types.js';
+import type { SummaryRun } from '../report/summaryCallWarning.js';
+import { traceRunKinds } from '../population/generatedRuns.js';
 import { importNotesTallyOf, pricingFor, RunNotes } from '../cli/actions/runNotes.js';
 import { cacheOnWarnings } from '../cli/actions/scenarioWarnings.js';
 
@@ -47,8 +49,8 @@ function headerFactsOf(traces: readonly Trace[]): HeaderFactsSaid {
   return { importNotes: importNotesTallyOf(traces).counted(), statedStrategies: statedStrategiesOf(traces), cacheIdle: { calls: idle.calls, runs: idle.runs } };
 }
 
-/** `loopcost project`'s warnings (cli/actions/project.ts) for recorded runs replayed under `config`; `results`: each run's rows and pricing, for the prompts past a window. */
-export function projectWarnings(traces: readonly Trace[], config: PopulationConfig, options: { prices: PriceTable; results: readonly { rows: readonly { step: number; inputTokens: number }[]; pricing: ModelPricing }[] }): ReportWarning[] {
+/** `loopcost project`'s warnings (cli/actions/project.ts) for recorded runs replayed under `config`; `results`: each run's rows and pricing, for the prompts past a window; `runs`: each run's steps and summary calls. */
+export function projectWarnings(traces: readonly Trace[], config: PopulationConfig, options: { prices: PriceTable; results: readonly { rows: readonly { step: number; inputTokens: number }[]; pricing: ModelPricing }[]; runs: readonly SummaryRun[] }): ReportWarning[] {
   const crossings = new PromptCrossings({ maxOutputTokens: config.brakes.maxOutputTokens });
   for (const { rows, pricing } of options.results) crossings.add(pricing, rows);
   return projectWarningList({
@@ -61,13 +63,14 @@ export function projectWarnings(traces: readonly Trace[], config: PopulationConf
     cache: cacheOnWarnings([config], { prices: options.prices, scenarios: [], traces }),
     windows: PopulationWindows.of([config], options.prices).addInputs({ traces }).warnings(),
     importNotes: importNotesTallyOf(traces).warnings(),
+    summaries: [{ strategy: config.strategy, runs: options.runs }],
   });
 }
 
 /** `loopcost calibrate`'s warnings (cli/actions/calibrate.ts): no ground truth among the runs, then the sweep's warnings (sweepWarnings.ts gridWarnings). */
 export function calibrateWarnings(traces: readonly Trace[], configs: readonly PopulationConfig[], prices: PriceTable): ReportWarning[] {
   // Generated traces (`loopcost generate`, generateTraces) carry their run's ground truth in their headers.
-  const recordedRuns = traces.filter((trace) => trace.header.synthetic === undefined).length;
+  const { recordedRuns } = traceRunKinds(traces);
   const [first] = configs;
   const strategy = first?.strategy ?? { kind: 'full' };
   const grid = gridWarningList({

@@ -15,6 +15,8 @@ export interface ProjectPart {
   /** The scenario file (`synthetic`). */
   source?: string;
   runs: number;
+  /** `recorded`: of its runs, the traces `loopcost generate` wrote (synthetic runs replayed as recordings are), where any (generatedRuns.ts). */
+  generated?: number;
   /** Runs whose stop reason is `completed`. */
   completed: number;
   /** Every stop reason, in the kernel's order, 0 where none. */
@@ -24,10 +26,13 @@ export interface ProjectPart {
   settings?: Omit<ReportSettings, 'model'>;
 }
 
-/** `38 recorded runs`, `scenarios/x.yaml's 200 runs`, `12 session trees`. */
+/** `38 recorded runs` (`12 generated runs`, `50 runs of traces (38 recorded, 12 generated)`), `scenarios/x.yaml's 200 runs`, `12 session trees`. */
 function partName(part: ProjectPart): string {
   if (part.kind === 'synthetic') return `${part.source}'s ${counted(part.runs, 'run')}`;
-  return part.kind === 'trees' ? counted(part.runs, 'session tree') : counted(part.runs, 'recorded run');
+  if (part.kind === 'trees') return counted(part.runs, 'session tree');
+  const generated = part.generated ?? 0;
+  if (generated === 0) return counted(part.runs, 'recorded run');
+  return generated === part.runs ? counted(part.runs, 'generated run') : `${counted(part.runs, 'run')} of traces (${part.runs - generated} recorded, ${generated} generated)`;
 }
 
 /** `completed 2, repeat 4, trace_end 32`: completions always (0 too), then each other stop that happened. */

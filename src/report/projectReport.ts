@@ -113,8 +113,10 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
 function populationSeedText(report: Pick<ProjectReport, 'seed' | 'inputs'>): string {
   const seeds = [...new Set(report.inputs.scenarios.map((s) => s.seed))];
   if (seeds.length === 0) return '';
-  if (seeds.length === 1 && seeds[0] === report.seed) return ', which made the synthetic runs too';
-  return `; the synthetic runs made with ${seeds.length === 1 ? 'seed' : 'seeds'} ${seeds.join(', ')}`;
+  // Generated traces among the synthetic runs were made when they were generated, not with these seeds.
+  const made = report.inputs.scenarios.reduce((n, s) => n + s.runs, 0) < report.inputs.syntheticRuns ? "the scenario files' runs" : 'the synthetic runs';
+  if (seeds.length === 1 && seeds[0] === report.seed) return `, which made ${made} too`;
+  return `; ${made} made with ${seeds.length === 1 ? 'seed' : 'seeds'} ${seeds.join(', ')}`;
 }
 
 /** `38 recorded, 300 synthetic`: the runs a projection draws from. */

@@ -5,7 +5,7 @@
  * and window warnings of its parts, the scenario files', trees') and passes them here. The library is given
  * runs, not paths: it has no scenario file, tree or swept context, so it leaves those pieces out.
  */
-import { isIdentity } from '../context/strategy.js';
+import { isIdentity, type ContextStrategy } from '../context/strategy.js';
 import type { PromptCrossing } from '../population/project.js';
 import type { PopulationConfig } from '../population/run.js';
 import type { PriceTable } from '../pricing/types.js';
@@ -16,6 +16,7 @@ import { importNotesWarnings, type ImportNotesSeen } from './importNotesWarning.
 import { oneRunWarnings } from './projectConfidenceText.js';
 import { recordedStrategyWarnings, statedStrategiesOf, type StatedStrategies } from './recordedStrategyWarning.js';
 import { contextText, hasBrakes } from './settings.js';
+import { SummaryCallTally, summaryCallWarnings, type SummaryRun } from './summaryCallWarning.js';
 import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type ReportWarning, type UnrecordedInTree } from './warnings.js';
 
 /** A configuration as the lists read it: its brakes and context. */
@@ -101,6 +102,31 @@ export interface ProjectWarningPieces {
   unrecorded?: readonly UnrecordedInTree[];
   /** The recorded runs' importers' notes. */
   importNotes: readonly ReportWarning[];
+  /** Every run projected, by the context strategy it took (a scenario file's own, else the flags'): what its summaries did. */
+  summaries: readonly SummaryRuns[];
+}
+
+/** Runs replayed (or run) under one context strategy, with their steps and summary calls. */
+export interface SummaryRuns {
+  strategy: ContextStrategy;
+  runs: readonly SummaryRun[];
+}
+
+/**
+ * What each summary strategy's summaries did over the runs that took it (summaryCallWarning.ts, the rule replay
+ * and sweep say it by): `summary_none` where no run made a summary call, `summary_most_steps` where runs made
+ * one before most steps. Runs of the same strategy (the flags' and a file's) are counted together, as sweep groups them.
+ */
+export function projectSummaryWarnings(summaries: readonly SummaryRuns[]): ReportWarning[] {
+  const byContext = new Map<string, { strategy: ContextStrategy; tally: SummaryCallTally }>();
+  for (const { strategy, runs } of summaries) {
+    if (strategy.summary === undefined) continue;
+    const key = contextText(strategy);
+    const seen = byContext.get(key) ?? { strategy, tally: new SummaryCallTally() };
+    for (const run of runs) seen.tally.add(run);
+    byContext.set(key, seen);
+  }
+  return [...byContext.values()].flatMap(({ strategy, tally }) => summaryCallWarnings(strategy, tally, 'run'));
 }
 
 /** A projection's warnings (after what reading the inputs said), in their order. */
@@ -120,5 +146,6 @@ export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
     ...(p.unrecorded === undefined ? sessionPartsWarnings(SessionParts.of(p.traces).parts(), parts) : unrecordedAgentsWarnings(p.unrecorded)),
     ...p.importNotes,
     ...statedStrategyWarnings([config], statedStrategiesOf(p.traces)),
+    ...projectSummaryWarnings(p.summaries),
   ];
 }

@@ -1,15 +1,15 @@
 /**
- * `--runs` (or a scenario's `runs:`) took up to 10,000,000, but replay, whatif, check and project keep
- * every run's result: past the heap V8 died with a fatal out-of-memory error (exit 134, a stack trace, no
- * report). A count whose kept results would not fit is refused up front, exit 2, naming --runs or the
- * file's `runs:` line and what to do; sweep, which streams, is not limited.
+ * `--runs` (or a scenario's `runs:`) took up to 10,000,000, but replay, whatif, check, project and
+ * `fit --report` keep every run's result: past the heap V8 died with a fatal out-of-memory error (exit 134,
+ * a stack trace, no report). A count whose kept results would not fit is refused up front, exit 2, naming
+ * --runs or the file's `runs:` line and what to do; sweep, calibrate and generate, which stream, are not limited.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HEAP_RESERVE_BYTES, KEPT_RUN_BYTES, keptRunsIssue, mostKeptRuns } from '../../src/flags/runsMemory.js';
-import { refuseRunsPastHeap } from '../../src/cli/runsHeap.js';
+import { refuseCountPastHeap, refuseRunsPastHeap } from '../../src/cli/runsHeap.js';
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { userErrorOf } from '../helpers.js';
 import { BIN, tempDir } from './run.js';
@@ -27,6 +27,16 @@ describe('the estimate', () => {
     expect(issue!.message).toMatch(/^351,677 runs would keep about 4\d\d MB of results in memory \(replay holds every run's result until it reports\), more than the 500 MB heap Node has here$/);
     expect(issue!.hint).toBe(`give at most ${most.toLocaleString('en-US')} runs, or run \`loopcost sweep\` (it streams its runs, keeping no run's result), or raise the heap (NODE_OPTIONS=--max-old-space-size=MB)`);
     expect(mostKeptRuns('whatif', 10 * MB)).toBe(0);
+  });
+
+  it('fit --report keeps its synthetic runs with their steps: its own bytes a run, no sweep to run instead', () => {
+    const heap = 500 * MB;
+    const most = mostKeptRuns('fit', heap);
+    expect(most).toBe(Math.floor((heap - HEAP_RESERVE_BYTES) / KEPT_RUN_BYTES.fit));
+    const issue = keptRunsIssue({ command: 'fit', runs: most + 1, heapLimitBytes: heap, place: { file: '<command line>', field: '--runs' } });
+    expect(issue!.message).toMatch(/ of results in memory \(fit --report holds every run's result until it reports\), more than the 500 MB heap/);
+    expect(issue!.hint).toBe(`give at most ${most.toLocaleString('en-US')} runs, or raise the heap (NODE_OPTIONS=--max-old-space-size=MB)`);
+    expect(() => refuseCountPastHeap('fit', most, { place: { file: '<command line>', field: '--runs' }, heapLimitBytes: heap })).not.toThrow();
   });
 
   it('names a scenario file\'s runs: line when --runs was not given; sums pooled scenarios, takes the largest otherwise', () => {
@@ -54,5 +64,17 @@ describe('the CLI under a small heap', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^loopcost: <command line> field '--runs': 1,000,000 runs would keep about [\d,]+ MB of results in memory \(replay holds every run's result until it reports\), more than the \d+ MB heap Node has here \(give at most [\d,]+ runs, or run `loopcost sweep`/);
     expect(r.stderr).not.toMatch(/FATAL|heap out of memory/);
+  });
+
+  it('fit --report --runs 1000000 with a 430 MB heap: exit 2 naming --runs before any work; without --report --runs shapes nothing and is not refused', () => {
+    const out = join(tempDir(), 'profile.yaml');
+    const small = { encoding: 'utf8' as const, env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=430' }, timeout: 120_000 };
+    const r = spawnSync(process.execPath, [BIN, 'fit', 'scenarios/recorded-pair.jsonl', '--out', out, '--report', '--runs', '1000000'], small);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^loopcost: <command line> field '--runs': 1,000,000 runs would keep about [\d,]+ MB of results in memory \(fit --report holds every run's result until it reports\), more than the \d+ MB heap Node has here \(give at most [\d,]+ runs, or raise the heap/);
+    expect(r.stderr).not.toMatch(/FATAL|heap out of memory/);
+    const plain = spawnSync(process.execPath, [BIN, 'fit', 'scenarios/recorded-pair.jsonl', '--out', out, '--runs', '1000000'], small);
+    expect(plain.status, plain.stderr).toBe(0);
   });
 });

@@ -25,6 +25,7 @@ import { runHeaderFactsOf } from './sweepHeaderFacts.js';
 import { inputWarningsOf, sayInputWarning } from './inputWarnings.js';
 import { noGroundTruthWarning } from '../../report/warningLists.js';
 import { sweepSummaryWarnings } from '../../report/summaryCallWarning.js';
+import { traceRunKinds } from '../../population/generatedRuns.js';
 
 /** Inputs with no ground truth: calibrate says so when it reads them, and its report warns of it (inputWarnings.ts). */
 const NO_GROUND_TRUTH = noGroundTruthWarning();
@@ -44,8 +45,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
     return { prepared, figures: calibrationsOf(prepared.population, prepared.configurations.map((c) => c.config), prepared.prices, meanings), meanings };
   });
   // Generated traces (`loopcost generate`) carry their run's ground truth in their headers: synthetic runs.
-  const generated = prepared.population.traces.filter((trace) => trace.header.synthetic !== undefined).length;
-  const recordedRuns = prepared.population.traces.length - generated;
+  const { recordedRuns, generatedRuns: generated } = traceRunKinds(prepared.population.traces);
   const syntheticRuns = prepared.scenarios.reduce((n, s) => n + s.settings.runs, 0) + generated;
   if (syntheticRuns === 0) sayInputWarning(io, NO_GROUND_TRUTH, `loopcost: warning: ${NO_GROUND_TRUTH.message}\n`);
   const configs = prepared.configurations;

@@ -30,6 +30,7 @@ import { SCENARIO_RUNS_LIMIT } from '../../flags/numberFlags.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { announceWritten, checkOutputs, pricedInputs, reportView } from './output.js';
 import { recordedTraceFiles } from './recordedInputs.js';
+import { refuseCountPastHeap } from '../runsHeap.js';
 import { describePriceSource } from '../../pricing/source.js';
 import { STDOUT_PATH } from '../../io/outputTarget.js';
 import { UserError } from '../../errors.js';
@@ -170,6 +171,8 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
   const runs = positiveInt('--runs', flags.runs ?? '2000', SCENARIO_RUNS_LIMIT);
   const seed = nonNegativeInt('--seed', flags.seed ?? '1');
   warnReportFlags(flags, io);
+  // --report keeps every synthetic run with its steps until it compares them: a count past the heap refused first (runsMemory.ts).
+  if (flags.report) refuseCountPastHeap('fit', runs, { place: { file: '<command line>', field: '--runs' } });
   checkOutputs([['--out', flags.out]], pricedInputs(inputs, flags), io);
   checkProfileOut(flags.out);
   const prices = loadPriceTable(priceOptionsFromFlags(flags));

@@ -23,7 +23,8 @@ import { handWrittenText, periodNote, type FittedProfile, type HandWrittenInputs
 import { CompletionMeanings, completionMeaningsLine } from '../../population/completionMeanings.js';
 import { predictiveStopsLine } from '../../report/predictiveStops.js';
 import { reportSettings } from '../../report/settings.js';
-import { inputsRecord } from '../../report/scenarios.js';
+import { inputsRecord, type InputsRecord } from '../../report/scenarios.js';
+import { traceRunKinds } from '../../population/generatedRuns.js';
 import { scenarioPricings, scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { nonNegativeInt, positiveInt } from '../../flags/numberFlags.js';
 import type { CliIO } from '../io.js';
@@ -34,7 +35,7 @@ import type { GivenFlag } from './inputs.js';
 import { refuseRunsPastHeap } from '../runsHeap.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 import { sweepTookOwn } from './sweepTook.js';
-import { fittedStrata, partCacheWarnings, partRecords, partWindowWarnings, projectConfig, projectedRuns, worstCaseOverParts, type RunsPart } from './projectParts.js';
+import { fittedStrata, partCacheWarnings, partRecords, partSummaryRuns, partWindowWarnings, projectConfig, projectedRuns, worstCaseOverParts, type RunsPart } from './projectParts.js';
 import type { ProjectPart } from '../../report/projectParts.js';
 import { tallyDropping } from './sweepDrop.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
@@ -43,7 +44,7 @@ import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.
 import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { importNotesTallyOf } from './runNotes.js';
 import { inputWarningsOf } from './inputWarnings.js';
-import { projectWarningList } from '../../report/warningLists.js';
+import { projectWarningList, type SummaryRuns } from '../../report/warningLists.js';
 import { projectTreeOf, treeCapBoundText, treeNotes } from './projectTree.js';
 import { subagentLimitsFromFlags } from './treeFlags.js';
 
@@ -146,7 +147,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const { strata, fitted, handWritten } = fittedStrata(parts, pairs);
   const projection = projectSpend(costsPico, { runsPerDay, days, seed: flags.seed, trials: flags.trials, ...(strata === undefined ? {} : { strata }) });
   const meanings = suggestCap === undefined ? [] : completionNotes(pairs);
-  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), parts, records: partRecords(parts, pairs), fitted, handWritten, suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io) }, { projection, worst, runsPerDay, days });
+  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), parts, records: partRecords(parts, pairs), fitted, handWritten, suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io), summaries: partSummaryRuns(parts, pairs) }, { projection, worst, runsPerDay, days });
   emitReport(renderProject(report, flags.format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format: flags.format, warnings: report.warnings }, io);
   return 0;
 }
@@ -166,7 +167,7 @@ function readProjectFlags(opts: ProjectFlags, io: CliIO): { format: string; runs
 
 /** The report of a projection: the spend drawn, the worst case the brakes allow, the cap bound, the crossings, notes and warnings. */
 function projectReportOf(
-  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; handWritten: HandWrittenInputs; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[] },
+  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; handWritten: HandWrittenInputs; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[]; summaries: SummaryRuns[] },
   spend: { projection: ReturnType<typeof projectSpend>; worst: WorstCase; runsPerDay: number; days: number },
 ): ProjectReport {
   const { prepared, config, suggestCap } = runs;
@@ -187,7 +188,7 @@ function projectReportOf(
       took: sweepTookOwn(prepared),
     }),
     prices: prepared.prices.source,
-    inputs: inputsRecord(tree?.sessionTrees ?? prepared.population.traces.length, prepared.scenarios.map(scenarioRunSettings)),
+    inputs: projectInputs(prepared, tree),
     ...(tree === undefined ? {} : { tree }),
     ...spend.projection,
     worstCaseUsd: times(runsPerDay * days),
@@ -205,8 +206,17 @@ function projectReportOf(
       ...runs.meanings,
     ],
     // What reading the inputs said on stderr first (inputWarnings.ts), then what the runs warn of.
-    warnings: [...runs.said, ...projectWarnings(prepared, { config, runs: n, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts })],
+    warnings: [...runs.said, ...projectWarnings(prepared, { config, runs: n, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts, summaries: runs.summaries })],
   });
+}
+
+/** The runs drawn from (JSON `inputs`): generated traces among the synthetic runs, as calibrate counts them (generatedRuns.ts); --tree's session trees as recorded. */
+function projectInputs(prepared: PreparedSweep, tree: { sessionTrees: number } | undefined): InputsRecord {
+  const scenarios = prepared.scenarios.map(scenarioRunSettings);
+  if (tree !== undefined) return inputsRecord(tree.sessionTrees, scenarios);
+  const { recordedRuns, generatedRuns } = traceRunKinds(prepared.population.traces);
+  const record = inputsRecord(recordedRuns, scenarios);
+  return { ...record, syntheticRuns: record.syntheticRuns + generatedRuns };
 }
 
 /** The hand-written scenario files and generated traces among the inputs and what their figures rest on (JSON `handWritten`); nothing when there is none. */
@@ -229,7 +239,7 @@ function predictiveNotes(stops: number, n: number): string[] {
 }
 
 /** What the projection's report warns of (report/warningLists.ts projectWarningList, as the library's): its parts' cache and windows, unread and fitted scenario files, summary triggers, trees, import notes. */
-function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig; runs: number; inputs: string[]; crossings: PromptCrossing[]; parts: readonly RunsPart[] }): ReportWarning[] {
+function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig; runs: number; inputs: string[]; crossings: PromptCrossing[]; parts: readonly RunsPart[]; summaries: SummaryRuns[] }): ReportWarning[] {
   const { config } = of;
   const scenarios = prepared.scenarios.map((s) => s.scenario);
   return projectWarningList({
@@ -244,5 +254,6 @@ function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig
     scenarioFiles: [...unreadTracesWarnings(scenarios), ...fittedProfileWarnings(scenarios, prepared.prices), ...scenarioInputTriggerWarnings(prepared.scenarios, scenarioPricings(prepared.scenarios, prepared.prices, config.model))],
     ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }),
     importNotes: importNotesTallyOf(prepared.traces).warnings(),
+    summaries: of.summaries,
   });
 }

@@ -22,6 +22,8 @@ import type { RunResult } from '../../replay/replay.js';
 import type { ProjectPart } from '../../report/projectParts.js';
 import type { FittedProfile, GeneratedRuns, HandWrittenInputs, HandWrittenScenario } from '../../report/projectConfidenceText.js';
 import type { Trace } from '../../trace/types.js';
+import { traceRunKinds } from '../../population/generatedRuns.js';
+import type { SummaryRuns } from '../../report/warningLists.js';
 import { everyStopReason } from '../../report/stopReasonCounts.js';
 import { reportSettings, type ReportSettings } from '../../report/settings.js';
 import { scenarioLatency } from '../../report/runsTook.js';
@@ -128,7 +130,8 @@ export function partRecords(parts: readonly RunsPart[], pairs: readonly RunPair[
     let totalPico = 0n;
     for (const { run } of runs) (counts[run.stopReason] = (counts[run.stopReason] ?? 0) + 1), (totalPico += BigInt(run.costPico));
     const settings = part.kind !== 'synthetic' ? {} : { settings: fileSettings(part) };
-    return { kind: part.kind, ...(part.source === undefined ? {} : { source: part.source }), runs: runs.length, completed: counts.completed ?? 0, stopReasons: everyStopReason(counts), meanCostPerRunUsd: runs.length === 0 ? 0 : picoToUsd(meanPico(totalPico, runs.length)), ...settings };
+    const generated = part.kind === 'recorded' ? traceRunKinds(part.inputs.traces ?? []).generatedRuns : 0;
+    return { kind: part.kind, ...(part.source === undefined ? {} : { source: part.source }), runs: runs.length, ...(generated === 0 ? {} : { generated }), completed: counts.completed ?? 0, stopReasons: everyStopReason(counts), meanCostPerRunUsd: runs.length === 0 ? 0 : picoToUsd(meanPico(totalPico, runs.length)), ...settings };
   });
 }
 
@@ -188,4 +191,14 @@ function generatedRuns(traces: readonly Trace[]): GeneratedRuns[] {
     if (synthetic !== undefined) runs.set(synthetic.scenario ?? null, (runs.get(synthetic.scenario ?? null) ?? 0) + 1);
   }
   return [...runs].map(([scenario, count]) => ({ scenario, runs: count }));
+}
+
+/**
+ * Each part's runs under the context strategy they took (`pairs` in the parts' order), for the summary
+ * warnings (warningLists.ts projectSummaryWarnings). --tree: none (a tree's figures keep no summary calls).
+ */
+export function partSummaryRuns(parts: readonly RunsPart[], pairs: readonly RunPair[]): SummaryRuns[] {
+  if (parts.some((part) => part.kind === 'trees')) return [];
+  let from = 0;
+  return parts.map((part) => ({ strategy: part.config.strategy, runs: pairs.slice(from, (from += part.runs)).map((pair) => pair.run) }));
 }
