@@ -47,7 +47,7 @@ export interface TreeEngineOptions {
   subagent?: SubagentLimits;
   strategy: ContextStrategy;
   latency?: LatencyModel;
-  /** Each run's prices (resolved by the caller) and cache mode. */
+  /** Each run's prices (resolved by the caller; its provider's cache rule filled in where they lack it, as replayTrace resolves them: treeReplay.ts) and cache mode. */
   pricingOf(run: Trace): ModelPricing;
   cacheOf(run: Trace): CacheMode;
   /**

@@ -14,6 +14,7 @@ import { endsAfterLastCall, endsBeforeNextCall, exhaustedStop } from '../kernel/
 import { cacheWritesOf } from '../kernel/cacheWrites.js';
 import { callsLeft } from '../kernel/summaryBeforeCall.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
+import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { inRunContext } from '../replay/runContext.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
@@ -48,9 +49,14 @@ export interface TreeStop {
   stop: AgentStop;
 }
 
-function summaryPricingFor(options: TreeEngineOptions, run: Trace): { summaryPricing?: ModelPricing } {
+/**
+ * A run's prices and its summary calls' as a lone replay prices them (replay.ts resolveTracePricing, summaryPricing.ts):
+ * with the provider's cache rule (pricing/cacheRules.ts withCacheRule), also where the caller resolved them from the
+ * table without it (`prices.resolve(model)`), so a summary call's cached prefix, or a call under the cache on, is served as the provider serves it.
+ */
+function pricingFor(options: TreeEngineOptions, run: Trace): { pricing: ModelPricing; summaryPricing?: ModelPricing } {
   const summaryPricing = options.summaryPricingOf?.(run);
-  return summaryPricing === undefined ? {} : { summaryPricing };
+  return { pricing: withCacheRule(options.pricingOf(run)), ...(summaryPricing === undefined ? {} : { summaryPricing: withCacheRule(summaryPricing) }) };
 }
 
 /**
@@ -154,8 +160,7 @@ export class TreeReplay {
           brakes: options.runBrakesOf === undefined ? this.perRun : runBrakes(options.runBrakesOf(run)),
           strategy: asRan?.strategy ?? options.strategy,
           cache: options.cacheOf(run),
-          pricing: options.pricingOf(run),
-          ...summaryPricingFor(options, run),
+          ...pricingFor(options, run),
           systemTokens: run.header.systemTokens,
           goalTokens: run.header.goalTokens,
           ...(options.latency === undefined ? {} : { latency: options.latency }),
