@@ -25,16 +25,17 @@ function placeOf(largest: RunsOf, runsGiven: boolean): RunsPlace {
  * command holds every scenario's runs at once (replay, whatif, project), so they add up; else (check) one
  * scenario's at a time, the largest counted.
  */
-export function refuseRunsPastHeap(command: KeepingCommand, inputs: readonly RunsOf[], options: { runsGiven: boolean; pooled: boolean; heapLimitBytes?: number }): void {
+export function refuseRunsPastHeap(command: KeepingCommand, inputs: readonly RunsOf[], options: { runsGiven: boolean; pooled: boolean; resultsPerRun?: number; heapLimitBytes?: number }): void {
   if (inputs.length === 0) return;
   const largest = inputs.reduce((a, b) => (b.settings.runs > a.settings.runs ? b : a));
   const runs = options.pooled ? inputs.reduce((n, input) => n + input.settings.runs, 0) : largest.settings.runs;
-  refuseCountPastHeap(command, runs, { place: placeOf(largest, options.runsGiven), ...(options.heapLimitBytes === undefined ? {} : { heapLimitBytes: options.heapLimitBytes }) });
+  const { heapLimitBytes, resultsPerRun } = options;
+  refuseCountPastHeap(command, runs, { place: placeOf(largest, options.runsGiven), ...(heapLimitBytes === undefined ? {} : { heapLimitBytes }), ...(resultsPerRun === undefined ? {} : { resultsPerRun }) });
 }
 
 /** Refuses (exit 2, before any run) `runs` runs `command` could not keep in this heap, the count given at `place` (fit --report: --runs). */
-export function refuseCountPastHeap(command: KeepingCommand, runs: number, options: { place: RunsPlace; heapLimitBytes?: number }): void {
+export function refuseCountPastHeap(command: KeepingCommand, runs: number, options: { place: RunsPlace; resultsPerRun?: number; heapLimitBytes?: number }): void {
   const heapLimitBytes = options.heapLimitBytes ?? getHeapStatistics().heap_size_limit;
-  const issue = keptRunsIssue({ command, runs, heapLimitBytes, place: options.place });
+  const issue = keptRunsIssue({ command, runs, heapLimitBytes, place: options.place, ...(options.resultsPerRun === undefined ? {} : { resultsPerRun: options.resultsPerRun }) });
   if (issue !== undefined) throw new UserError(issue);
 }

@@ -12,7 +12,7 @@
  */
 import type { InputIssue } from '../errors.js';
 
-export type KeepingCommand = 'replay' | 'whatif' | 'check' | 'project' | 'fit';
+export type KeepingCommand = 'replay' | 'replaySteps' | 'whatif' | 'check' | 'project' | 'fit';
 
 /**
  * Heap bytes each run's kept result takes, at least, per command: measured (resident memory at 100,000
@@ -21,18 +21,25 @@ export type KeepingCommand = 'replay' | 'whatif' | 'check' | 'project' | 'fit';
  * `fit --report` keeps each synthetic run of the profile with its steps (to compare them with the recorded
  * runs): ≈1.7 KB a run of a profile fitted to scenarios/recorded-pair.jsonl (one or two steps a run;
  * resident memory at 20,000 and 60,000 runs), ≈5 KB of one fitted to 12 generated flight-search runs.
+ * `replaySteps`: replay keeping every call's row (--per-step, a chart, --report-dir): ≈5.2 KB a run of
+ * scenarios/flight-search.yaml (≈10 steps; under a 248 MB heap 30,000 runs finish, 45,000 do not). whatif:
+ * per result it keeps, each --try's and the baseline's (≈0.75 KB: under a 148 MB heap, 20,000 runs of
+ * flight-search with five tries do not finish, 60,000 with one do): `resultsPerRun` multiplies it.
  */
-export const KEPT_RUN_BYTES: Readonly<Record<KeepingCommand, number>> = { replay: 1300, check: 800, project: 700, whatif: 650, fit: 1700 };
+export const KEPT_RUN_BYTES: Readonly<Record<KeepingCommand, number>> = { replay: 1300, replaySteps: 5200, check: 800, project: 700, whatif: 750, fit: 1700 };
+
+/** The label a command's kept results are said under. */
+const COMMAND_WORDS: Readonly<Record<KeepingCommand, string>> = { replay: 'replay', replaySteps: 'replay with every call\'s row', whatif: 'whatif', check: 'check', project: 'project', fit: 'fit --report' };
 
 /** The commands whose runs `loopcost sweep` could stream instead (the same runs under the same brakes). */
-const SWEEP_INSTEAD: ReadonlySet<KeepingCommand> = new Set(['replay', 'whatif', 'check']);
+const SWEEP_INSTEAD: ReadonlySet<KeepingCommand> = new Set(['replay', 'replaySteps', 'whatif', 'check']);
 
 /** Heap the process needs besides the runs (code, price tables, inputs), left out of what runs may use. */
 export const HEAP_RESERVE_BYTES = 64 * 1024 * 1024;
 
-/** Most runs `command` can keep in a heap of `heapLimitBytes` (V8's heap_size_limit). */
-export function mostKeptRuns(command: KeepingCommand, heapLimitBytes: number): number {
-  return Math.max(0, Math.floor((heapLimitBytes - HEAP_RESERVE_BYTES) / KEPT_RUN_BYTES[command]));
+/** Most runs `command` can keep in a heap of `heapLimitBytes` (V8's heap_size_limit), `resultsPerRun` results each (whatif: its tries and the baseline). */
+export function mostKeptRuns(command: KeepingCommand, heapLimitBytes: number, resultsPerRun = 1): number {
+  return Math.max(0, Math.floor((heapLimitBytes - HEAP_RESERVE_BYTES) / (KEPT_RUN_BYTES[command] * resultsPerRun)));
 }
 
 /** Where the run count was given: `--runs`, or a scenario file's `runs:` (its line when known). */
@@ -50,16 +57,17 @@ function megabytes(bytes: number): string {
  * The issue of `runs` runs (all the command's scenarios together) that would not fit in the heap, or
  * undefined when they fit. `place`: where the count was given, named in the issue.
  */
-export function keptRunsIssue(args: { command: KeepingCommand; runs: number; heapLimitBytes: number; place: RunsPlace }): InputIssue | undefined {
+export function keptRunsIssue(args: { command: KeepingCommand; runs: number; heapLimitBytes: number; place: RunsPlace; resultsPerRun?: number }): InputIssue | undefined {
   const { command, runs, heapLimitBytes, place } = args;
-  const most = mostKeptRuns(command, heapLimitBytes);
+  const resultsPerRun = args.resultsPerRun ?? 1;
+  const most = mostKeptRuns(command, heapLimitBytes, resultsPerRun);
   if (runs <= most) return undefined;
-  const kept = runs * KEPT_RUN_BYTES[command];
+  const kept = runs * KEPT_RUN_BYTES[command] * resultsPerRun;
   const stream = SWEEP_INSTEAD.has(command) ? ', or run `loopcost sweep` (it streams its runs, keeping no run\'s result)' : '';
   return {
     ...place,
     code: 'too_many_runs',
-    message: `${runs.toLocaleString('en-US')} runs would keep about ${megabytes(kept)} of results in memory (${command === 'fit' ? 'fit --report' : command} holds every run's result until it reports), more than the ${megabytes(heapLimitBytes)} heap Node has here`,
+    message: `${runs.toLocaleString('en-US')} runs would keep about ${megabytes(kept)} of results in memory (${COMMAND_WORDS[command]} holds every run's ${resultsPerRun > 1 ? `${resultsPerRun} results` : 'result'} until it reports), more than the ${megabytes(heapLimitBytes)} heap Node has here`,
     hint: `give at most ${most.toLocaleString('en-US')} runs${stream}, or raise the heap (NODE_OPTIONS=--max-old-space-size=MB)`,
   };
 }

@@ -57,6 +57,25 @@ function readScenario(): string {
   return readFileSync('scenarios/flight-search.yaml', 'utf8');
 }
 
+describe('results a run keeps beyond one', () => {
+  it('whatif keeps a result per --try and the baseline: its tries divide the runs it can hold', () => {
+    const heap = 148 * MB;
+    expect(mostKeptRuns('whatif', heap, 6)).toBe(Math.floor((heap - HEAP_RESERVE_BYTES) / (KEPT_RUN_BYTES.whatif * 6)));
+    // Under a 148 MB heap 20,000 runs with five tries did not finish (a V8 fatal error): refused now.
+    const issue = keptRunsIssue({ command: 'whatif', runs: 20_000, heapLimitBytes: heap, place: { file: '<command line>', field: '--runs' }, resultsPerRun: 6 });
+    expect(issue?.message).toMatch(/^20,000 runs would keep about \d+ MB of results in memory \(whatif holds every run's 6 results until it reports\)/);
+    expect(keptRunsIssue({ command: 'whatif', runs: 20_000, heapLimitBytes: heap, place: { file: '<command line>', field: '--runs' } })).toBeUndefined();
+  });
+
+  it('replay keeping every call\'s row (--per-step, a chart, --report-dir) keeps more a run', () => {
+    const heap = 248 * MB;
+    // Under a 248 MB heap 45,000 runs of flight-search with --per-step did not finish; 30,000 did.
+    expect(keptRunsIssue({ command: 'replaySteps', runs: 45_000, heapLimitBytes: heap, place: { file: '<command line>', field: '--runs' } })).toBeDefined();
+    expect(keptRunsIssue({ command: 'replaySteps', runs: 30_000, heapLimitBytes: heap, place: { file: '<command line>', field: '--runs' } })).toBeUndefined();
+    expect(keptRunsIssue({ command: 'replay', runs: 45_000, heapLimitBytes: heap, place: { file: '<command line>', field: '--runs' } })).toBeUndefined();
+  });
+});
+
 describe('the CLI under a small heap', () => {
   it('replay --runs 1000000 with a 430 MB heap: exit 2 naming --runs, no V8 fatal error, nothing on stdout', () => {
     const r = spawnSync(process.execPath, [BIN, 'replay', 'scenarios/flight-search.yaml', '--runs', '1000000'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=430' }, timeout: 60_000 });
@@ -64,6 +83,16 @@ describe('the CLI under a small heap', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^loopcost: <command line> field '--runs': 1,000,000 runs would keep about [\d,]+ MB of results in memory \(replay holds every run's result until it reports\), more than the \d+ MB heap Node has here \(give at most [\d,]+ runs, or run `loopcost sweep`/);
     expect(r.stderr).not.toMatch(/FATAL|heap out of memory/);
+  });
+
+  it('whatif with five tries and replay --per-step past a 100 MB heap: exit 2 naming --runs, not a V8 fatal error', () => {
+    const small = { encoding: 'utf8' as const, env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=100' }, timeout: 60_000 };
+    const tries = [5, 6, 7, 8, 9].flatMap((n) => ['--try', `max-steps=${n}`]);
+    for (const args of [['whatif', 'scenarios/flight-search.yaml', '--runs', '60000', ...tries], ['replay', 'scenarios/flight-search.yaml', '--runs', '50000', '--per-step', '--format', 'json']]) {
+      const r = spawnSync(process.execPath, [BIN, ...args], small);
+      expect([r.status, r.stdout], r.stderr).toEqual([2, '']);
+      expect(r.stderr).toContain("field '--runs'");
+    }
   });
 
   it('fit --report --runs 1000000 with a 430 MB heap: exit 2 naming --runs before any work; without --report --runs shapes nothing and is not refused', () => {

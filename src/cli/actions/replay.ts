@@ -88,7 +88,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   const prices = loadPriceTable(command.priceOptions);
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
-  const keepSteps = command.format === 'chart' || command.reportDir !== undefined || command.perStep === true;
+  const keepSteps = keepsEveryCall(command);
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES }, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const recorded = await replayRecorded(command, { prices, keepSteps, notes }, io);
   const shared: ReplayShared = { prices, notes, keepSteps, pricings: new PricedModels() };
@@ -252,7 +252,7 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, giv
   if (opts.reportDir !== undefined) checkOutputDirectory(opts.reportDir, REPORT_FILES);
   checkOutputs([['--out', opts.out], ...reportDirOutputs(opts.reportDir, REPORT_FILES)], pricedInputs(inputs, opts), io);
   const { traceFiles, scenarios, unread, broughtIn } = readInputs(inputs, opts, given, io);
-  refuseRunsPastHeap('replay', scenarios, { runsGiven: given('runs'), pooled: true });
+  refuseRunsPastHeap(keepsEveryCall({ ...opts, format }) ? 'replaySteps' : 'replay', scenarios, { runsGiven: given('runs'), pooled: true });
   checkBrakeFlags(opts, 'replay', scenarios.map((input) => input.settings.brakes));
   checkReplayOutputFlags(opts, format);
   // --per-run shapes the chart too (every run's own chart): with a chart only --wide does nothing.
@@ -278,4 +278,9 @@ export function replayAction(inputs: string[], opts: ReplayFlags, io: CliIO, giv
     },
     io,
   );
+}
+
+/** Whether the replay keeps every call's row: a chart, --report-dir and --per-step show them. */
+function keepsEveryCall(output: { format?: string; reportDir?: string | undefined; perStep?: boolean | undefined }): boolean {
+  return output.format === 'chart' || output.reportDir !== undefined || output.perStep === true;
 }

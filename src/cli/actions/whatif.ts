@@ -205,7 +205,7 @@ export function whatIfAction(inputs: string[], opts: WhatIfFlags, io: CliIO, giv
   const settings = trySettings(opts.try, { subagent, tree: opts.tree === true });
   checkOutputs([['--out', opts.out]], pricedInputs(inputs, opts), io);
   const { traceFiles, scenarios, unread, broughtIn } = readInputs(inputs, opts, given, io);
-  refuseRunsPastHeap('whatif', scenarios, { runsGiven: given('runs'), pooled: true });
+  refuseRunsPastHeap('whatif', scenarios, { runsGiven: given('runs'), pooled: true, resultsPerRun: settings.length + 1 });
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   return runWhatIf(
     {
