@@ -5,7 +5,10 @@
  * reads the file and throws (or collects) the issue.
  */
 import type { InputIssue } from '../errors.js';
-import { jsonErrorOffset, jsonPathAt, lineOfOffset } from '../import/common/jsonDocument.js';
+import { jsonSyntaxPlace } from './jsonSyntax.js';
+
+/** Line, column and V8's reason of a JSON syntax error: src/io/jsonSyntax.ts, re-exported for their readers. */
+export { columnOfOffset, jsonErrorReason } from './jsonSyntax.js';
 
 export interface JsonFileWords {
   /** The file as shown in the issue. */
@@ -16,22 +19,6 @@ export interface JsonFileWords {
   hint: string;
 }
 
-/** 1-based column of a character offset in `text` (counted in UTF-16 units from the line's start). */
-export function columnOfOffset(text: string, offset: number): number {
-  const end = Math.min(offset, text.length);
-  return end - (text.lastIndexOf('\n', end - 1) + 1) + 1;
-}
-
-/** V8's message without the position it names (`in JSON at position 1000 (line 1 column 1001)`). */
-export function jsonErrorReason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message
-    .replace(/\s*\(line \d+ column \d+\)/, '')
-    .replace(/ in JSON at position \d+/, '')
-    .replace(/, "[\s\S]*" is not valid JSON$/, '')
-    .replace(/ is not valid JSON$/, '');
-}
-
 /** The issue of a JSON text that is empty (blanks only). */
 function emptyIssue(words: JsonFileWords): InputIssue {
   return { file: words.file, code: 'empty_file', message: `is empty, expected ${words.what} (one JSON document)`, hint: words.hint };
@@ -40,17 +27,13 @@ function emptyIssue(words: JsonFileWords): InputIssue {
 /** The issue of a text JSON.parse refused with `error`: its line, column and field when V8 tells where. */
 export function jsonSyntaxIssue(text: string, error: unknown, words: JsonFileWords): InputIssue {
   if (text.trim() === '') return emptyIssue(words);
-  const offset = jsonErrorOffset(text, error);
-  const reason = jsonErrorReason(error);
-  const ends = /end of JSON input|Unterminated string/i.test(reason);
-  const at = offset === undefined ? '' : ` at column ${columnOfOffset(text, offset)}`;
-  const field = offset === undefined ? undefined : jsonPathAt(text, offset);
+  const place = jsonSyntaxPlace(text, error, { noun: 'file' });
   return {
     file: words.file,
-    ...(offset === undefined ? {} : { line: lineOfOffset(text, offset) }),
-    ...(field === undefined ? {} : { field }),
+    ...(place.line === undefined ? {} : { line: place.line }),
+    ...(place.field === undefined ? {} : { field: place.field }),
     code: 'invalid_json',
-    message: `is not valid JSON${at}: ${reason}${ends ? ' (the file ends too early: it looks cut short)' : ''}`,
+    message: `is not valid JSON${place.column === undefined ? '' : ` at column ${place.column}`}: ${place.said}`,
     hint: words.hint,
   };
 }

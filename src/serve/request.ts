@@ -7,9 +7,7 @@ import { z } from 'zod';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT } from '../io/limits.js';
 import { ApiError, invalidRequest } from './apiError.js';
-import { jsonErrorOffset, jsonPathAt, lineOfOffset } from '../import/common/jsonDocument.js';
-import { columnOfOffset, jsonErrorReason } from '../io/jsonFileText.js';
-import { bareNonNumber } from '../trace/jsonLine.js';
+import { jsonSyntaxPlace } from '../io/jsonSyntax.js';
 
 const textPart = z.looseObject({ type: z.string(), text: z.string().optional() });
 const content = z.union([z.string(), z.null(), z.array(textPart)], { error: 'must be a string, null, or an array of parts such as {"type": "text", "text": "..."}' }).optional();
@@ -70,14 +68,10 @@ const JSON_TEXT_HINTS: Record<string, string> = { duplicate_key: 'send each key 
  */
 function syntaxError(text: string, error: unknown): ApiError {
   if (text.trim() === '') return invalidRequest('the request body is empty: send the request as one JSON object', null, 'invalid_json');
-  const reported = jsonErrorOffset(text, error);
-  const found = bareNonNumber(text);
-  // V8 names no position for a bare NaN, and stops at the I after the sign of -Infinity.
-  const bare = found !== undefined && (reported === undefined || reported === found.offset || reported === found.offset + 1) ? found : undefined;
-  const offset = bare?.offset ?? reported;
-  const field = offset === undefined ? undefined : jsonPathAt(text, offset);
-  const where = offset === undefined ? '' : ` at line ${lineOfOffset(text, offset)}, column ${columnOfOffset(text, offset)}${field === undefined ? '' : ` (${field})`}`;
-  const why = bare !== undefined ? `${bare.token} is not a JSON number (JSON has no NaN or Infinity): send a number, or null` : jsonErrorReason(error);
+  const place = jsonSyntaxPlace(text, error, { noun: 'body' });
+  const field = place.field;
+  const where = place.line === undefined ? '' : ` at line ${place.line}, column ${place.column}${field === undefined ? '' : ` (${field})`}`;
+  const why = place.nonNumber !== undefined ? `${place.said}: send a number, or null` : place.said;
   return invalidRequest(`the request body is not valid JSON${where}: ${why}`, field ?? null, 'invalid_json');
 }
 

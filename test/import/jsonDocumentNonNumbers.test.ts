@@ -31,7 +31,7 @@ describe('NaN, Infinity and 1e400 in a JSON-document trace', () => {
     it(`a bare ${token} is named at its line and field`, () => {
       const err = userErrorOf(() => importText(withCostLimit(token), 'run.traj.json'));
       expect(err.issues[0]).toMatchObject({ file: 'run.traj.json', line: 12, field: 'info.config.agent.cost_limit', code: 'invalid_json' });
-      expect(err.message).toContain(`is ${token}, which is not a JSON number (JSON has no NaN or Infinity)`);
+      expect(err.message).toContain(`is not valid JSON at column 23: ${token} is not a JSON number (JSON has no NaN or Infinity)`);
     });
   }
 
@@ -43,7 +43,8 @@ describe('NaN, Infinity and 1e400 in a JSON-document trace', () => {
 
   it('another unexpected token is placed at its line', () => {
     const err = userErrorOf(() => importText(withCostLimit('tru'), 'run.traj.json'));
-    expect(err.issues[0]).toMatchObject({ file: 'run.traj.json', line: 12, code: 'invalid_json' });
+    expect(err.issues[0]).toMatchObject({ file: 'run.traj.json', line: 12, field: 'info.config.agent.cost_limit', code: 'invalid_json' });
+    expect(err.issues[0]!.message).toBe("is not valid JSON at column 26: Unexpected token ','");
   });
 });
 
@@ -64,8 +65,9 @@ describe('jsonErrorOffset', () => {
     }
   });
 
-  it('keeps the position V8 gives, and names none for a short text it quotes whole', () => {
+  it('keeps the position V8 gives, and places the token of a short text it quotes whole', () => {
     expect(offsetOf('{"a" 1}')).toBe(5);
-    expect(offsetOf('{"a": x}')).toBeUndefined();
+    expect(offsetOf('{"a": x}')).toBe(6);
+    expect(offsetOf('{"a": 1, "b": }')).toBe(14);
   });
 });

@@ -59,6 +59,14 @@ describe('the JSON file readers share the rule', () => {
       const cut = issuesOf(() => read(CUT));
       expect(cut[0]).toMatchObject({ file: 'f.json', line: 3, field: 'b', message: expect.stringMatching(/^is not valid JSON at column 1009: Unterminated string/) });
     });
+
+    it(`${name}: a short text V8 quotes whole, a long one it quotes cut, and a bare NaN are named where, without V8's quote`, () => {
+      expect(issuesOf(() => read('{"a": 1, "b": }'))[0]).toMatchObject({ line: 1, field: 'b', message: "is not valid JSON at column 15: Unexpected token '}'" });
+      const long = `{\n "conversionRate": ,\n "${'b'.repeat(30)}": 2\n}`;
+      expect(issuesOf(() => read(long))[0]).toMatchObject({ line: 2, field: 'conversionRate', message: "is not valid JSON at column 20: Unexpected token ','" });
+      const nan = '{\n "gpt-4o-mini": {"input_cost_per_token": NaN}\n}';
+      expect(issuesOf(() => read(nan))[0]).toMatchObject({ line: 2, field: 'gpt-4o-mini.input_cost_per_token', message: 'is not valid JSON at column 42: NaN is not a JSON number (JSON has no NaN or Infinity)' });
+    });
   }
 });
 
@@ -87,6 +95,15 @@ describe('the CLI', () => {
       expect(r.stderr).toContain(`${empty}: is empty, expected `);
       expect(r.stderr).not.toMatch(/Unexpected end of JSON input|stack|at .*\.js:/);
     }
+  });
+
+  it('--prices with a bare NaN names it as no JSON number at its line and field, not V8\'s quote', async () => {
+    const prices = join(tempDir(), 'p.json');
+    writeFileSync(prices, '{\n "gpt-4o-mini": {"input_cost_per_token": NaN}\n}');
+    const r = await cli('replay', 'scenarios/reference-sum-of-squares.jsonl', '--prices', prices);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${prices}:line 2 field 'gpt-4o-mini.input_cost_per_token': is not valid JSON at column 42: NaN is not a JSON number (JSON has no NaN or Infinity)`);
+    expect(r.stderr).not.toMatch(/Unexpected token|\.\.\."/);
   });
 });
 

@@ -28,6 +28,18 @@ describe('serve: a body that is not JSON', () => {
     expect(answer.json.error.message).toMatch(/^the request body is not valid JSON at line 3, column 32 \(messages\[0\]\): Expected double-quoted property name$/);
     expect(answer.json.error.param).toBe('messages[0]');
   });
+
+  it('a short body V8 quotes whole is placed too, and a NaN after its fault is not called the fault', async () => {
+    const whole = await send('{"model": }');
+    expect(whole.json.error).toMatchObject({ param: 'model', message: "the request body is not valid JSON at line 1, column 11 (model): Unexpected token '}'" });
+    const nanAfter = await send('[{"a": }, NaN]');
+    expect(nanAfter.json.error).toMatchObject({ param: '[0].a', message: "the request body is not valid JSON at line 1, column 8 ([0].a): Unexpected token '}'" });
+  });
+
+  it("a long body's fault is said without the text V8 quotes around it", async () => {
+    const answer = await send(`${BODY},"max_tokens": ,"n": 1}`);
+    expect(answer.json.error).toMatchObject({ param: 'max_tokens', message: `the request body is not valid JSON at line 1, column ${BODY.length + 16} (max_tokens): Unexpected token ','` });
+  });
 });
 
 describe('serve: a compressed body', () => {
