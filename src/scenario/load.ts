@@ -155,6 +155,15 @@ function parseShaped(text: string, file: string): AnyScenario {
   return parseWithYaml(text, file);
 }
 
+/** The error of a scenario document `yaml` found errors in: a key given twice named as such, else the first syntax error. */
+function documentErrors(doc: Document.Parsed, at: { text: string; file: string; linePos: (offset: number) => { line: number; col: number } }): UserError {
+  const { text, file, linePos } = at;
+  const twice = duplicateKeyIssue(doc, doc.errors, { yaml: yaml(), file, linePos });
+  if (twice !== undefined) return new UserError(twice);
+  const documents = () => yaml().parseAllDocuments(text).length;
+  return new UserError(yamlSyntaxIssue(doc.errors, { file, text, hint: HINT, linePos, documents, one: 'a scenario file' }));
+}
+
 /** The reading of scenario text by `yaml` alone (what parseAnyScenario falls back to; tests compare the two). */
 export function parseWithYaml(text: string, file: string): AnyScenario {
   checkScenarioDepth(text, file);
@@ -168,12 +177,7 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
     throw yamlEscapeError(error, file, HINT) ?? error;
   }
   const linePos = (offset: number) => counter.linePos(offset);
-  if (doc.errors.length > 0) {
-    const twice = duplicateKeyIssue(doc, doc.errors, { yaml: yaml(), file, linePos });
-    if (twice !== undefined) throw new UserError(twice);
-    const documents = () => yaml().parseAllDocuments(text).length;
-    throw new UserError(yamlSyntaxIssue(doc.errors, { file, text, hint: HINT, linePos, documents, one: 'a scenario file' }));
-  }
+  if (doc.errors.length > 0) throw documentErrors(doc, { text, file, linePos });
   const tagged = unknownTagIssues(doc, { yaml: yaml(), file, linePos, limit: MAX_REPORTED_ISSUES });
   if (tagged.length > 0) throw new UserError(tagged);
   let value: unknown;
