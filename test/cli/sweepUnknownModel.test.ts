@@ -40,7 +40,7 @@ type Result = { code: number; stdout: string; stderr: string };
 function expectRefused(r: Result, out: string): void {
   expect(r.code, r.stderr).toBe(2);
   expect(r.stderr).toMatch(UNKNOWN);
-  expect(r.stderr).toContain('notjson.jsonl:line 1: not valid JSON');
+  expect(r.stderr).toContain('notjson.jsonl:line 1: is not valid JSON at column 2');
   expect(r.stderr).toContain('2 of 4 input files have problems; nothing was written');
   expect(existsSync(out)).toBe(false);
 }
@@ -50,7 +50,7 @@ function expectSkipped(r: Result): void {
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toContain('skipped 2 of 4 input files with problems (--skip-bad):\n');
   expect(r.stderr).toMatch(UNKNOWN);
-  expect(r.stderr).toContain('notjson.jsonl:line 1: not valid JSON');
+  expect(r.stderr).toContain('notjson.jsonl:line 1: is not valid JSON at column 2');
   expect((JSON.parse(r.stdout) as { inputs: { recordedRuns: number } }).inputs.recordedRuns).toBe(2);
 }
 
