@@ -6,7 +6,7 @@
  * to be no JSON number (what Python's json.dump writes for a float JSON cannot hold), and a text that
  * stops short said to end too early. Pure; each caller frames the words (a 400, an InputIssue).
  */
-import { bareNonNumber } from '../trace/jsonLine.js';
+import { bareNonNumber } from './bareNonNumber.js';
 
 /** Where a JSON text breaks and what is wrong there. */
 export interface JsonSyntaxPlace {

@@ -36,7 +36,7 @@ describe('check --tree --skip-bad', () => {
     const { scenario } = setup();
     const r = await cli('check', '--tree', '--skip-bad', scenario, '--format', 'json');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/skipped 1 of 3 input files with problems \(--skip-bad\):\n  .*sub\.jsonl:line 3: not valid JSON/);
+    expect(r.stderr).toMatch(/skipped 1 of 3 input files with problems \(--skip-bad\):\n  .*sub\.jsonl:line 3: is not valid JSON at column 17: /);
     expect(r.stderr).toMatch(/loopcost: warning: left out session s1 whole: its run .*sub\.jsonl \(agent sub\) is in a bad file, so its runs in other files \(1 file: .*main\.jsonl\) are left out too: the tree without that run would under-count its spend \(--skip-bad\)/);
     const checked = JSON.parse(r.stdout).scenarios[0];
     expect(checked.recordedRuns).toBe(1);

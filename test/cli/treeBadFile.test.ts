@@ -23,7 +23,7 @@ beforeAll(() => {
   for (const name of ['main.jsonl', 'sub.jsonl']) copyFileSync(join(withOther, name), join(alone, name));
 });
 
-const SUB_BAD = /skipped 1 of 3 input files with problems \(--skip-bad\):\n  .*sub\.jsonl:line 3: not valid JSON/;
+const SUB_BAD = /skipped 1 of 3 input files with problems \(--skip-bad\):\n  .*sub\.jsonl:line 3: is not valid JSON at column 17: /;
 const TREE_LEFT_OUT = /loopcost: warning: left out session s1 whole: its run .*sub\.jsonl \(agent sub\) is in a bad file, so its runs in other files \(1 file: .*main\.jsonl\) are left out too: the tree without that run would under-count its spend \(--skip-bad\)/;
 
 describe('--tree --skip-bad: a sub-agent file with a malformed line leaves its whole tree out', () => {
@@ -53,7 +53,7 @@ describe('--tree --skip-bad: a sub-agent file with a malformed line leaves its w
     for (const args of [['replay', withOther, '--tree'], ['whatif', withOther, '--tree', '--try', 'max-steps=10'], ['sweep', withOther, '--tree', '--grid', 'max-steps=2,4', '--workers', '2']]) {
       const r = await cli(...args);
       expect([r.code, r.stdout], args[0]).toEqual([2, '']);
-      expect(r.stderr, args[0]).toMatch(/sub\.jsonl:line 3: not valid JSON/);
+      expect(r.stderr, args[0]).toMatch(/sub\.jsonl:line 3: is not valid JSON at column 17: /);
       expect(r.stderr, args[0]).toMatch(/1 of 3 input files have problems; nothing was written/);
       expect(r.stderr, args[0]).not.toMatch(/left out session/);
     }
@@ -63,7 +63,7 @@ describe('--tree --skip-bad: a sub-agent file with a malformed line leaves its w
     for (const args of [['replay', alone, '--tree', '--skip-bad'], ['sweep', alone, '--tree', '--grid', 'max-steps=2,4', '--skip-bad']]) {
       const r = await cli(...args);
       expect([r.code, r.stdout], args[0]).toEqual([2, '']);
-      expect(r.stderr, args[0]).toMatch(/sub\.jsonl:line 3: not valid JSON/);
+      expect(r.stderr, args[0]).toMatch(/sub\.jsonl:line 3: is not valid JSON at column 17: /);
       expect(r.stderr, args[0]).toMatch(/every session tree has a run in a bad file \(1 session: s1\): --skip-bad left no tree to work on; nothing was written/);
     }
   });
@@ -91,7 +91,7 @@ describe('--tree --skip-bad: other ways a sub-agent file is bad', () => {
     const dir = dirOf({ 'main.jsonl': MAIN, 'sub.jsonl': ['{"type":"header", oops', CALL, END] });
     const r = await cli('replay', dir, '--tree', '--skip-bad', '--format', 'json');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/skipped 1 of 2 input files with problems \(--skip-bad\):\n  .*sub\.jsonl:line 1: not valid JSON/);
+    expect(r.stderr).toMatch(/skipped 1 of 2 input files with problems \(--skip-bad\):\n  .*sub\.jsonl:line 1: is not valid JSON at column 19: /);
     expect(r.stderr).not.toMatch(/left out session/);
     const report = JSON.parse(r.stdout) as { trees: { sessionId: string }[]; summary: { agents: number } };
     expect([report.trees.map((tree) => tree.sessionId), report.summary.agents]).toEqual([['s1'], 1]);

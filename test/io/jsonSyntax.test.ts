@@ -7,8 +7,8 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { jsonSyntaxPlace as JsonSyntaxPlace } from '../../src/io/jsonSyntax.js';
 
-vi.mock('../../src/trace/jsonLine.js', async (original) => {
-  const actual = await original<typeof import('../../src/trace/jsonLine.js')>();
+vi.mock('../../src/io/bareNonNumber.js', async (original) => {
+  const actual = await original<typeof import('../../src/io/bareNonNumber.js')>();
   return { ...actual, bareNonNumber: vi.fn(actual.bareNonNumber) };
 });
 
@@ -18,7 +18,7 @@ let jsonSyntaxPlace: typeof JsonSyntaxPlace;
 let bareNonNumber: ReturnType<typeof vi.fn>;
 beforeAll(async () => {
   vi.resetModules();
-  bareNonNumber = vi.mocked((await import('../../src/trace/jsonLine.js')).bareNonNumber) as unknown as ReturnType<typeof vi.fn>;
+  bareNonNumber = vi.mocked((await import('../../src/io/bareNonNumber.js')).bareNonNumber) as unknown as ReturnType<typeof vi.fn>;
   ({ jsonSyntaxPlace } = await import('../../src/io/jsonSyntax.js'));
 });
 

@@ -82,8 +82,8 @@ describe('a line that is not JSON', () => {
       [2, 'outputTokens', 'invalid_json'],
       [3, 'latencyMs', 'invalid_json'],
     ]);
-    expect(issues[0]!.message).toBe('is NaN, which is not a JSON number (JSON has no NaN or Infinity), so the line is not valid JSON');
-    expect(issues[1]!.message).toMatch(/^is -Infinity, which is not a JSON number/);
+    expect(issues[0]!.message).toBe('is not valid JSON at column 31: NaN is not a JSON number (JSON has no NaN or Infinity)');
+    expect(issues[1]!.message).toBe('is not valid JSON at column 45: -Infinity is not a JSON number (JSON has no NaN or Infinity)');
     for (const issue of issues) {
       expect(issue.hint).toMatch(/^write the figure as a number/);
       expect(issue.hint).not.toMatch(/truncated/);
@@ -92,7 +92,8 @@ describe('a line that is not JSON', () => {
 
   it('NaN inside a string is no bare NaN', () => {
     const [issue] = issuesOf(HEADER, '{"type":"call","outputTokens":5,"x":"NaN", nul}', END);
-    expect(issue!.message).toMatch(/^not valid JSON/);
+    expect(issue!.message).toMatch(/^is not valid JSON at column \d+: /);
+    expect(issue!.message).not.toMatch(/NaN/);
   });
 
   it('the truncation question only where the line stops short', () => {
