@@ -13,10 +13,10 @@ import { runCliUnderHeapCap } from './cliUnderHeapCap.mjs';
 import { smoke, sized } from './lib/smoke.mjs';
 
 const MB = 1 << 20;
-// Under --smoke: bombs of 8 MB against limits of 4 MB a file and 2 MB a line (the same refusals, tiny).
-const BOMB_MB = sized(1024, 8);
-const HUGE_MB = sized(300, 8);
-const LIMITS = smoke ? ['--max-input-mb', '4', '--max-line-mb', '2'] : [];
+// Under --smoke: bombs of 2 MB against limits of 1 MB a file and 0.5 MB a line (the same refusals, tiny).
+const BOMB_MB = sized(1024, 2);
+const HUGE_MB = sized(300, 2);
+const LIMITS = smoke ? ['--max-input-mb', '1', '--max-line-mb', '0.5'] : [];
 const HEADER = '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o-mini","systemTokens":10,"goalTokens":5}\n';
 const RUN_TAIL = '{"type":"call","inputTokens":100,"outputTokens":5}\n{"type":"end","outcome":"completed"}\n';
 

@@ -17,7 +17,12 @@
 //           reusing its result buffers, as sweepHoisted reuses its output arrays).
 import { brakesTyped } from '../../shared/perf-reference/kernels.mjs';
 import { BRAKES } from '../../shared/perf-reference/sweep.mjs';
-import { NO_BRAKES, kernel, replayCompiled, runSettings, Run, usdToPico } from '../dist/index.js';
+import { NO_BRAKES } from '../dist/brakes/config.js';
+import * as kernel from '../dist/kernel/index.js';
+import { replayCompiled } from '../dist/fast/replayFast.js';
+import { runSettings } from '../dist/fast/settings.js';
+import { Run } from '../dist/fast/runState.js';
+import { usdToPico } from '../dist/money.js';
 import { median } from './lib/measure.mjs';
 import { sized } from './lib/smoke.mjs';
 import { population, realRuns } from './lib/population.mjs';
@@ -104,7 +109,7 @@ const realReference = (() => {
     return steps;
   };
 })();
-const replay = [replayBench('38 real runs (mini-swe-agent)', real.compiled, real.prices, realBrakes, realReference)];
+const replay = [replayBench(`${real.compiled.length} real runs (mini-swe-agent)`, real.compiled, real.prices, realBrakes, realReference)];
 
 // ── Replay: the synthetic population ──
 const N = 200;

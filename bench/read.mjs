@@ -10,9 +10,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { loadTraceFiles, writeNativeTraces } from '../dist/index.js';
+import { loadTraceFiles } from '../dist/import/libraryReaders.js';
+import { writeNativeTraces } from '../dist/trace/writeNative.js';
 import { cpuMs, median, writeNativeRuns } from './lib/measure.mjs';
-import { sized } from './lib/smoke.mjs';
+import { firstOfEachFolder, smoke, sized } from './lib/smoke.mjs';
 
 const json = process.argv.includes('--json');
 const RUNS = sized(100, 2);
@@ -64,7 +65,7 @@ const MINI_SOURCE = '../shared/traces/mini-swe-agent';
 const COPIES = sized(4, 1);
 
 async function miniSweAgent() {
-  const sources = readdirSync(MINI_SOURCE).flatMap((sub) => readdirSync(join(MINI_SOURCE, sub)).map((name) => join(MINI_SOURCE, sub, name)));
+  const sources = smoke ? firstOfEachFolder(MINI_SOURCE) : readdirSync(MINI_SOURCE).flatMap((sub) => readdirSync(join(MINI_SOURCE, sub)).map((name) => join(MINI_SOURCE, sub, name)));
   const files = Array.from({ length: COPIES }, () => sources).flat();
   const mb = files.reduce((sum, file) => sum + gunzipSync(readFileSync(file)).length, 0) / 1e6;
   const r = await interleaved(

@@ -3,18 +3,20 @@
 // comparison cli-table3 laying out the same per-run rows (what loopcost used before src/report/table.ts).
 // Not a test: `npm run bench` (`-- --json` for one object).
 import Table from 'cli-table3';
-import { loadTraceFiles, loadPriceTable } from '../dist/index.js';
+import { loadTraceFiles } from '../dist/import/libraryReaders.js';
+import { loadPriceTable } from '../dist/pricing/index.js';
 import { collectInputs } from '../dist/io/collectInputs.js';
 import { brakesFromSpec } from '../dist/flags/settingsFlags.js';
 import { whatIf } from '../dist/replay/whatif.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../dist/report/whatifReport.js';
 import { reportSettings } from '../dist/report/settings.js';
 import { NO_BRAKES } from '../dist/brakes/config.js';
-import { sized } from './lib/smoke.mjs';
+import { firstOfEachFolder, smoke, sized } from './lib/smoke.mjs';
 
+const MINI = '../shared/traces/mini-swe-agent';
 const prices = loadPriceTable({ pricesFile: 'test/fixtures/prices/deepseek-recorded.json' });
 const traces = [];
-for await (const trace of loadTraceFiles(collectInputs(['../shared/traces/mini-swe-agent']))) traces.push(trace);
+for await (const trace of loadTraceFiles(collectInputs(smoke ? firstOfEachFolder(MINI) : [MINI]))) traces.push(trace);
 const tries = [];
 for (let i = 0; i < sized(50, 4); i++) tries.push(i % 2 ? `max-steps=${10 + i * 4}` : `max-repeat=${2 + (i % 7)},repeat-mode=${i % 4 ? 'total' : 'consecutive'},max-cost=${(0.02 * (i + 1)).toFixed(2)}`);
 const settings = tries.map((name) => ({ name, brakes: brakesFromSpec(name) }));

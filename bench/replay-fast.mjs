@@ -10,7 +10,12 @@
 //     be added in the readable path's order);
 //   - recorded prompt sizes (as imported traces have): every call through the per-step loop
 //     (src/fast/replayFast.ts).
-import { compileTrace, flattenPrices, replayFast, replayTrace, NO_BRAKES, usdToPico, loadPriceTable } from '../dist/index.js';
+import { compileTrace } from '../dist/fast/compile.js';
+import { flattenPrices, replayFast } from '../dist/fast/replayFast.js';
+import { replayTrace } from '../dist/replay/replay.js';
+import { NO_BRAKES } from '../dist/brakes/config.js';
+import { usdToPico } from '../dist/money.js';
+import { loadPriceTable } from '../dist/pricing/index.js';
 import { sized } from './lib/smoke.mjs';
 
 const prices = loadPriceTable({});

@@ -1,7 +1,8 @@
 // Replays long synthetic runs with every brake on and shows that time per step stays flat as runs grow
 // (linear time). The readable loop (engine: 'readable', the session call by call); the compiled kernel
 // is bench/kernel.mjs's. Not a test: timings vary by machine. Run with `npm run bench`.
-import { replayTrace, NO_BRAKES } from '../dist/index.js';
+import { replayTrace } from '../dist/replay/replay.js';
+import { NO_BRAKES } from '../dist/brakes/config.js';
 import { loadPriceTable } from '../dist/pricing/index.js';
 import { sized } from './lib/smoke.mjs';
 

@@ -5,16 +5,20 @@
 // x-loopcost-session), then heapUsed after gc, less before, over N. Ended sessions are retired to their
 // totals (src/serve/retired.ts), their error built when asked. Not a test:
 // `node --expose-gc bench/serve-sessions-memory.mjs [--json]` (bench/run.mjs passes --expose-gc; under
-// --smoke, 20 sessions a case: its figures mean nothing).
+// --smoke, 3 sessions a case: its figures mean nothing).
 import { SessionRegistry } from '../dist/serve/registry.js';
-import { loadPriceTable, loadScenarioFile, loadTraceFile } from '../dist/index.js';
+import { loadPriceTable } from '../dist/pricing/index.js';
+import { loadScenarioFile } from '../dist/scenario/load.js';
+import { loadTraceFile } from '../dist/import/libraryReaders.js';
 import { sized } from './lib/smoke.mjs';
 
 if (typeof global.gc !== 'function') {
   console.error('run with node --expose-gc');
   process.exit(2);
 }
-const N = sized(2000, 20);
+const N = sized(2000, 3);
+// Full collections before each heap reading: one under --smoke (each some 25–50 ms here; 10 readings a run).
+const GC_PASSES = sized(2, 1);
 const TRACE = '../shared/traces/cassettes/models__test_deepseek__test_deepseek_deferred_capability_with_thinking.yaml';
 const prices = loadPriceTable();
 
@@ -37,8 +41,7 @@ function run(registry, headers, task = 'roll the dice') {
 }
 
 function heapUsed() {
-  global.gc();
-  global.gc();
+  for (let pass = 0; pass < GC_PASSES; pass++) global.gc();
   return process.memoryUsage().heapUsed;
 }
 

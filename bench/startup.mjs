@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './lib/measure.mjs';
-import { sized } from './lib/smoke.mjs';
+import { smoke, sized } from './lib/smoke.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cpuAtExit = fileURLToPath(new URL('./lib/cpuAtExit.cjs', import.meta.url));
@@ -39,7 +39,8 @@ const result = {};
 const bare = { wall: [], cpu: [], faults: [] };
 for (const [name, args] of COMMANDS) {
   const taken = Object.fromEntries(Object.keys(trees).map((tree) => [tree, { wall: [], cpu: [], faults: [] }]));
-  for (const [tree, dir] of Object.entries(trees)) measure([resolve(dir, 'bin/loopcost.js'), ...args], dir);
+  // A warm-up run of each tree first (not under --smoke: its one measured run runs the same path).
+  if (!smoke) for (const [tree, dir] of Object.entries(trees)) measure([resolve(dir, 'bin/loopcost.js'), ...args], dir);
   for (let i = 0; i < runs; i++) {
     for (const [tree, dir] of Object.entries(trees)) {
       const m = measure([resolve(dir, 'bin/loopcost.js'), ...args], dir);

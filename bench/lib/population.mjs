@@ -2,9 +2,14 @@
 // - the perf-reference synthetic population (makePopulation) as native traces, compiled;
 // - the 38 shared mini-swe-agent runs, compiled, and as the reference kernels' arrays.
 import { makePopulation, SYSTEM, USER, PIN_UPM, POUT_UPM } from '../../../shared/perf-reference/data.mjs';
-import { compileTrace, loadTraceFiles, loadPriceTable, flattenPrices, kernel } from '../../dist/index.js';
+import { compileTrace } from '../../dist/fast/compile.js';
+import { loadTraceFiles } from '../../dist/import/libraryReaders.js';
+import { loadPriceTable } from '../../dist/pricing/index.js';
+import { flattenPrices } from '../../dist/fast/replayFast.js';
+import * as kernel from '../../dist/kernel/index.js';
 import { collectInputs } from '../../dist/io/collectInputs.js';
 import { CompiledField } from '../../dist/fast/layout.js';
+import { firstOfEachFolder, smoke } from './smoke.mjs';
 
 /** $3 / $15 per million tokens (the population's prices) as a ModelPricing. */
 export const POPULATION_PRICING = {
@@ -35,11 +40,11 @@ export function population(T, N, seed = 42) {
 /**
  * The shared real runs compiled (recorded prompt sizes and cache figures, recorded DeepSeek prices), and
  * the same steps as the reference kernels' arrays: output, step tokens (output + results), the first tool
- * call's action id, the call's and tools' latency.
+ * call's action id, the call's and tools' latency. Under --smoke, the first run of each folder of `root`.
  */
 export async function realRuns(root = '../shared/traces/mini-swe-agent', pricesFile = 'test/fixtures/prices/deepseek-recorded.json') {
   const traces = [];
-  for await (const trace of loadTraceFiles(collectInputs([root]))) traces.push(trace);
+  for await (const trace of loadTraceFiles(collectInputs(smoke ? firstOfEachFolder(root) : [root]))) traces.push(trace);
   const table = loadPriceTable({ pricesFile });
   const compiled = traces.map((t) => compileTrace(t));
   const prices = traces.map((t) => flattenPrices(table.resolve(t.header.model, t.header.provider)));

@@ -3,7 +3,8 @@
 // sweepHoisted (the reference, reusing its output arrays) and sweepCompiled (reusing its result), each
 // returning the nominal step evaluations of one sweep.
 import { sweepHoisted, MAXSTEPS, WINDOWS, BRAKES, CELLS } from '../../../shared/perf-reference/sweep.mjs';
-import { NO_BRAKES, sweepCompiled } from '../../dist/index.js';
+import { NO_BRAKES } from '../../dist/brakes/config.js';
+import { sweepCompiled } from '../../dist/fast/sweepGridCheck.js';
 import { cellFigures, newCellFigures } from '../../dist/fast/sweepResult.js';
 
 const FULL = 1 << 30;

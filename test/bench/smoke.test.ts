@@ -9,21 +9,24 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-/** Each bench (bench/run.mjs's names) and fields its JSON must hold. */
+/**
+ * Each bench (bench/run.mjs's names) and fields its JSON must hold, the longest smoke runs first (they run
+ * a few at once: one of the longest started last would run on alone at the end).
+ */
 const FIELDS: Record<string, string[]> = {
-  kernel: ['replay', 'sweep'],
-  sweep: ['grid', 'nominalEvaluations', 'sweepCompiledEvaluationsPerSec', 'sweepHoistedEvaluationsPerSec', 'sweepCpuMs', 'readEveryCellCpuMs'],
-  replayFast: ['longTrace'],
-  replayLinear: ['readableLoop'],
+  cache: ['inputMb', 'runs', 'noCache', 'coldCache', 'warmCache', 'warmFirstRun', 'compiled', 'smallRuns'],
+  hostileMemory: ['cases'],
+  workers: ['runs16'],
+  serveSessionsMemory: ['sessions', 'cases'],
   read: ['native', 'miniSweAgent'],
+  kernel: ['replay', 'sweep'],
+  render: ['renderRows', 'replayMs', 'tableMs', 'csvMs', 'jsonMs', 'cliTable3Ms'],
+  replayFast: ['longTrace'],
+  startup: ['startupHelpMs', 'startupVersionMs', 'replayScenariosMs', 'bareNodeMs'],
+  sweep: ['grid', 'nominalEvaluations', 'sweepCompiledEvaluationsPerSec', 'sweepHoistedEvaluationsPerSec', 'sweepCpuMs', 'readEveryCellCpuMs'],
+  replayLinear: ['readableLoop'],
   importMemory: ['builds', 'peakGrowth'],
   nativeStreamMemory: ['builds', 'peakGrowth'],
-  hostileMemory: ['cases'],
-  serveSessionsMemory: ['sessions', 'cases'],
-  startup: ['startupHelpMs', 'startupVersionMs', 'replayScenariosMs', 'bareNodeMs'],
-  render: ['renderRows', 'replayMs', 'tableMs', 'csvMs', 'jsonMs', 'cliTable3Ms'],
-  cache: ['inputMb', 'runs', 'noCache', 'coldCache', 'warmCache', 'warmFirstRun', 'compiled', 'smallRuns'],
-  workers: ['runs16'],
 };
 
 /** `node bench/run.mjs --smoke --json --only=<bench>`: its exit status, its JSON report and its standard error. */
