@@ -4,32 +4,12 @@
  * run reaches warns `summary_none` in sweep's words, summaries before most steps `summary_most_steps`; the
  * library's projectSpend returns the same. Before, project gave no summary warning while sweep and calibrate did.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, tempDir } from './run.js';
+import { summarisingFile, warningsOf, type Warning } from './summaryWarningHelpers.js';
 import { loadPriceTable, projectSpend, readTraces } from '../../src/index.js';
 import { parseContextSpec } from '../../src/context/strategy.js';
 
-interface Warning {
-  code: string;
-  message: string;
-}
-
-const warningsOf = async (...argv: string[]): Promise<Warning[]> => {
-  const r = await cli(...argv, '--format', 'json');
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout).warnings;
-};
 const summaryWarnings = (warnings: readonly Warning[]) => warnings.filter((w) => w.code === 'summary_none' || w.code === 'summary_most_steps');
-
-/** flight-search.yaml with its own context: a summary strategy at `trigger` tokens. */
-function summarisingFile(trigger: number): string {
-  const file = join(tempDir(), `flight-summary-${trigger}.yaml`);
-  const text = readFileSync('scenarios/flight-search.yaml', 'utf8').replace('brakes: { preset: reference }', `brakes: { preset: reference }\ncontext: { context: "summary:trigger=${trigger},keep=2,tokens=80" }`);
-  writeFileSync(file, text);
-  return file;
-}
 
 describe('project: what a summary strategy did, as sweep says it', () => {
   it("a scenario file's own strategy whose trigger no run reaches: summary_none, sweep's words", async () => {

@@ -1,0 +1,28 @@
+/**
+ * What the summary-warning tests of calibrate and project share: a command's JSON warnings, and
+ * flight-search.yaml written with its own summary strategy.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { cli, tempDir } from './run.js';
+
+export interface Warning {
+  code: string;
+  message: string;
+}
+
+/** The JSON warnings of `loopcost ARGV --format json`, which must exit 0. */
+export const warningsOf = async (...argv: string[]): Promise<Warning[]> => {
+  const r = await cli(...argv, '--format', 'json');
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout).warnings;
+};
+
+/** flight-search.yaml with its own context: a summary strategy at `trigger` tokens. */
+export function summarisingFile(trigger: number): string {
+  const file = join(tempDir(), `flight-summary-${trigger}.yaml`);
+  const text = readFileSync('scenarios/flight-search.yaml', 'utf8').replace('brakes: { preset: reference }', `brakes: { preset: reference }\ncontext: { context: "summary:trigger=${trigger},keep=2,tokens=80" }`);
+  writeFileSync(file, text);
+  return file;
+}
