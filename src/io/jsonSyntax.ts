@@ -122,7 +122,8 @@ export function jsonSyntaxPlace(text: string, error: unknown, words: JsonSyntaxW
   const bare = reported === undefined ? bareNonNumber(text) : nonNumberAt(text, reported, message);
   const offset = bare?.offset ?? reported;
   const reason = jsonErrorReason(error);
-  const endsEarly = bare === undefined && /end of JSON input|Unterminated string/i.test(reason);
+  // Cut short: V8 says so, or places the fault past the text's last character (`{"a":4` is "Expected ',' or '}'" at its end).
+  const endsEarly = bare === undefined && (/end of JSON input|Unterminated string/i.test(reason) || (offset !== undefined && offset >= text.trimEnd().length));
   const said = bare !== undefined
     ? `${bare.token} is not a JSON number (JSON has no NaN or Infinity)`
     : `${reason}${endsEarly ? ` (the ${words.noun} ends too early: it looks cut short)` : ''}`;

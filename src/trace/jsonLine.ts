@@ -14,18 +14,16 @@ const LINE_HINT = 'each line must be one complete JSON object; see docs/trace-fo
 
 /**
  * The issue of a native line JSON.parse refused with `error`: `is not valid JSON at column 31: <why>`, with
- * the field open there. A line stops short when V8 says so or places the fault at its end (`{"a":4` is
- * "Expected ',' or '}'" at the line's length).
+ * the field open there; one cut short (io/jsonSyntax.ts endsEarly) asks whether the file was truncated.
  */
 export function invalidJsonIssue(error: Error, text: string, at: { file: string; line: number }): InputIssue {
   const place = jsonSyntaxPlace(text, error, { noun: 'line' });
-  const stopsShort = place.endsEarly || (place.nonNumber === undefined && place.offset !== undefined && place.offset >= text.length);
   return {
     ...at,
     ...(place.field === undefined ? {} : { field: place.field }),
     code: 'invalid_json',
     message: `is not valid JSON${place.column === undefined ? '' : ` at column ${place.column}`}: ${place.said}`,
-    hint: place.nonNumber !== undefined ? NON_NUMBER_HINT : stopsShort ? TRUNCATED_HINT : LINE_HINT,
+    hint: place.nonNumber !== undefined ? NON_NUMBER_HINT : place.endsEarly ? TRUNCATED_HINT : LINE_HINT,
   };
 }
 

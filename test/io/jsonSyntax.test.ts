@@ -68,6 +68,10 @@ describe('jsonSyntaxPlace', () => {
   it('a text cut short ends too early, at its end, in the words of its reader', () => {
     expect(placeOf('{"a": "xx', 'body')).toMatchObject({ column: 10, field: 'a', endsEarly: true, said: 'Unterminated string (the body ends too early: it looks cut short)' });
     expect(placeOf('{"a": [1,\n', 'document')).toMatchObject({ line: 2, column: 1, field: 'a[1]', endsEarly: true, said: 'Unexpected end of JSON input (the document ends too early: it looks cut short)' });
+    // V8 places the fault at the end without saying the input ended: cut short all the same, in every reader.
+    const cut = placeOf('{"a": 4\n', 'file');
+    expect([cut.endsEarly, cut.said]).toEqual([true, expect.stringMatching(/\(the file ends too early: it looks cut short\)$/)]);
+    expect(placeOf('{"a": 4 "b": 5}', 'file').endsEarly).toBe(false);
   });
 
   it('reads the NaN rule at V8\'s position only: no scan of the whole text when V8 names where', () => {

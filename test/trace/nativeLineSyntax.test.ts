@@ -53,7 +53,7 @@ describe('a native line that is not JSON, by the one JSON syntax rule', () => {
 
   it('a line that stops short is asked about truncation (V8 places it at the line\'s end, or says the input ended)', () => {
     const [placed, ended] = issuesOf(HEADER, '{"type":"call","outputTokens":4', '{"type":"call","outputTokens":4,"x":"ab', END);
-    expect(placed).toMatchObject({ line: 2, field: 'outputTokens', message: "is not valid JSON at column 32: Expected ',' or '}' after property value" });
+    expect(placed).toMatchObject({ line: 2, field: 'outputTokens', message: "is not valid JSON at column 32: Expected ',' or '}' after property value (the line ends too early: it looks cut short)" });
     expect(placed!.hint).toMatch(/was the file truncated\?/);
     expect(ended).toMatchObject({ line: 3, field: 'x', message: expect.stringMatching(/^is not valid JSON at column 40: Unterminated string \(the line ends too early/) });
     expect(ended!.hint).toMatch(/was the file truncated\?/);
