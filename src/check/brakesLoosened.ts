@@ -19,7 +19,7 @@ import { flagParts } from './settingChanges.js';
 import { BRAKE_NAMES, BRAKE_SETTINGS, brakeLabel } from './brakesRemoved.js';
 import { modePart, type ModeBrake } from '../flags/modeBrakes.js';
 import { counted } from '../plural.js';
-import { acceptText } from './gateCounts.js';
+import { acceptText, scenarioLines } from './gateCounts.js';
 import { contextLimitsLoosened } from './contextLimitLoosened.js';
 
 export interface BrakeLoosened {
@@ -113,11 +113,7 @@ export function loosenedText(loosened: readonly BrakeLoosened[]): string {
 
 /** `brakes loosened: support.yaml: max-repeat 3 → 1000000: …`, one line per scenario. */
 export function brakesLoosenedLines(drift: Drift): string[] {
-  const loosened = drift.brakesLoosened ?? [];
-  return [...new Set(loosened.map((l) => l.scenario))].map((scenario) => {
-    const own = loosened.filter((l) => l.scenario === scenario);
-    return `brakes loosened: ${scenario}: ${loosenedText(own)}: ${loosenedSays(drift, own)}`;
-  });
+  return scenarioLines('brakes loosened', drift.brakesLoosened ?? [], { text: loosenedText, says: (own) => loosenedSays(drift, own) });
 }
 
 /** What brakes loosened mean and what to do, as the report's line and each JUnit failure of them say it: `a brake holds less than in the baseline (a failure: …); tighten it back, or …`. */

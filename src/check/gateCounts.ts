@@ -71,3 +71,14 @@ export function acceptText(drift: Pick<Drift, 'file' | 'accepted'>, fix?: string
 export function acceptedVerdict(drift: Drift | undefined): string {
   return drift?.accepted === undefined ? '' : ' (accepted: the baseline written again)';
 }
+
+/**
+ * `LABEL: x.yaml: WHAT: SAYS`, one line per scenario of `findings` (in the order they first come), the line
+ * of a gate finding (brake removed, loosened, runs dropped) in the report: `text` and `says` of a scenario's own.
+ */
+export function scenarioLines<T extends { scenario: string }>(label: string, findings: readonly T[], words: { text: (own: readonly T[]) => string; says: (own: readonly T[]) => string }): string[] {
+  return [...new Set(findings.map((f) => f.scenario))].map((scenario) => {
+    const own = findings.filter((f) => f.scenario === scenario);
+    return `${label}: ${scenario}: ${words.text(own)}: ${words.says(own)}`;
+  });
+}

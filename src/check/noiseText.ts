@@ -3,6 +3,7 @@
  * baseline (brakesRemoved.ts): the band resampling explains beside a figure that moved, a line per scenario
  * with synthetic runs saying its bands, and the brakes the baseline had that are off now.
  */
+import { scenarioLines } from './gateCounts.js';
 import { formatUsdNumber } from '../report/money.js';
 import { signedPercentText, signedPointsText } from '../report/percentText.js';
 import { counted } from '../plural.js';
@@ -110,12 +111,7 @@ export function pairedLines(drift: Drift): string[] {
 
 /** `brakes removed: support.yaml: max-cost (0.1 in the baseline), timeout (120 in the baseline): …`, one line per scenario. */
 export function brakesRemovedLines(drift: Drift): string[] {
-  const removed = drift.brakesRemoved ?? [];
-  const scenarios = [...new Set(removed.map((r) => r.scenario))];
-  return scenarios.map((scenario) => {
-    const own = removed.filter((r) => r.scenario === scenario);
-    return `brakes removed: ${scenario}: ${removedText(own)}: ${removedSays(drift, own)}`;
-  });
+  return scenarioLines('brakes removed', drift.brakesRemoved ?? [], { text: removedText, says: (own) => removedSays(drift, own) });
 }
 
 /** `, 2 brakes removed` for the verdict line; empty when none is. */

@@ -9,7 +9,7 @@
 import type { BaselineScenario } from './baselineFile.js';
 import type { Drift } from './baseline.js';
 import type { ScenarioCheck } from './run.js';
-import { acceptText } from './gateCounts.js';
+import { acceptText, scenarioLines } from './gateCounts.js';
 
 export interface RunsDropped {
   /** The scenario file as checked (as the drift rows name it). */
@@ -50,11 +50,7 @@ function restoreText(dropped: readonly RunsDropped[]): string {
 
 /** `runs dropped: x.yaml: synthetic runs 200 → 10: …`, one line per scenario. */
 export function runsDroppedLines(drift: Drift): string[] {
-  const dropped = drift.runsDropped ?? [];
-  return [...new Set(dropped.map((d) => d.scenario))].map((scenario) => {
-    const own = dropped.filter((d) => d.scenario === scenario);
-    return `runs dropped: ${scenario}: ${droppedText(own)}: ${droppedSays(drift, own)}`;
-  });
+  return scenarioLines('runs dropped', drift.runsDropped ?? [], { text: droppedText, says: (own) => droppedSays(drift, own) });
 }
 
 /** What fewer runs mean and what to do, as the report's line and each JUnit failure of them say it: `checked on fewer runs than the baseline (a failure: …); run 30 synthetic runs (…) again, or …`. */

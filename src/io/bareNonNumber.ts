@@ -4,7 +4,8 @@
  * `"NaN" is not valid JSON`), since the scan costs time on a large text. Pure.
  */
 
-const NON_NUMBER = /^[-+]?(NaN|Infinity)(?![\w$])/;
+/** A bare NaN, Infinity or signed Infinity at the start of a text (not a longer name such as NaNs). */
+export const NON_NUMBER = /^[-+]?(NaN|Infinity)(?![\w$])/;
 
 /** `NaN`, `Infinity`, `-Infinity` written as a JSON value (after `:`, `[` or `,`, outside strings), and its offset. */
 export function bareNonNumber(text: string): { token: string; offset: number } | undefined {

@@ -5,10 +5,10 @@
  * reads the file and throws (or collects) the issue.
  */
 import type { InputIssue } from '../errors.js';
-import { jsonSyntaxPlace } from './jsonSyntax.js';
+import { jsonSyntaxPlace, syntaxMessage } from './jsonSyntax.js';
 
-/** Line, column and V8's reason of a JSON syntax error: src/io/jsonSyntax.ts, re-exported for their readers. */
-export { columnOfOffset, jsonErrorReason } from './jsonSyntax.js';
+/** The column of a JSON syntax error: src/io/jsonSyntax.ts, re-exported for its readers. */
+export { columnOfOffset } from './jsonSyntax.js';
 
 export interface JsonFileWords {
   /** The file as shown in the issue. */
@@ -33,7 +33,7 @@ export function jsonSyntaxIssue(text: string, error: unknown, words: JsonFileWor
     ...(place.line === undefined ? {} : { line: place.line }),
     ...(place.field === undefined ? {} : { field: place.field }),
     code: 'invalid_json',
-    message: `is not valid JSON${place.column === undefined ? '' : ` at column ${place.column}`}: ${place.said}`,
+    message: syntaxMessage(place),
     hint: words.hint,
   };
 }

@@ -6,7 +6,7 @@
  * to be no JSON number (what Python's json.dump writes for a float JSON cannot hold), and a text that
  * stops short said to end too early. Pure; each caller frames the words (a 400, an InputIssue).
  */
-import { bareNonNumber } from './bareNonNumber.js';
+import { bareNonNumber, NON_NUMBER } from './bareNonNumber.js';
 
 /** Where a JSON text breaks and what is wrong there. */
 export interface JsonSyntaxPlace {
@@ -47,7 +47,7 @@ function messageOf(error: unknown): string {
  * V8's message without the position it names (`in JSON at position 1000 (line 1 column 1001)`) or the text
  * it quotes, whole (`, "{"a": }" is not valid JSON`) or cut (`, ..."ionRate": ,\n "b"... is not valid JSON`).
  */
-export function jsonErrorReason(error: unknown): string {
+function jsonErrorReason(error: unknown): string {
   return messageOf(error)
     .replace(/\s*\(line \d+ column \d+\)/, '')
     .replace(/ in JSON at position \d+/, '')
@@ -68,7 +68,7 @@ const WHOLE_TEXT_PAD = ' '.repeat(2 * CONTEXT_CHARACTERS + 1);
  * so that V8 quotes a context. Undefined when neither tells.
  */
 export function jsonErrorOffset(text: string, err: unknown): number | undefined {
-  const message = err instanceof Error ? err.message : '';
+  const message = messageOf(err);
   const position = /position (\d+)/.exec(message)?.[1];
   if (position !== undefined) return Number(position);
   const m = TOKEN_CONTEXT.exec(message);
@@ -91,7 +91,6 @@ function wholeTextOffset(text: string): number | undefined {
   return undefined;
 }
 
-const NON_NUMBER = /^[-+]?(NaN|Infinity)(?![\w$])/;
 
 /**
  * The bare NaN or Infinity V8 stopped at, read at its offset only (not by scanning the text: a 30 MiB body
@@ -116,6 +115,11 @@ export interface JsonSyntaxWords {
  * text it calls by name (`"NaN" is not valid JSON`) or a message of an unknown form: then, and only then,
  * the text is searched for a bare NaN or Infinity.
  */
+/** `is not valid JSON at column 31: <said>`: the message of a place, as a file or line reader frames it. */
+export function syntaxMessage(place: Pick<JsonSyntaxPlace, 'column' | 'said'>): string {
+  return `is not valid JSON${place.column === undefined ? '' : ` at column ${place.column}`}: ${place.said}`;
+}
+
 export function jsonSyntaxPlace(text: string, error: unknown, words: JsonSyntaxWords = { noun: 'text' }): JsonSyntaxPlace {
   const message = messageOf(error);
   const reported = jsonErrorOffset(text, error) ?? (/end of JSON input/i.test(message) ? text.length : undefined);

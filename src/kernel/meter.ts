@@ -167,7 +167,12 @@ function servablePrefix(unchangedTokens: number, recordedDelta: number): number 
  * 1 h writes alone): the one rule, which the closed form refuses stretches by (fast/closedForm.ts).
  */
 export function writesForAnHour(call: Float64Array, at: number): boolean {
-  return call[at + CallField.RecordedCacheWrite1h]! > call[at + CallField.RecordedCacheWrite]!;
+  return hourlyWrites(call[at + CallField.RecordedCacheWrite1h]!, call[at + CallField.RecordedCacheWrite]!);
+}
+
+/** writesForAnHour over a call's two recorded figures (a CallRecord read where no record layout is at hand: report/cacheIdleWarning.ts). */
+export function hourlyWrites(write1hTokens: number, write5mTokens: number): boolean {
+  return write1hTokens > write5mTokens;
 }
 
 /**

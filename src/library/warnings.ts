@@ -12,11 +12,10 @@ import { PromptCrossings } from '../population/project.js';
 import type { PopulationConfig } from '../population/run.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { priceGapWarningsOf } from '../replay/priceGaps.js';
-import { CacheIdleTally, idleCallsOf } from '../report/cacheIdleWarning.js';
-import { statedStrategiesOf } from '../report/recordedStrategyWarning.js';
 import { contextText, hasBrakes } from '../report/settings.js';
 import { skipOpenLoopWarnings, type ReportWarning } from '../report/warnings.js';
-import { gridWarningList, noGroundTruthWarning, projectWarningList, type HeaderFactsSaid } from '../report/warningLists.js';
+import { gridWarningList, noGroundTruthWarning, projectWarningList } from '../report/warningLists.js';
+import { runHeaderFactsOf } from '../cli/actions/sweepHeaderFacts.js';
 import type { Trace } from '../trace/types.js';
 import type { SummaryRun } from '../report/summaryCallWarning.js';
 import { traceRunKinds } from '../population/generatedRuns.js';
@@ -40,13 +39,6 @@ export function whatIfWarnings(traces: readonly Trace[], settings: readonly { br
 /** `loopcost compare`'s warnings (cli/actions/compare.ts): the runs' notes, replayed as recorded. */
 export function compareWarnings(traces: readonly Trace[], options: { prices: PriceTable; tolerance: number }): ReportWarning[] {
   return notedRuns(traces, new RunNotes({ strategy: { kind: 'full' }, tolerance: options.tolerance }), { prices: options.prices }).warnings([]);
-}
-
-/** What the runs' own headers tell the population commands' warnings, as the command counts them (cli/actions/sweepHeaderFacts.ts). */
-function headerFactsOf(traces: readonly Trace[]): HeaderFactsSaid {
-  const idle = new CacheIdleTally();
-  for (const trace of traces) idle.add(idleCallsOf(trace));
-  return { importNotes: importNotesTallyOf(traces).counted(), statedStrategies: statedStrategiesOf(traces), cacheIdle: { calls: idle.calls, runs: idle.runs } };
 }
 
 /** `loopcost project`'s warnings (cli/actions/project.ts) for recorded runs replayed under `config`; `results`: each run's rows and pricing, for the prompts past a window; `runs`: each run's steps and summary calls. */
@@ -80,7 +72,7 @@ export function calibrateWarnings(traces: readonly Trace[], configs: readonly Po
     ...(isIdentity(strategy) ? {} : { openLoop: contextText(strategy) }),
     cache: cacheOnWarnings(configs, { prices, scenarios: [], traces }),
     windows: PopulationWindows.of(configs, prices).addInputs({ traces }).warnings(),
-    facts: headerFactsOf(traces),
+    facts: runHeaderFactsOf(traces),
   });
   return [...(recordedRuns === traces.length ? [noGroundTruthWarning()] : []), ...grid];
 }

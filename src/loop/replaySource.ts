@@ -45,9 +45,9 @@ export class ReplaySource implements StepSource {
   endedBeforeNextCall(): boolean {
     return endsBeforeNextCall(this.index, this.trace.calls.length, this.endsAfterLast);
   }
-  /** The call just given was recorded as its provider's refusal of a prompt past the window: its numbers (recordedRefusal). */
+  /** The call just given was recorded as its provider's refusal of a prompt past the window: its numbers (refusalOfCall). */
   refusal(): WindowRefusal | undefined {
-    return recordedRefusal(this.calls[this.index - 1]);
+    return refusalOfCall(this.calls[this.index - 1]);
   }
 }
 
@@ -55,7 +55,7 @@ export class ReplaySource implements StepSource {
  * A recorded call its provider refused for its length (failed.contextLengthExceeded): the refusal's numbers, NaN where not
  * recorded; undefined for any other call. What every replay's source says of the call it just gave (StepSource.refusal).
  */
-export function recordedRefusal(call: CallRecord | undefined): WindowRefusal | undefined {
+export function refusalOfCall(call: CallRecord | undefined): WindowRefusal | undefined {
   const refused = call?.failed?.contextLengthExceeded;
   return refused === undefined ? undefined : refusalOfRecorded(refused);
 }

@@ -29,6 +29,11 @@ export function addNoBrakeRun(into: NoBrakeRuns, stop: number, truth: BaselineTr
   if (truth.doneAtStep !== undefined) into.done[stop]! += 1;
 }
 
+/** A copy of `counts` (a mark to roll back to, or a tally handed out). */
+export function copyNoBrakeRuns(counts: NoBrakeRuns): NoBrakeRuns {
+  return { runs: [...counts.runs], done: [...counts.done] };
+}
+
 /** Counts of disjoint shares of the runs added up (undefined: no share counted any). */
 export function addNoBrakeRuns(parts: readonly (NoBrakeRuns | undefined)[]): NoBrakeRuns | undefined {
   const given = parts.filter((part): part is NoBrakeRuns => part !== undefined);

@@ -26,7 +26,7 @@ import { countsAsDone } from '../metrics/groundTruth.js';
 import { meanPico, picoToUsd } from '../money.js';
 import { addDoneCounts, DoneCountsBuilder, FlagsBuilder, keptUnits, runsInOrder, type DoneCounts, type KeptRuns } from './recommendRuns.js';
 import type { RunOutcomes } from './recommendBootstrap.js';
-import { addNoBrakeRun, addNoBrakeRuns, newNoBrakeRuns, type NoBrakeRuns } from './noBrakeRuns.js';
+import { addNoBrakeRun, copyNoBrakeRuns, newNoBrakeRuns, type NoBrakeRuns } from './noBrakeRuns.js';
 
 export { hasStrategyFigures, statesItsStrategy, SWEEP_SLICE_TRACES, type SweepResults } from './sweepRecorded.js';
 
@@ -182,7 +182,7 @@ export class SweepTallier {
 
   /** With `noBrakesOf`: the synthetic runs added so far, with no brakes (noBrakeRuns.ts). */
   noBrakeRuns(): NoBrakeRuns | undefined {
-    return this.noBrakes === undefined ? undefined : addNoBrakeRuns([this.noBrakes.runs]);
+    return this.noBrakes === undefined ? undefined : copyNoBrakeRuns(this.noBrakes.runs);
   }
 
   /** Where every tally is: what rollback returns to (a file streamed and found bad part way). */
@@ -198,7 +198,7 @@ export class SweepTallier {
     for (const flags of this.flags ?? []) flags.length = mark.runs;
     this.starts.length = mark.starts;
     this.done.rollback(mark.done);
-    if (this.noBrakes !== undefined && mark.noBrakes !== undefined) this.noBrakes.runs = addNoBrakeRuns([mark.noBrakes])!;
+    if (this.noBrakes !== undefined && mark.noBrakes !== undefined) this.noBrakes.runs = copyNoBrakeRuns(mark.noBrakes);
   }
 
   /** The tallies of every run added. */

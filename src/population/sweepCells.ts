@@ -5,6 +5,7 @@
  */
 import { cellFigures, newCellFigures, type CellFigures, type SweepResult } from '../fast/sweep.js';
 import { stopReasonOf } from '../kernel/stopCodes.js';
+import { isGeneratedTrace } from './generatedRuns.js';
 import type { BaselineTruth, CodedBaseline, RunPair } from '../metrics/population.js';
 import type { Trace } from '../trace/types.js';
 import type { PopulationRunFigures } from './run.js';
@@ -51,7 +52,7 @@ export type CellBaselines = { of: Int32Array; count: number; truths?: readonly (
 
 /** Each trace's ground truth (its header's, a generated trace's), or undefined when none has one (recorded traces: nothing to carry per cell). */
 export function traceTruths(traces: readonly Trace[]): (BaselineTruth | undefined)[] | undefined {
-  return traces.some((trace) => trace.header.synthetic !== undefined) ? traces.map((trace) => trace.header.synthetic) : undefined;
+  return traces.some(isGeneratedTrace) ? traces.map((trace) => trace.header.synthetic) : undefined;
 }
 
 /**

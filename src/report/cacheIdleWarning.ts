@@ -11,9 +11,9 @@
  * stopped when it is known (`callsMade`: a call after a brake's stop is never made, so its gap expires nothing);
  * a strategy's summary calls are left out (the replay keeps no time of where each came).
  */
-import { CallField, writeCallRecord } from '../kernel/callRecord.js';
+import { CallField } from '../kernel/callRecord.js';
 import { callLatencyMs, toolLatencyMs } from '../kernel/latency.js';
-import { writesForAnHour } from '../kernel/meter.js';
+import { hourlyWrites, writesForAnHour } from '../kernel/meter.js';
 import { CompiledField, type CompiledTrace } from '../fast/layout.js';
 import type { LatencyModel } from '../loop/latency.js';
 import type { RunResult } from '../replay/replay.js';
@@ -50,9 +50,6 @@ function idleCallsIn(calls: TimedCalls): number {
   return idle;
 }
 
-/** One call's figures in the kernel's layout, to ask the kernel's rule of a CallRecord. */
-const OWN = new Float64Array(CallField.Size);
-
 /** What idleCallsOf reads besides the calls: the latency model, if any; the calls the replay made, when known (default: all of them). */
 export interface IdleCount {
   latency?: LatencyModel;
@@ -65,10 +62,7 @@ export function idleCallsOf(trace: Pick<Trace, 'calls'>, count: IdleCount = {}):
   const { latency } = count;
   return idleCallsIn({
     made: Math.min(count.callsMade ?? calls.length, calls.length),
-    writesForAnHour: (i) => {
-      writeCallRecord(OWN, 0, calls[i]!);
-      return writesForAnHour(OWN, 0);
-    },
+    writesForAnHour: (i) => hourlyWrites(calls[i]!.cacheWrite1hTokens ?? 0, calls[i]!.cacheWriteTokens ?? 0),
     spanMs: (i) => callSpanMs(calls[i]!, latency),
   });
 }

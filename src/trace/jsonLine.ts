@@ -5,7 +5,7 @@
  * was truncated. A line found bad for what its JSON holds quotes its numbers as written (numbersAsWritten).
  */
 import type { InputIssue } from '../errors.js';
-import { jsonSyntaxPlace } from '../io/jsonSyntax.js';
+import { jsonSyntaxPlace, syntaxMessage } from '../io/jsonSyntax.js';
 import { valueAt } from '../zodWords.js';
 
 const NON_NUMBER_HINT = 'write the figure as a number, or leave an optional field out when it is not known; see docs/trace-format.md';
@@ -22,7 +22,7 @@ export function invalidJsonIssue(error: Error, text: string, at: { file: string;
     ...at,
     ...(place.field === undefined ? {} : { field: place.field }),
     code: 'invalid_json',
-    message: `is not valid JSON${place.column === undefined ? '' : ` at column ${place.column}`}: ${place.said}`,
+    message: syntaxMessage(place),
     hint: place.nonNumber !== undefined ? NON_NUMBER_HINT : place.endsEarly ? TRUNCATED_HINT : LINE_HINT,
   };
 }

@@ -9,7 +9,7 @@ import { Interner } from '../brakes/fingerprint.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { LoopSession } from '../loop/session.js';
 import { beforeCall, playCall } from '../loop/run.js';
-import { recordedRefusal } from '../loop/replaySource.js';
+import { refusalOfCall } from '../loop/replaySource.js';
 import { endsAfterLastCall, endsBeforeNextCall, exhaustedStop } from '../kernel/gaveUp.js';
 import { cacheWritesOf } from '../kernel/cacheWrites.js';
 import { callsLeft } from '../kernel/summaryBeforeCall.js';
@@ -63,7 +63,7 @@ function pricingFor(options: TreeEngineOptions, run: Trace): { pricing: ModelPri
  * A run's call `index` as a step source gives it: the recorded call as replays play it (`calls`:
  * replayedCalls of the run), or past the last none (the run ran out) — before the brakes where the
  * recorded run asked for no other (`endsAfterLast`: its model gave up, or it was aborted; kernel/gaveUp.ts),
- * as a lone replay's ReplaySource ends it; a call its provider refused for its length, refused (recordedRefusal).
+ * as a lone replay's ReplaySource ends it; a call its provider refused for its length, refused (refusalOfCall).
  */
 function recordedCall(run: Trace, calls: readonly CallRecord[], index: number, endsAfterLast: boolean): StepSource {
   return {
@@ -72,7 +72,7 @@ function recordedCall(run: Trace, calls: readonly CallRecord[], index: number, e
     exhaustedDetail: () => recordedEndDetail(run.end),
     endedBeforeNextCall: () => endsBeforeNextCall(index, run.calls.length, endsAfterLast),
     callsLeft: () => callsLeft(calls.length, index),
-    refusal: () => recordedRefusal(calls[index]),
+    refusal: () => refusalOfCall(calls[index]),
   };
 }
 
