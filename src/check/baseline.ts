@@ -18,6 +18,7 @@ import type { ScenarioKeys } from './scenarioKey.js';
 import { scenarioChanges, type ScenarioChanges } from './settingChanges.js';
 import { brakesRemoved, type BrakeRemoved } from './brakesRemoved.js';
 import { brakesLoosened, type BrakeLoosened } from './brakesLoosened.js';
+import { modelSwitchUnjudged } from './contextLimitLoosened.js';
 import { runsDropped, type RunsDropped } from './runsDropped.js';
 import { figureRows, sameAgents } from './driftFigures.js';
 import type { RateRuns } from './rareRates.js';
@@ -108,6 +109,8 @@ export interface Drift {
   brakesRemoved?: BrakeRemoved[];
   /** The brakes that hold less than the baseline's (a limit raised, a mode that stops later): each a failure (brakesLoosened.ts). Absent when none does. */
   brakesLoosened?: BrakeLoosened[];
+  /** The scenarios under `context-window=model` whose models changed since a baseline that holds no context windows: a model switch not judged (contextLimitLoosened.ts). Absent when none is. */
+  modelSwitchNotJudged?: string[];
   /** The scenarios checked on fewer runs than the baseline's: each a failure (runsDropped.ts). Absent when none is. */
   runsDropped?: RunsDropped[];
   /** The baseline file written again by this check (`--update-baseline` naming it): its failures accepted, none fails the check (gateCounts.ts). */
@@ -176,6 +179,7 @@ interface Gathered {
   changes: ScenarioChanges[];
   removed: BrakeRemoved[];
   loosened: BrakeLoosened[];
+  switchNotJudged: string[];
   dropped: RunsDropped[];
   worst: WorstCaseDrift;
   sameAgents: string[];
@@ -203,6 +207,7 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
   if (worstCase.notCompared === true) into.worst.notCompared.push(check.source);
   into.removed.push(...brakesRemoved(before, check));
   into.loosened.push(...brakesLoosened(before, check));
+  if (modelSwitchUnjudged(before, check.models)) into.switchNotJudged.push(check.source);
   into.dropped.push(...runsDropped(before, check));
   if (same) into.sameAgents.push(check.source);
   const changed = scenarioChanges(before, check, modelsOf(before, args.baseline));
@@ -213,7 +218,7 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
 export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: DriftOptions): Drift {
   const formatOne = baseline.baseline !== BASELINE_SCHEMA;
   const matches = (entry: BaselineFile['scenarios'][number], check: ScenarioCheck) => (formatOne ? sameSource(entry.source, check.source) : sameSource(entry.source, args.keys.keyOf(check.source)));
-  const into: Gathered = { rows: [], changes: [], removed: [], loosened: [], dropped: [], worst: { moved: [], notCompared: [] }, sameAgents: [], paired: [], unpaired: [] };
+  const into: Gathered = { rows: [], changes: [], removed: [], loosened: [], switchNotJudged: [], dropped: [], worst: { moved: [], notCompared: [] }, sameAgents: [], paired: [], unpaired: [] };
   const { rows, changes, removed, worst } = into;
   let added = 0;
   checks.forEach((check, i) => {
@@ -230,6 +235,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
   const tables = { baseline: priceLabel(baseline.prices), now: priceLabel(now) };
   const tableChanged = tables.baseline !== tables.now;
   const corrections = correctionsChange(baseline.prices, now);
+  const hint = acceptHint(args.file, rows, { removed: removed.length, loosenedOrFewer: into.loosened.length + into.dropped.length });
   return {
     file: args.file,
     tolerance: args.tolerance,
@@ -247,15 +253,12 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(into.unpaired.length === 0 ? {} : { unpaired: into.unpaired }),
     ...(removed.length === 0 ? {} : { brakesRemoved: removed }),
     ...(into.loosened.length === 0 ? {} : { brakesLoosened: into.loosened }),
+    ...(into.switchNotJudged.length === 0 ? {} : { modelSwitchNotJudged: into.switchNotJudged }),
     ...(into.dropped.length === 0 ? {} : { runsDropped: into.dropped }),
     ...(worst.moved.length === 0 && worst.notCompared.length === 0 ? {} : { worstCase: worst }),
     rows,
-    ...withHint(acceptHint(args.file, rows, { removed: removed.length, loosenedOrFewer: into.loosened.length + into.dropped.length })),
+    ...(hint === undefined ? {} : { hint }),
   };
-}
-
-function withHint(hint: string | undefined): { hint?: string } {
-  return hint === undefined ? {} : { hint };
 }
 
 export interface BaselineRun {

@@ -8,8 +8,9 @@
  * as given where it was written, stored no model prices, and held the range in picodollars (read
  * converted too). The file holds no date: the same check writes the
  * same bytes. Each scenario also holds what made its figures besides its settings (the models its runs
- * were priced at, its synthetic and recorded run counts, the seed), so a drift can say what changed; files
- * written before these fields are read without them.
+ * were priced at and their context windows, its synthetic and recorded run counts, the seed), so a drift can
+ * say what changed and a model switch under `context-window=model` is judged; files written before these
+ * fields are read without them.
  */
 import { z } from 'zod';
 import { UserError, type InputIssue } from '../errors.js';
@@ -64,6 +65,8 @@ function commonFields(costs: 'usd' | 'pico') {
           settings: z.record(z.string(), z.string()),
           // What else made the figures, said when they drift (settingChanges.ts); absent in files written before.
           models: z.array(z.string()).optional(),
+          // The context window of each of `models` the price table knew, what `context-window=model` allowed on it (contextLimitLoosened.ts); absent in files written before.
+          contextWindowTokens: z.record(z.string(), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).optional(),
           syntheticRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
           recordedRuns: z.number().int().nonnegative().max(MAX_COUNT).optional(),
           seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
@@ -143,6 +146,7 @@ export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineW
       name: check.name,
       settings: storedSettings(check),
       models: check.models,
+      ...windowsField(check),
       syntheticRuns: check.syntheticRuns,
       recordedRuns: check.recordedRuns,
       ...(check.seed === undefined ? {} : { seed: check.seed }),
@@ -152,6 +156,12 @@ export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineW
     })),
   };
   return JSON.stringify(file, null, 2) + '\n';
+}
+
+/** The context window of each model the runs were priced at that the table knows, by model name (contextLimitLoosened.ts judges a model switch with them). */
+function windowsField(check: ScenarioCheck): { contextWindowTokens?: Record<string, number> } {
+  if (check.contextWindows === undefined) return {};
+  return { contextWindowTokens: Object.fromEntries(Object.entries(check.contextWindows).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
 }
 
 function noiseField(check: ScenarioCheck): { noise?: FigureNoise; sample?: string; agents?: StoredAgents } {

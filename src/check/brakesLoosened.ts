@@ -20,7 +20,7 @@ import { BRAKE_NAMES, BRAKE_SETTINGS, brakeLabel } from './brakesRemoved.js';
 import { modePart, type ModeBrake } from '../flags/modeBrakes.js';
 import { counted } from '../plural.js';
 import { acceptText, scenarioLines } from './gateCounts.js';
-import { contextLimitsLoosened } from './contextLimitLoosened.js';
+import { contextLimitsLoosened, storedWindows } from './contextLimitLoosened.js';
 
 export interface BrakeLoosened {
   /** The scenario file as checked (as the drift rows name it). */
@@ -101,7 +101,8 @@ export function brakesLoosened(before: BaselineScenario, check: ScenarioCheck): 
     const is = now[key] === undefined ? undefined : flagParts(now[key]);
     if (was === undefined || is === undefined) return [];
     const [a, b] = [new Map(was), new Map(is)];
-    const windows = key === 'brakes' ? contextLimitsLoosened(a, b, check.models, (model) => check.contextWindows?.[model]) : [];
+    // `context-window=model` on the models run now at their windows, against the baseline's at the windows it stored.
+    const windows = key === 'brakes' ? contextLimitsLoosened(a, b, { models: check.models, windowOf: (model) => check.contextWindows?.[model], ...storedWindows(before) }) : [];
     return [...raisedLimits(a, b), ...windows, ...loosenedModes(a, b), ...loosenedAction(a, b)].map(([brake, baseline, value]) => ({ scenario: check.source, setting, brake, baseline, now: value }));
   });
 }

@@ -6,11 +6,19 @@
  * raises the limit to 123,904 on gpt-4o, and under `model` a max-output-tokens lowered raises it too (both
  * were not compared: brakesLoosened.ts reads `model` as no number). Under `budget-mode=predict` the bound
  * prices every call's output at the max_tokens sent: a lower one lets dearer calls through.
+ * The baseline's side of `model` is judged at the windows it stored of the models its runs were priced at
+ * (`contextWindowTokens`): a model the baseline ran is judged against its own limit there, one switched to
+ * since (gpt-4o → gpt-4.1, 128k → 1M) against the largest prompt the baseline allowed on any of its models,
+ * so a switch to a larger window is a loosening and one to a smaller window is not. A baseline written before it held them is judged at the windows of the models run
+ * now, as before, and a model switch there goes unjudged (said in one line: modelSwitchLines).
  * A max-output-tokens raised loosens neither (it tightens both); what it adds to each call's cost is a figure
  * (the worst case per run: worstCaseDrift.ts). Two numbers (`8000 → 9000`) are brakesLoosened.ts's own.
  */
 import { maxOutputTokensSent, NO_BRAKES } from '../brakes/config.js';
 import { brakeLimits, Limit } from '../kernel/limits.js';
+import type { Drift } from './baseline.js';
+import type { BaselineScenario } from './baselineFile.js';
+import { flagParts } from './settingChanges.js';
 
 type Parts = ReadonlyMap<string, string>;
 
@@ -37,17 +45,48 @@ function limitWords(parts: Parts, limits: readonly [string, number][]): string {
   return `model (${limits.map(([model, tokens]) => `${model}: ${Number.isFinite(tokens) ? tokens : 'no known window, no limit'}`).join(', ')})`;
 }
 
-/** `context-window` raised on a model the runs were priced at, where either side is `model` (on both, by the max_tokens sent). */
-function windowLoosened(was: Parts, is: Parts, models: readonly string[], windowOf: WindowOf): [string, string, string][] {
+/** The models runs were priced at, and each one's window: now (the price table's), or as a baseline stored them. */
+export interface PricedWindows {
+  models: readonly string[];
+  windowOf: WindowOf;
+}
+
+/** What `context-window` is judged on: the models now, and the baseline's as it stored them (absent: a baseline written before, judged at now's). */
+export interface WindowJudging extends PricedWindows {
+  baseline?: PricedWindows;
+}
+
+/** The windows a baseline scenario stored with its models (absent in one written before they were stored). */
+export function storedWindows(before: { models?: readonly string[]; contextWindowTokens?: Readonly<Record<string, number>> }): { baseline?: PricedWindows } {
+  const { models, contextWindowTokens: tokens } = before;
+  return models === undefined || tokens === undefined ? {} : { baseline: { models, windowOf: (model) => tokens[model] } };
+}
+
+/**
+ * The baseline's limit against which `model` (one run now) is judged, and the model it was drawn from: a number
+ * as given; under `model`, that model's own at the window the baseline stored, else (switched to since) the
+ * largest of the baseline's models; with no stored windows, at the window now.
+ */
+function baselineLimit(was: Parts, model: string, on: WindowJudging): [string, number] {
+  const before = on.baseline;
+  if (was.get(WINDOW) !== 'model' || before === undefined || before.models.length === 0) return [model, promptLimit(was, on.windowOf(model) ?? Infinity)];
+  if (before.models.includes(model)) return [model, promptLimit(was, before.windowOf(model) ?? Infinity)];
+  const limits = before.models.map((from): [string, number] => [from, promptLimit(was, before.windowOf(from) ?? Infinity)]);
+  return limits.reduce((most, limit) => (limit[1] > most[1] ? limit : most));
+}
+
+/** `context-window` raised on a model the runs are priced at now, where either side is `model` (on both, by the max_tokens sent or the model's window). */
+function windowLoosened(was: Parts, is: Parts, on: WindowJudging): [string, string, string][] {
   const [before, after] = [was.get(WINDOW), is.get(WINDOW)];
   if (before === undefined || after === undefined || (before !== 'model' && after !== 'model')) return [];
-  const raised = models.flatMap((model): [string, number, number][] => {
-    const windowTokens = windowOf(model) ?? Infinity;
-    const [then, now] = [promptLimit(was, windowTokens), promptLimit(is, windowTokens)];
-    return now > then ? [[model, then, now]] : [];
+  const raised = on.models.flatMap((model): [[string, number], [string, number]][] => {
+    const then = baselineLimit(was, model, on);
+    const now = promptLimit(is, on.windowOf(model) ?? Infinity);
+    return now > then[1] ? [[then, [model, now]]] : [];
   });
   if (raised.length === 0) return [];
-  return [[WINDOW, limitWords(was, raised.map(([model, then]) => [model, then])), limitWords(is, raised.map(([model, , now]) => [model, now]))]];
+  const thenLimits = [...new Map(raised.map(([then]) => then)).entries()];
+  return [[WINDOW, limitWords(was, thenLimits), limitWords(is, raised.map(([, now]) => now))]];
 }
 
 /** Under a predictive budget on both sides, the max_tokens its bound prices each call's output at, lowered. */
@@ -60,8 +99,32 @@ function predictLoosened(was: Parts, is: Parts): [string, string, string][] {
 /**
  * The context-window brake and the predictive budget holding less through `context-window=model` or the
  * max_tokens sent, as [brake, baseline, now] (brakesLoosened.ts's parts): `was` and `is` the brakes' parts,
- * `models` those the runs are priced at now, each judged at its window now.
+ * `on.models` those the runs are priced at now, each judged at its window now, against the baseline's limit
+ * on it (baselineLimit).
  */
-export function contextLimitsLoosened(was: Parts, is: Parts, models: readonly string[], windowOf: WindowOf): [string, string, string][] {
-  return [...windowLoosened(was, is, models, windowOf), ...predictLoosened(was, is)];
+export function contextLimitsLoosened(was: Parts, is: Parts, on: WindowJudging): [string, string, string][] {
+  return [...windowLoosened(was, is, on), ...predictLoosened(was, is)];
+}
+
+/**
+ * Whether a baseline scenario written before baselines stored windows (no `contextWindowTokens`) had
+ * `context-window=model` and its runs were priced at other models than now's (or it names none): its limit is
+ * judged at now's windows, so a switch to a model of a larger window cannot be told.
+ */
+export function modelSwitchUnjudged(before: Pick<BaselineScenario, 'settings' | 'models' | 'contextWindowTokens'>, modelsNow: readonly string[]): boolean {
+  if (before.contextWindowTokens !== undefined || before.settings.brakes === undefined) return false;
+  if (new Map(flagParts(before.settings.brakes) ?? []).get(WINDOW) !== 'model') return false;
+  const models = before.models;
+  return models === undefined || models.length !== modelsNow.length || models.some((model) => !modelsNow.includes(model));
+}
+
+/** `model switch not judged: 1 scenario (x.yaml): …`: once, the scenarios whose model switch under `context-window=model` went unjudged (none when the check wrote the baseline again). */
+export function modelSwitchLines(drift: Pick<Drift, 'file' | 'accepted' | 'modelSwitchNotJudged'>): string[] {
+  const scenarios = drift.modelSwitchNotJudged ?? [];
+  const n = scenarios.length;
+  if (n === 0 || drift.accepted !== undefined) return [];
+  const which = n === 1 ? `1 scenario (${scenarios[0]})` : `${n} scenarios (${scenarios.slice(0, 3).join(', ')}${n > 3 ? `, ${n - 3} more` : ''})`;
+  return [
+    `model switch not judged: ${which}: its models changed under context-window=model, and the baseline holds no context windows (written before baselines held them): the limit was judged at the windows of the models run now; write the baseline again with --update-baseline ${drift.file} to judge a model switch`,
+  ];
 }

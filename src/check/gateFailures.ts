@@ -10,10 +10,11 @@ import { brakesLoosenedLines, loosenedSays, loosenedText, loosenedVerdict } from
 import { brakeLabel, removedSays, removedText } from './brakesRemoved.js';
 import { droppedSays, droppedText, runsDroppedLines, runsDroppedVerdict } from './runsDropped.js';
 import { acceptedVerdict } from './gateCounts.js';
+import { modelSwitchLines } from './contextLimitLoosened.js';
 
-/** The lines after the drift table: brakes loosened, then runs dropped. */
+/** The lines after the drift table: brakes loosened, a model switch a baseline written before could not judge (no failure), then runs dropped. */
 export function gateLines(drift: Drift): string[] {
-  return [...brakesLoosenedLines(drift), ...runsDroppedLines(drift)];
+  return [...brakesLoosenedLines(drift), ...modelSwitchLines(drift), ...runsDroppedLines(drift)];
 }
 
 /** `, fewer runs than the baseline in 1 scenario (accepted: …)`: the verdict line's end (`, 1 brake loosened` goes beside the brakes removed: loosenedVerdict). */
