@@ -44,13 +44,14 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * V8's message without the position it names (`in JSON at position 1000 (line 1 column 1001)`) or the text
+ * V8's message without the position it names (`in JSON at position 1000 (line 1 column 1001)`, `after JSON at
+ * position 12` for a second value after the first) or the text
  * it quotes, whole (`, "{"a": }" is not valid JSON`) or cut (`, ..."ionRate": ,\n "b"... is not valid JSON`).
  */
 function jsonErrorReason(error: unknown): string {
   return messageOf(error)
     .replace(/\s*\(line \d+ column \d+\)/, '')
-    .replace(/ in JSON at position \d+/, '')
+    .replace(/ (in JSON )?at position \d+/, '')
     .replace(/, (\.\.\.)?"[\s\S]*"(\.\.\.)? is not valid JSON$/, '')
     .replace(/ is not valid JSON$/, '');
 }

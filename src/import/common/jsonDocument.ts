@@ -4,10 +4,10 @@
  */
 import { UserError } from '../../errors.js';
 import { parsedJsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
-import { jsonErrorOffset, jsonSyntaxPlace, lineOfOffset } from '../../io/jsonSyntax.js';
+import { jsonSyntaxPlace, lineOfOffset } from '../../io/jsonSyntax.js';
 
 /** Where a JSON syntax error is: src/io/jsonSyntax.ts, re-exported for the readers that place one. */
-export { jsonErrorOffset, jsonPathAt, lineOfOffset } from '../../io/jsonSyntax.js';
+export { jsonErrorOffset, lineOfOffset } from '../../io/jsonSyntax.js';
 
 /**
  * The document parsed last, handed to the next call on the same text: format detection parses a whole
@@ -88,15 +88,4 @@ export function jsonTextError(problem: JsonTextProblem, text: string, path: stri
     message: problem.message,
     hint,
   });
-}
-
-/** The line of a JSON.parse syntax error in `text`, when V8 tells its position (every JSON file reader names it). */
-export function jsonErrorLine(text: string, err: unknown): number | undefined {
-  const offset = jsonErrorOffset(text, err);
-  return offset !== undefined ? lineOfOffset(text, offset) : undefined;
-}
-
-/** Position of a JSON.parse error in `text` (end of text for "Unexpected end of JSON input"). */
-export function jsonErrorPosition(text: string, err: unknown): number {
-  return jsonErrorOffset(text, err) ?? text.length;
 }

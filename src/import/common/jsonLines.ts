@@ -7,6 +7,7 @@
  * was damaged or edited: that is an input error naming the line.
  */
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../../errors.js';
+import { jsonSyntaxPlace, syntaxMessage, type JsonSyntaxPlace } from '../../io/jsonSyntax.js';
 import { parsedJsonTextProblem } from '../../io/jsonText.js';
 import type { SourceLine } from '../../io/readLines.js';
 import { IssueCollector } from './issues.js';
@@ -72,7 +73,8 @@ export interface JsonLine {
  * Nesting and duplicate keys are held to the rule of every JSON reader (src/io/jsonText.ts).
  */
 export class JsonLineReader {
-  private broken: { line: number; message: string } | undefined;
+  /** The last line JSON.parse refused, placed (src/io/jsonSyntax.ts) when it fails, since the line is not kept. */
+  private broken: { line: number; place: JsonSyntaxPlace } | undefined;
 
   constructor(private readonly issues: LineIssues) {}
 
@@ -81,14 +83,17 @@ export class JsonLineReader {
     const trimmed = text.trim();
     if (trimmed === '') return undefined;
     if (this.broken) {
-      this.issues.add(this.broken.line, undefined, 'invalid_json', `not valid JSON (${this.broken.message}), and more lines follow it: the transcript is damaged`);
+      const { line: brokenLine, place } = this.broken;
+      this.issues.add(brokenLine, place.field, 'invalid_json', `${syntaxMessage(place)}, and more lines follow it: the transcript is damaged`);
       this.broken = undefined;
     }
     let value: unknown;
     try {
       value = JSON.parse(trimmed);
     } catch (error) {
-      this.broken = { line, message: (error as Error).message };
+      const place = jsonSyntaxPlace(trimmed, error, { noun: 'line' });
+      const indent = text.length - text.trimStart().length;
+      this.broken = { line, place: place.column === undefined ? place : { ...place, column: place.column + indent } };
       return undefined;
     }
     if (!isJsonObject(value)) {

@@ -11,6 +11,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { UserError } from '../../errors.js';
 import { inputError } from '../common/issues.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
+import { embeddedSyntax, nonNumberHint, syntaxHint, type SyntaxHints } from '../common/jsonSyntaxError.js';
 import { MAX_NESTING_DEPTH, pathPastDepth } from '../../io/limits.js';
 import { looksLikeSse } from './stream/events.js';
 import { looksLikeEventStream } from './stream/eventStream.js';
@@ -77,6 +78,13 @@ function checkDepth(value: unknown, loc: Located, base: string): unknown {
   return value;
 }
 
+/** What to do about a body string that is no JSON. */
+const BODY_HINTS: SyntaxHints = {
+  nonNumber: nonNumberHint('record the cassette again'),
+  endsEarly: 'the body looks cut short: record the cassette again, or copy it whole',
+  other: 'the body must be one JSON object, or a streamed (text/event-stream) body',
+};
+
 export function bodyOf(side: Record<string, unknown>, sidePath: string, loc: Located, opts: { json: boolean }): Body {
   if (side.parsed_body !== undefined) return { value: checkDepth(side.parsed_body, loc, `${sidePath}.parsed_body`), base: `${sidePath}.parsed_body` };
   let raw: unknown = side.body;
@@ -98,6 +106,7 @@ export function bodyOf(side: Record<string, unknown>, sidePath: string, loc: Loc
   } catch (err) {
     if (err instanceof UserError) throw err;
     if (looksLikeSse(text)) return { value: text, base };
-    throw issue(loc, base, 'invalid_json', `body is not valid JSON (${(err as Error).message})`, 'the body must be one JSON object, or a streamed (text/event-stream) body');
+    const { place, message } = embeddedSyntax(text, err, 'body');
+    throw issue(loc, base, 'invalid_json', `body ${message}`, syntaxHint(place, BODY_HINTS));
   }
 }

@@ -9,7 +9,7 @@
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/types.js';
 import { inputError } from '../common/issues.js';
-import { jsonErrorPosition, jsonPathAt } from '../common/jsonDocument.js';
+import { fileTextSyntaxError, nonNumberHint, type SyntaxHints } from '../common/jsonSyntaxError.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { buildTraces, type PositionedNote } from './build.js';
 import { Reader } from './bodyReader.js';
@@ -57,15 +57,21 @@ export function importExchangesJsonl(content: string, path: string): Trace[] {
   return buildTraces(exchanges, { file: path, format: 'http-exchanges', skipped });
 }
 
+/** What to do about a line that is no JSON, by what is wrong (src/import/common/jsonSyntaxError.ts). */
+const LINE_HINTS: SyntaxHints = {
+  nonNumber: nonNumberHint('record the exchange again'),
+  endsEarly: 'each line must be one complete JSON object; was the file truncated?',
+  other: 'each line must be one complete JSON object: fix the syntax at the column shown, or record the exchange again',
+};
+
 /** The line as a JSON object with a request body object and a response. */
-function exchangeRecord(text: string, { fail }: LineAt): Record<string, unknown> {
+function exchangeRecord(text: string, { path, line, fail }: LineAt): Record<string, unknown> {
   let obj: unknown;
   try {
     obj = JSON.parse(text);
   } catch (err) {
-    // Name the field the syntax error sits in (e.g. `response.usage` for a line cut inside usage).
-    const field = jsonPathAt(text, jsonErrorPosition(text, err));
-    fail(field, 'invalid_json', `line is not valid JSON (${(err as Error).message})`, 'each line must be one complete JSON object; was the file truncated?');
+    // Named at its column and the field it sits in (e.g. `response.usage` for a line cut inside usage).
+    throw fileTextSyntaxError(text, err, { file: path, firstLine: line, noun: 'line', subject: 'line ', hints: LINE_HINTS });
   }
   if (!isJsonObject(obj)) fail(undefined, 'wrong_type', `expected a JSON object with request and response, got ${describeValue(obj)}`);
   const rec = obj as Record<string, unknown>;

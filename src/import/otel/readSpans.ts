@@ -6,7 +6,9 @@
 import { inputError } from '../common/issues.js';
 import { jsonTextProblem } from '../../io/jsonText.js';
 import { endBeforeStart } from '../../trace/rules.js';
-import { handedDocument, jsonErrorPosition, jsonPathAt, jsonTextError, lineOfOffset } from '../common/jsonDocument.js';
+import { UserError } from '../../errors.js';
+import { handedDocument, jsonTextError, lineOfOffset } from '../common/jsonDocument.js';
+import { fileTextSyntaxError, nonNumberHint, type SyntaxHints } from '../common/jsonSyntaxError.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { decodeAnyValue } from './anyValue.js';
 import type { AttrValue, OtelSpan } from './span.js';
@@ -41,6 +43,18 @@ function checked(doc: Doc, path: string): Doc {
   return doc;
 }
 
+/** What to do about an OTLP export that is no JSON, by what is wrong (src/import/common/jsonSyntaxError.ts). */
+function exportHints(shape: string): SyntaxHints {
+  return {
+    nonNumber: nonNumberHint('export the spans again'),
+    endsEarly: `${shape}; was the file truncated? copy it again, or wait until the collector has finished writing it`,
+    other: `${shape}: fix the syntax at the line shown, or export the spans again`,
+  };
+}
+
+const WHOLE_HINTS = exportHints('an OTLP JSON export must be one JSON document (or one per line)');
+const LINE_HINTS = exportHints('one OTLP JSON document per line');
+
 function parseDocs(content: string, path: string): Doc[] {
   // A whole-file export detection has just parsed and checked (src/import/formats.ts) is not parsed again.
   const handed = handedDocument(content);
@@ -52,13 +66,7 @@ function parseDocs(content: string, path: string): Doc[] {
     const lines = content.split(/\r?\n/);
     const nonEmpty = lines.filter((l) => l.trim() !== '');
     if (nonEmpty.length <= 1 || !lines.every((l) => l.trim() === '' || l.trim().startsWith('{'))) {
-      const pos = jsonErrorPosition(content, err);
-      throw inputError(
-        { file: path, line: lineOfOffset(content, pos), field: jsonPathAt(content, pos) },
-        'invalid_json',
-        `is not valid JSON (${(err as Error).message})`,
-        'an OTLP JSON export must be one JSON document (or one per line); was it truncated?',
-      );
+      throw fileTextSyntaxError(content, err, { file: path, firstLine: 1, noun: 'file', hints: WHOLE_HINTS });
     }
     // The collector's file exporter writes one ExportTraceServiceRequest per line.
     const docs: Doc[] = [];
@@ -67,12 +75,8 @@ function parseDocs(content: string, path: string): Doc[] {
       try {
         docs.push(checked({ value: JSON.parse(text) as unknown, line: i + 1, text }, path));
       } catch (lineErr) {
-        throw inputError(
-          { file: path, line: i + 1, field: jsonPathAt(text, jsonErrorPosition(text, lineErr)) },
-          'invalid_json',
-          `line is not valid JSON (${(lineErr as Error).message})`,
-          'one OTLP JSON document per line; was the file truncated?',
-        );
+        if (lineErr instanceof UserError) throw lineErr;
+        throw fileTextSyntaxError(text, lineErr, { file: path, firstLine: i + 1, noun: 'line', subject: 'line ', hints: LINE_HINTS });
       }
     });
     return docs;

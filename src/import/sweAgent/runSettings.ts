@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { UserError } from '../../errors.js';
 import { MAX_NESTING_DEPTH, MAX_YAML_ALIASES, pathPastDepth } from '../../io/limits.js';
 import { IssueCollector } from '../common/issues.js';
+import { embeddedSyntax } from '../common/jsonSyntaxError.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
 import { yamlEscapeError } from '../../io/yamlErrors.js';
 
@@ -22,8 +23,8 @@ export function readReplayConfig(issues: IssueCollector, value: unknown): RunSet
   if (typeof value === 'string') {
     try {
       config = JSON.parse(value) as unknown;
-    } catch {
-      issues.add('replay_config', 'invalid_json', 'is a string but not valid JSON');
+    } catch (error) {
+      issues.add('replay_config', 'invalid_json', `is a string that ${embeddedSyntax(value, error, 'string').message}`);
       return undefined;
     }
   }

@@ -2,6 +2,7 @@
  * One streamed response body → the body the call would have returned unstreamed (see assembled.ts for
  * how a stream's ending is judged), by the API the exchange speaks.
  */
+import { embeddedSyntax } from '../../common/jsonSyntaxError.js';
 import { isJsonObject } from '../../common/jsonValue.js';
 import type { Reader } from '../bodyReader.js';
 import type { Shape } from '../parsedBodies.js';
@@ -26,8 +27,8 @@ function unwrapInvokeChunks(events: StreamEvent[], r: Reader): StreamEvent[] {
     let data: unknown;
     try {
       data = JSON.parse(text);
-    } catch {
-      return r.fail('', 'invalid_json', `event-stream chunk ${i} does not hold a base64 JSON event`);
+    } catch (err) {
+      return r.fail('', 'invalid_json', `event-stream chunk ${i} does not hold a base64 JSON event: its decoded text ${embeddedSyntax(text, err, 'text').message}`);
     }
     const type = isJsonObject(data) && typeof data.type === 'string' ? data.type : undefined;
     return { ...(type !== undefined ? { name: type } : {}), data };

@@ -7,6 +7,7 @@
  * JSON; `exception` / `error` messages become events named `exception` carrying the error.
  */
 import { crc32 } from 'node:zlib';
+import { embeddedSyntax } from '../../common/jsonSyntaxError.js';
 import type { Reader } from '../bodyReader.js';
 import type { StreamEvent } from './events.js';
 
@@ -58,8 +59,8 @@ export function eventStreamMessages(body: Uint8Array, r: Reader): StreamEvent[] 
     let data: unknown = payload;
     try {
       data = payload.trim() === '' ? {} : (JSON.parse(payload) as unknown);
-    } catch {
-      if (headers.get(':message-type') === 'event') fail('payload is not JSON');
+    } catch (err) {
+      if (headers.get(':message-type') === 'event') fail(`payload ${embeddedSyntax(payload, err, 'payload').message}`);
     }
     const messageType = headers.get(':message-type');
     if (messageType === 'exception' || messageType === 'error') {

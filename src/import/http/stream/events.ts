@@ -8,6 +8,8 @@
  * Each event's data is parsed as JSON; a data line that is not JSON is a UserError naming its line.
  */
 import type { Reader } from '../bodyReader.js';
+import { jsonSyntaxPlace } from '../../../io/jsonSyntax.js';
+import { nonNumberHint, syntaxHint, type SyntaxHints } from '../../common/jsonSyntaxError.js';
 import { eventStreamMessages } from './eventStream.js';
 
 export interface StreamEvent {
@@ -51,13 +53,39 @@ function nameOf(data: unknown): { name?: string } {
   return typeof type === 'string' ? { name: type } : {};
 }
 
+/** A `data:` line of an SSE body: its 1-based line in the body, and the index its value starts at. */
+interface DataLineAt {
+  line: number;
+  start: number;
+}
+
+const EVENT_HINTS: SyntaxHints = {
+  nonNumber: nonNumberHint('record the stream again'),
+  endsEarly: 'the event looks cut short: record the stream again, whole',
+  other: 'each SSE `data:` field of a streamed response must be one JSON value',
+};
+
+/**
+ * An event whose data (its `data:` lines joined) JSON.parse refused, named at the body's line and column
+ * of the fault (src/import/common/jsonSyntaxError.ts), the field open there and why.
+ */
+function failEventSyntax(joined: string, error: unknown, dataAt: DataLineAt[], r: Reader): never {
+  const place = jsonSyntaxPlace(joined, error, { noun: 'event' });
+  const at = place.line === undefined ? undefined : dataAt[place.line - 1];
+  const column = at === undefined || place.column === undefined ? '' : ` at column ${at.start + place.column}`;
+  const field = place.field === undefined ? '' : ` (${place.field})`;
+  const message = `stream event at line ${(at ?? dataAt[0]!).line} of the body is not valid JSON${column}${field}: ${place.said}`;
+  return r.fail('', 'invalid_json', message, syntaxHint(place, EVENT_HINTS));
+}
+
 /** SSE text → events (WHATWG rules: fields until a blank line; `data` lines joined with "\n"). */
 export function sseEvents(text: string, r: Reader): StreamEvents {
   const events: StreamEvent[] = [];
   let done = false;
   let name: string | undefined;
   let data: string[] = [];
-  let dataLine = 0;
+  /** Where each line of `data` sits in the body: its 1-based line, and the index its value starts at. */
+  let dataAt: DataLineAt[] = [];
   const dispatch = (): void => {
     if (data.length > 0) {
       const joined = data.join('\n');
@@ -68,14 +96,15 @@ export function sseEvents(text: string, r: Reader): StreamEvents {
         try {
           parsed = JSON.parse(joined);
         } catch (err) {
-          r.fail('', 'invalid_json', `stream event at line ${dataLine} of the body is not valid JSON (${(err as Error).message})`, 'each SSE `data:` field of a streamed response must be one JSON value');
+          failEventSyntax(joined, err, dataAt, r);
         }
         const own = nameOf(parsed).name;
-        events.push({ ...(own !== undefined ? { name: own } : name !== undefined ? { name } : {}), data: parsed, line: dataLine });
+        events.push({ ...(own !== undefined ? { name: own } : name !== undefined ? { name } : {}), data: parsed, line: dataAt[0]!.line });
       }
     }
     name = undefined;
     data = [];
+    dataAt = [];
   };
   const lines = text.split(/\r\n|\n|\r/);
   lines.forEach((line, i) => {
@@ -86,7 +115,7 @@ export function sseEvents(text: string, r: Reader): StreamEvents {
     const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
     if (field === 'event') name = value;
     else if (field === 'data') {
-      if (data.length === 0) dataLine = i + 1;
+      dataAt.push({ line: i + 1, start: line.length - value.length });
       data.push(value);
     }
   });

@@ -1,0 +1,72 @@
+/**
+ * The one rule for a JSON syntax error (src/io/jsonSyntax.ts) as the import readers frame it: a text of
+ * the file (a whole document, or one JSONL line) is named at the file's line, its column and the field open
+ * there; a text held inside the file (a cassette body string, an SSE event's data, an event-stream payload)
+ * is named at its own line and column, said to be its own (`at column 45 of the body`), since the file's
+ * line holds more than it. Never V8's raw message or its quoted excerpt. Pure.
+ */
+import { UserError } from '../../errors.js';
+import { jsonSyntaxPlace, syntaxMessage, type JsonSyntaxPlace } from '../../io/jsonSyntax.js';
+
+/** What to do about a syntax error, by what it is. */
+export interface SyntaxHints {
+  /** A bare NaN or Infinity (Python's json.dump writes them for a float JSON cannot hold). */
+  nonNumber: string;
+  /** A text cut short. */
+  endsEarly: string;
+  /** Any other fault. */
+  other: string;
+}
+
+/** What to do about a bare NaN or Infinity: write a number, or `again` (`export the spans again`). */
+export function nonNumberHint(again: string): string {
+  return `write a number there, or ${again}: Python's json.dump writes NaN or Infinity for a float JSON cannot hold`;
+}
+
+/** The hint of `place`: for a bare NaN or Infinity, a text cut short, or another fault. */
+export function syntaxHint(place: JsonSyntaxPlace, hints: SyntaxHints): string {
+  return place.nonNumber !== undefined ? hints.nonNumber : place.endsEarly ? hints.endsEarly : hints.other;
+}
+
+/** A text of the file JSON.parse refused: where it starts and how it is told. */
+export interface FileTextAt {
+  file: string;
+  /** The file's line the text starts on (1 for a whole document, the line's number for a JSONL line). */
+  firstLine: number;
+  /** What the text is, for "ends too early": `file`, `line`. */
+  noun: string;
+  /** Put before `is not valid JSON` (`line `), when the message names its subject. */
+  subject?: string;
+  hints: SyntaxHints;
+}
+
+/**
+ * The UserError of a text of the file JSON.parse refused with `error`: the file's line of the fault, the
+ * field open there, `is not valid JSON at column 31: <why>` and what to do.
+ */
+export function fileTextSyntaxError(text: string, error: unknown, at: FileTextAt): UserError {
+  const place = jsonSyntaxPlace(text, error, { noun: at.noun });
+  return new UserError({
+    file: at.file,
+    line: at.firstLine + (place.line ?? 1) - 1,
+    ...(place.field === undefined ? {} : { field: place.field }),
+    code: 'invalid_json',
+    message: `${at.subject ?? ''}${syntaxMessage(place)}`,
+    hint: syntaxHint(place, at.hints),
+  });
+}
+
+/**
+ * `is not valid JSON at line 2, column 5 of the body (usage): <why>` of a text held inside the file (a
+ * body, a payload): its own line and column (the line left out of a text of one line), the field open there.
+ */
+export function embeddedSyntaxMessage(text: string, place: JsonSyntaxPlace, noun: string): string {
+  const where = place.column === undefined ? '' : text.includes('\n') ? ` at line ${place.line}, column ${place.column} of the ${noun}` : ` at column ${place.column} of the ${noun}`;
+  return `is not valid JSON${where}${place.field === undefined ? '' : ` (${place.field})`}: ${place.said}`;
+}
+
+/** Where and why a text held inside the file JSON.parse refused with `error` breaks, and the message saying so. */
+export function embeddedSyntax(text: string, error: unknown, noun: string): { place: JsonSyntaxPlace; message: string } {
+  const place = jsonSyntaxPlace(text, error, { noun });
+  return { place, message: embeddedSyntaxMessage(text, place, noun) };
+}
