@@ -6,11 +6,11 @@
  */
 import { COMMAND_LINE_CONTEXT, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { refuseSameNames } from './scenarioNames.js';
-import { UserError, type InputIssue } from '../errors.js';
+import { UserError } from '../errors.js';
 import { collectEachInput, collectInputFiles, type BroughtIn, type UnreadInput } from '../io/collectInputs.js';
 import { loadAnyScenarioFile, type AnyScenario } from '../scenario/load.js';
 import { shapelessYamlFile, splitInputs } from '../scenario/inputs.js';
-import { notRegularEntry, traceEntryPath } from '../scenario/traceEntryFiles.js';
+import { notRegularEntry, TRACE_ENTRY_HINT, traceEntriesOf, traceEntryIssue } from '../scenario/traceEntryFiles.js';
 import { strategyPlaceOf } from '../scenario/run.js';
 import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from '../scenario/settings.js';
 import { asOverridesGiven } from '../scenario/overrides.js';
@@ -76,36 +76,23 @@ export function resolveTraceFiles(scenario: AnyScenario): string[] {
  * Each entry's directory or glob is walked once.
  */
 export function resolveTraceInputs(scenario: AnyScenario, read: { skipBad?: boolean } = {}): { files: string[]; unread: UnreadInput[]; broughtIn: BroughtIn } {
-  const entries = (scenario.traces ?? []).map((pattern, i) => ({ scenario, i, pattern, path: traceEntryPath(scenario.source, pattern) }));
+  const entries = traceEntriesOf(scenario);
   if (entries.length === 0) return { files: [], unread: [], broughtIn: new Map() };
   const collected = collectEachInput(entries.map((entry) => entry.path), read);
   const { inputs, broughtIn } = collected;
   // An entry naming a pipe or a device is never opened: refused, or with --skip-bad left unread (traceEntryFiles.ts).
   const special: UnreadInput[] = entries.flatMap((entry) => {
     const issue = notRegularEntry(entry.path);
-    return issue === undefined ? [] : [{ path: entry.path, issue: { ...entryIssue(entry, issue), hint: issue.hint! } }];
+    return issue === undefined ? [] : [{ path: entry.path, issue: traceEntryIssue(entry, issue) }];
   });
   const files = collected.files.filter((file) => !special.some((entry) => entry.path === file));
-  const issues = [...inputs.flatMap((found, i) => found.issues.map((issue) => entryIssue(entries[i]!, issue))), ...(read.skipBad === true ? [] : special.map((entry) => entry.issue))];
+  const issues = [...inputs.flatMap((found, i) => found.issues.map((issue) => traceEntryIssue(entries[i]!, issue, TRACE_ENTRY_HINT))), ...(read.skipBad === true ? [] : special.map((entry) => entry.issue))];
   if (issues.length > 0) throw new UserError(issues);
   const unread = new Map<string, UnreadInput>(read.skipBad === true ? special.map((entry) => [entry.path, entry]) : []);
   inputs.forEach((found, i) => {
-    for (const left of found.unread) if (!unread.has(left.path)) unread.set(left.path, { path: left.path, issue: entryIssue(entries[i]!, left.issue) });
+    for (const left of found.unread) if (!unread.has(left.path)) unread.set(left.path, { path: left.path, issue: traceEntryIssue(entries[i]!, left.issue, TRACE_ENTRY_HINT) });
   });
   return { files, unread: [...unread.values()], broughtIn };
-}
-
-/** A problem of what `traces[i]` (`pattern`, found at `path`) names, placed at that entry of the scenario file. */
-function entryIssue(entry: { scenario: AnyScenario; i: number; pattern: string; path: string }, issue: InputIssue): InputIssue {
-  const line = entry.scenario.lineOf(['traces', entry.i]);
-  return {
-    file: entry.scenario.source,
-    ...(line === undefined ? {} : { line }),
-    field: `traces[${entry.i}]`,
-    code: issue.code,
-    message: `${JSON.stringify(entry.pattern)} (${entry.path}): ${issue.message}`,
-    hint: 'a relative path or glob is read from the scenario file’s directory',
-  };
 }
 
 /**

@@ -62,15 +62,30 @@ const CORE_AS_YAML = jsYaml.FAILSAFE_SCHEMA.extend({
 /** Anchors, aliases, tags (`&`, `*`, `!` anywhere, comments included), directives, complex keys: left to `yaml`. */
 const LEFT_TO_YAML = /[&*!]|^%|^\s*\?(?:\s|$)/m;
 
+/** A text's value as js-yaml reads it (quickYamlValue); undefined when it does not read. */
+export type QuickRead = { value: unknown } | undefined;
+
+/**
+ * Scenario text as the quick path reads it: js-yaml's reading (`read`), or undefined when the text is
+ * left to `yaml` unread (LEFT_TO_YAML). A reading made is passed on (load.ts to scenarioShape.ts), never
+ * made twice.
+ */
+export function quickScenarioReading(text: string): { read: QuickRead } | undefined {
+  return LEFT_TO_YAML.test(text) ? undefined : { read: quickYamlValue(text) };
+}
+
+/** The value of a reading when it is a mapping; undefined for any other, or none. */
+export function mappingRead(read: QuickRead): Record<string, unknown> | undefined {
+  const value = read?.value;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
 /**
  * The file's value when js-yaml reads it as a mapping; undefined when it is left to `yaml` (a text nested
  * past the readers' limit too: js-yaml never sees it, and `yaml`'s reading refuses it before parsing).
  */
 export function quickScenarioValue(text: string): Record<string, unknown> | undefined {
-  if (LEFT_TO_YAML.test(text)) return undefined;
-  const read = quickYamlValue(text);
-  const value = read?.value;
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return mappingRead(quickScenarioReading(text)?.read);
 }
 
 /**
@@ -78,10 +93,12 @@ export function quickScenarioValue(text: string): Record<string, unknown> | unde
  * aliases too, with js-yaml's own limits); undefined when it does not read (a syntax error, several
  * documents, nested past the readers' limit). What tells a .yaml input that is no mapping (scenarioShape.ts).
  */
-export function quickYamlValue(text: string): { value: unknown } | undefined {
-  if (yamlDepthProblem(text) !== undefined) return undefined;
+export function quickYamlValue(text: string): QuickRead {
+  // Without a leading byte order mark (js-yaml drops one too): a text's reading is its body's (scenarioShape.ts).
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (yamlDepthProblem(body) !== undefined) return undefined;
   try {
-    return { value: jsYaml.load(text, { schema: CORE_AS_YAML, json: false }) };
+    return { value: jsYaml.load(body, { schema: CORE_AS_YAML, json: false }) };
   } catch {
     return undefined;
   }

@@ -16,7 +16,7 @@ import { isStackOverflow, yamlEscapeError, yamlSyntaxIssue } from '../io/yamlErr
 import { unknownTagIssues } from './yamlTags.js';
 import { aliasLimitIssue, duplicateKeyIssue } from './yamlKeyAlias.js';
 import { shapelessYamlIssue } from './scenarioShape.js';
-import { quickScenarioValue } from './fastYaml.js';
+import { mappingRead, quickScenarioReading, type QuickRead } from './fastYaml.js';
 import { checkScenarioDepth, parserTooDeep, valueTooDeep } from './depthCheck.js';
 import { keepLines } from './scenarioLines.js';
 import { keepFitWarnings } from './fitWarnings.js';
@@ -26,7 +26,8 @@ import { MERGE_KEY, MERGE_KEY_ISSUE, mergeKeyParents } from './mergeKeys.js';
 import { listFieldWords } from './listFieldWords.js';
 import { checkStepCounts } from './stepCounts.js';
 // The checks after the schema, shared with a scenario built in code (scenarioObject.ts): pure, no node:*.
-import { checkBehaviourNames, checkSettings, fieldPath } from './scenarioRules.js';
+import { checkBehaviourNames, checkSettings } from './scenarioRules.js';
+import { fieldPath } from './yamlWalk.js';
 export { entryNames } from './scenarioRules.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when
@@ -120,7 +121,9 @@ export function noPopulation(scenario: AnyScenario): UserError {
 /** Parses and validates scenario text of any kind; `file` names it in every issue. */
 export function parseAnyScenario(text: string, file: string): AnyScenario {
   requireStrings('parseAnyScenario', { text, file });
-  const scenario = quickScenario(text, file) ?? parseShaped(text, file);
+  // js-yaml reads the text once: the quick path's reading is the one the shape check looks at.
+  const quick = quickScenarioReading(text);
+  const scenario = quickScenario(text, file, quick) ?? parseShaped(text, file, quick);
   // Kept here too for the commands that read a file with or without a population (check: its `traces:`).
   keepFitWarnings(scenario, text);
   return scenario;
@@ -131,8 +134,8 @@ export function parseAnyScenario(text: string, file: string): AnyScenario {
  * and the file is then read by `yaml` as before, which reports every problem. Lines are looked up (after
  * validation, by `check`) in `yaml`'s reading of the same text, made on the first question.
  */
-function quickScenario(text: string, file: string): AnyScenario | undefined {
-  const value = quickScenarioValue(text);
+function quickScenario(text: string, file: string, quick: { read: QuickRead } | undefined): AnyScenario | undefined {
+  const value = mappingRead(quick?.read);
   if (value === undefined || pathPastDepth(value) !== undefined) return undefined;
   const parsed = scenarioSchema.safeParse(value, { jitless: true });
   if (!parsed.success) return undefined;
@@ -148,9 +151,12 @@ function quickScenario(text: string, file: string): AnyScenario | undefined {
   return { ...parsed.data, source: file, lineOf: lineAt };
 }
 
-/** parseWithYaml of a file that holds a mapping; an empty .yaml file, or one of a list or a string, is told as such (scenarioShape.ts). */
-function parseShaped(text: string, file: string): AnyScenario {
-  const shapeless = shapelessYamlIssue(text, file);
+/**
+ * parseWithYaml of a file that holds a mapping; an empty .yaml file, or one of a list or a string, is told
+ * as such (scenarioShape.ts), by the quick path's reading of it when there is one (`quick`).
+ */
+function parseShaped(text: string, file: string, quick: { read: QuickRead } | undefined): AnyScenario {
+  const shapeless = shapelessYamlIssue(text, file, quick);
   if (shapeless !== undefined) throw new UserError(shapeless);
   return parseWithYaml(text, file);
 }
@@ -164,8 +170,8 @@ function documentErrors(doc: Document.Parsed, at: { text: string; file: string; 
   return new UserError(yamlSyntaxIssue(doc.errors, { file, text, hint: HINT, linePos, documents, one: 'a scenario file' }));
 }
 
-/** The reading of scenario text by `yaml` alone (what parseAnyScenario falls back to; tests compare the two). */
-export function parseWithYaml(text: string, file: string): AnyScenario {
+/** The scenario text's `yaml` document, refused when it nests too deep, has errors or carries a tag past the core schema's. */
+function yamlDocument(text: string, file: string): { doc: Document.Parsed; counter: YamlLineCounter } {
   checkScenarioDepth(text, file);
   const { LineCounter, parseDocument } = yaml();
   const counter = new LineCounter();
@@ -180,33 +186,48 @@ export function parseWithYaml(text: string, file: string): AnyScenario {
   if (doc.errors.length > 0) throw documentErrors(doc, { text, file, linePos });
   const tagged = unknownTagIssues(doc, { yaml: yaml(), file, linePos, limit: MAX_REPORTED_ISSUES });
   if (tagged.length > 0) throw new UserError(tagged);
+  return { doc, counter };
+}
+
+/** The document's value, refused past the alias limit or the nesting depth, or with a merge key. */
+function documentValue(doc: Document.Parsed, counter: YamlLineCounter, file: string): unknown {
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
     if (isStackOverflow(error)) throw parserTooDeep(file);
-    throw new UserError(aliasLimitIssue(doc, MAX_YAML_ALIASES, { yaml: yaml(), file, linePos }));
+    throw new UserError(aliasLimitIssue(doc, MAX_YAML_ALIASES, { yaml: yaml(), file, linePos: (offset) => counter.linePos(offset) }));
   }
   const deep = pathPastDepth(value);
   if (deep !== undefined) throw valueTooDeep(file, deep);
   const merged = mergeKeyParents(value, MAX_REPORTED_ISSUES);
   if (merged.length > 0) throw new UserError(merged.map((parent) => ({ file, line: keyLineOf(doc, counter, parent, MERGE_KEY), field: fieldPath([...parent, MERGE_KEY]), ...MERGE_KEY_ISSUE })));
+  return value;
+}
+
+/** The schema's issues in the file's words, each at its line and field (at most MAX_REPORTED_ISSUES). */
+function schemaIssues(zodIssues: readonly ZodIssue[], at: { doc: Document; counter: YamlLineCounter; text: string; file: string; value: unknown }): InputIssue[] {
+  const { doc, counter, text, file, value } = at;
+  const writtenAt = (path: readonly PropertyKey[]) => scalarText(doc, text, path);
+  return tightestLimits(zodIssues.flatMap(flattenUnion))
+    .map((issue) => misspeltDiscriminator(issue, value))
+    .flatMap(oneKeyEach)
+    .slice(0, MAX_REPORTED_ISSUES)
+    .map((issue) => {
+      const line = issueLine(doc, counter, issue);
+      const field = fieldPath(issue.path);
+      return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), hint: HINT, ...listFieldWords(issue, describeIssue(issue, value, writtenAt)) };
+    });
+}
+
+/** The reading of scenario text by `yaml` alone (what parseAnyScenario falls back to; tests compare the two). */
+export function parseWithYaml(text: string, file: string): AnyScenario {
+  const { doc, counter } = yamlDocument(text, file);
+  const value = documentValue(doc, counter, file);
   // Without zod's compiled fast path: a file is validated once, and compiling the validators (new Function
   // per object schema, ~15–30 ms on a start) costs more than it saves (README, Development: bench/startup.mjs).
   const parsed = scenarioSchema.safeParse(value, { jitless: true });
-  if (!parsed.success) {
-    const writtenAt = (path: readonly PropertyKey[]) => scalarText(doc, text, path);
-    const issues: InputIssue[] = tightestLimits(parsed.error.issues.flatMap(flattenUnion))
-      .map((issue) => misspeltDiscriminator(issue, value))
-      .flatMap(oneKeyEach)
-      .slice(0, MAX_REPORTED_ISSUES)
-      .map((issue) => {
-        const line = issueLine(doc, counter, issue);
-        const field = fieldPath(issue.path);
-        return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), hint: HINT, ...listFieldWords(issue, describeIssue(issue, value, writtenAt)) };
-      });
-    throw new UserError(issues);
-  }
+  if (!parsed.success) throw new UserError(schemaIssues(parsed.error.issues, { doc, counter, text, file, value }));
   const lineAt = (path: readonly PropertyKey[]) => lineOf(doc, counter, path);
   checkSettings(parsed.data, lineAt, file);
   checkBehaviourNames(parsed.data, lineAt, file);

@@ -13,7 +13,8 @@ import { pathPastDepth } from '../io/limits.js';
 import { describeIssue, flattenUnion, misspeltDiscriminator, SCENARIO_HINT, tightestLimits } from './issueWords.js';
 import { listFieldWords } from './listFieldWords.js';
 import type { Scenario } from './load.js';
-import { checkBehaviourNames, checkSettings, fieldPath } from './scenarioRules.js';
+import { checkBehaviourNames, checkSettings } from './scenarioRules.js';
+import { fieldPath } from './yamlWalk.js';
 import { scenarioSchema, type AnyScenarioFile } from './schema.js';
 import { checkStepCounts } from './stepCounts.js';
 

@@ -10,11 +10,7 @@ import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import type { AnyScenarioFile } from './schema.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import { fileBrakeIssues } from './fileBrakeRules.js';
-
-/** A zod path as a field (`population[0].steps`). */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
-}
+import { fieldPath } from './yamlWalk.js';
 
 /** Names the population entries' names (or behaviours); `expect.behaviours` keys must be among them. */
 export function entryNames(scenario: Pick<AnyScenarioFile, 'population'>): string[] {
@@ -27,11 +23,12 @@ export function checkBehaviourNames(scenario: AnyScenarioFile, lineAt: (path: re
   if (unknown.length === 0) return;
   throw new UserError(
     unknown.map((key) => {
-      const line = lineAt(['expect', 'behaviours', key]);
+      const path = ['expect', 'behaviours', key];
+      const line = lineAt(path);
       return {
         file,
         ...(line === undefined ? {} : { line }),
-        field: `expect.behaviours.${key}`,
+        field: fieldPath(path),
         code: 'unknown_behaviour_name',
         message: `names no population entry (${names.length === 0 ? 'the scenario has no population' : `entries: ${names.join(', ')}`})`,
         hint: "use an entry's name, or its behaviour when it has no name",
@@ -64,8 +61,9 @@ export function checkSettings(scenario: AnyScenarioFile, lineAt: (path: string[]
   if (refused.length === 0) return;
   throw new UserError(
     refused.map(({ key, issue }) => {
-      const line = lineAt(['brakes', key]);
-      return { file, ...(line === undefined ? {} : { line }), field: `brakes.${key}`, ...issue };
+      const path = ['brakes', key];
+      const line = lineAt(path);
+      return { file, ...(line === undefined ? {} : { line }), field: fieldPath(path), ...issue };
     }),
   );
 }

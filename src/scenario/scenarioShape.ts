@@ -7,7 +7,7 @@
  */
 import type { InputIssue } from '../errors.js';
 import { shownName } from '../shownName.js';
-import { quickYamlValue } from './fastYaml.js';
+import { mappingRead, quickYamlValue, type QuickRead } from './fastYaml.js';
 
 const YAML_NAME = /\.ya?ml$/i;
 
@@ -34,16 +34,16 @@ function firstValueLine(lines: readonly string[]): number | undefined {
 /**
  * The issue for a .yaml or .yml file whose text is empty (nothing but blanks, comments and `---`) or one
  * YAML document that is no mapping; undefined for any other file or text (a mapping, a YAML error: the
- * readers say those).
+ * readers say those). `quick`: js-yaml's reading of the text when the caller made it (load.ts), else it is
+ * made here.
  */
-export function shapelessYamlIssue(text: string, file: string): InputIssue | undefined {
+export function shapelessYamlIssue(text: string, file: string, quick?: { read: QuickRead }): InputIssue | undefined {
   if (!YAML_NAME.test(file)) return undefined;
   const body = text.replace(/^\uFEFF/, '');
   const line = firstValueLine(body.split(/\r?\n/));
   if (line === undefined) return { file, code: 'empty_yaml', message: 'is empty', hint: SHAPE_HINT };
-  const read = quickYamlValue(body);
-  if (read === undefined) return undefined;
-  const { value } = read;
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return undefined;
-  return { file, line, code: 'not_a_mapping', message: `is ${describe(value)}, not a mapping of fields`, hint: SHAPE_HINT };
+  // quickYamlValue drops a leading byte order mark: the text's reading is the body's.
+  const read = quick === undefined ? quickYamlValue(body) : quick.read;
+  if (read === undefined || mappingRead(read) !== undefined) return undefined;
+  return { file, line, code: 'not_a_mapping', message: `is ${describe(read.value)}, not a mapping of fields`, hint: SHAPE_HINT };
 }

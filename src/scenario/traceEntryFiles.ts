@@ -1,9 +1,10 @@
 /**
- * Where a scenario's `traces:` entries are read from, and their problems placed at the entry. An entry
- * path is relative to the scenario file. A trace file an entry names directly that no reader reads
+ * Where a scenario's `traces:` entries are read from, and their problems placed at the entry, by one rule
+ * (traceEntryIssue, also what src/check/inputs.ts places an entry's problems with). An entry path is
+ * relative to the scenario file. A trace file an entry names directly that no reader reads
  * (`traces: [/etc/passwd]`: no trace format) is named at the entry's line and field, as one that is not
- * there is (src/check/inputs.ts entryIssue), not as the file alone. An entry that names a named pipe, a socket or a device directly (`traces: [pipe.jsonl]`)
- * is never opened, as one a directory or glob brings in is not (src/io/collectInputs.ts notRegular): it is
+ * there is, not as the file alone. An entry that names a named pipe, a socket or a device directly
+ * (`traces: [pipe.jsonl]`) is never opened, as one a directory or glob brings in is not (src/io/collectInputs.ts notRegular): it is
  * refused at once at the entry's line and field (or, with --skip-bad, listed with the bad files), not read
  * and waited on for 10 s. A pipe is read only when given to a command on its own.
  */
@@ -31,14 +32,45 @@ export function traceEntryPath(source: string, pattern: string): string {
   return isAbsolute(pattern) ? pattern : join(dirname(source), pattern);
 }
 
+/** A scenario's `traces[i]`: the entry as written (`pattern`) and the path it names (traceEntryPath). */
+export interface TraceEntry {
+  scenario: AnyScenario;
+  i: number;
+  pattern: string;
+  path: string;
+}
+
+/** Each `traces:` entry of the scenario, in order (none for a synthetic-only scenario). */
+export function traceEntriesOf(scenario: AnyScenario): TraceEntry[] {
+  return (scenario.traces ?? []).map((pattern, i) => ({ scenario, i, pattern, path: traceEntryPath(scenario.source, pattern) }));
+}
+
+/** The hint of a problem an entry's directory or glob has (nothing found, unreadable): where the entry is read from. */
+export const TRACE_ENTRY_HINT = 'a relative path or glob is read from the scenario file’s directory';
+
+/**
+ * A problem of what a `traces:` entry names, placed at that entry: the scenario file, the entry's line,
+ * `traces[i]`, and the message after the entry and its path (`"t/*.jsonl" (dir/t/*.jsonl): …`); its hint
+ * `hint` when given, else the problem's own.
+ */
+export function traceEntryIssue(entry: TraceEntry, issue: InputIssue, hint = issue.hint): InputIssue {
+  const line = entry.scenario.lineOf(['traces', entry.i]);
+  return {
+    file: entry.scenario.source,
+    ...(line === undefined ? {} : { line }),
+    field: `traces[${entry.i}]`,
+    code: issue.code,
+    message: `${JSON.stringify(entry.pattern)} (${entry.path}): ${issue.message}`,
+    ...(hint === undefined ? {} : { hint }),
+  };
+}
+
 /** The issue at every `traces:` entry (of every scenario) that names `issue.file` directly; none when no entry does. */
 function atEntries(scenarios: readonly AnyScenario[], issue: InputIssue): InputIssue[] {
   return scenarios.flatMap((scenario) =>
-    (scenario.traces ?? []).flatMap((pattern, i) => {
-      if (isGlob(pattern) || traceEntryPath(scenario.source, pattern) !== issue.file) return [];
-      const line = scenario.lineOf(['traces', i]);
-      return [{ ...issue, file: scenario.source, ...(line === undefined ? {} : { line }), field: `traces[${i}]`, message: `${JSON.stringify(pattern)} (${issue.file}): ${issue.message}` }];
-    }),
+    traceEntriesOf(scenario)
+      .filter((entry) => !isGlob(entry.pattern) && entry.path === issue.file)
+      .map((entry) => traceEntryIssue(entry, issue)),
   );
 }
 

@@ -9,6 +9,7 @@ import type { Document, Node as YamlNode } from 'yaml';
 import type { InputIssue } from '../errors.js';
 import type { LinePosition, YamlParseProblem } from '../io/yamlErrors.js';
 import { shownName } from '../shownName.js';
+import { fieldPath, walkYaml, type YamlPath } from './yamlWalk.js';
 
 interface At {
   yaml: typeof Yaml;
@@ -16,24 +17,13 @@ interface At {
   linePos: LinePosition;
 }
 
-function fieldOf(path: readonly (string | number)[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${part}`)).join('');
-}
-
-/** The path of the map key whose text starts at `offset`, in document order; undefined when none does. */
-function keyPathAt(yaml: typeof Yaml, doc: Document, offset: number): (string | number)[] | undefined {
-  let found: (string | number)[] | undefined;
-  const visit = (node: unknown, path: (string | number)[]): void => {
-    if (found !== undefined || !yaml.isNode(node)) return;
-    if (yaml.isMap(node)) {
-      for (const pair of node.items) {
-        const key = yaml.isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        if (yaml.isNode(pair.key) && pair.key.range?.[0] === offset) found = [...path, key];
-        visit(pair.value, [...path, key]);
-      }
-    } else if (yaml.isSeq(node)) node.items.forEach((item, i) => visit(item, [...path, i]));
-  };
-  visit(doc.contents, []);
+/** The path of the map key whose text starts at `offset`, in document order (keys inside a key not looked in); undefined when none does. */
+function keyPathAt(yaml: typeof Yaml, doc: Document, offset: number): YamlPath | undefined {
+  let found: YamlPath | undefined;
+  walkYaml(doc, { yaml, intoKeys: false }, ({ node, path, isKey }) => {
+    if (isKey && node.range?.[0] === offset) found = path;
+    return found !== undefined;
+  });
   return found;
 }
 
@@ -47,7 +37,7 @@ export function duplicateKeyIssue(doc: Document, errors: readonly YamlParseProbl
   return {
     file: at.file,
     line: at.linePos(first.pos[0]).line,
-    field: fieldOf(path),
+    field: fieldPath(path),
     code: 'duplicate_key',
     message: `key "${shownName(key)}" is given twice in the same mapping`,
     hint: 'keep the one you mean and delete the other: YAML readers differ on which one counts',

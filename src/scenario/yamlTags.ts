@@ -10,6 +10,7 @@ import type * as Yaml from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { InputIssue } from '../errors.js';
 import type { LinePosition } from '../io/yamlErrors.js';
+import { fieldPath, walkYaml, type YamlPath } from './yamlWalk.js';
 
 const CORE = 'tag:yaml.org,2002:';
 const CORE_TAGS = new Set(['!', ...['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => CORE + name)]);
@@ -19,37 +20,25 @@ function written(tag: string): string {
   return tag.startsWith(CORE) ? `!!${tag.slice(CORE.length)}` : tag;
 }
 
-function fieldOf(path: readonly (string | number)[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${part}`)).join('');
-}
-
 interface Found {
   node: YamlNode;
-  path: (string | number)[];
+  path: YamlPath;
 }
 
 /** Every node of the document with a tag the core schema does not have (keys' too), in document order; at most `limit`. */
 function unknownTags(doc: Document, { yaml, limit }: { yaml: typeof Yaml; limit: number }): Found[] {
   const found: Found[] = [];
-  const visit = (node: unknown, path: (string | number)[]): void => {
-    if (found.length >= limit || !yaml.isNode(node)) return;
-    if (node.tag !== undefined && !CORE_TAGS.has(node.tag)) found.push({ node, path });
-    if (yaml.isMap(node)) {
-      for (const pair of node.items) {
-        const key = yaml.isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        visit(pair.key, [...path, key]);
-        visit(pair.value, [...path, key]);
-      }
-    } else if (yaml.isSeq(node)) node.items.forEach((item, i) => visit(item, [...path, i]));
-  };
-  visit(doc.contents, []);
+  walkYaml(doc, { yaml, intoKeys: true }, ({ node, path }) => {
+    if (found.length < limit && node.tag !== undefined && !CORE_TAGS.has(node.tag)) found.push({ node, path });
+    return found.length >= limit;
+  });
   return found;
 }
 
 /** An issue for each tag past the core schema's (none when there is none), at its line and field. */
 export function unknownTagIssues(doc: Document, at: { yaml: typeof Yaml; file: string; linePos: LinePosition; limit: number }): InputIssue[] {
   return unknownTags(doc, at).map(({ node, path }) => {
-    const field = fieldOf(path);
+    const field = fieldPath(path);
     return {
       file: at.file,
       ...(node.range ? { line: at.linePos(node.range[0]).line } : {}),
