@@ -22,7 +22,8 @@ import type { PriceSource } from '../pricing/types.js';
 import type { ReportSettings } from '../report/settings.js';
 import { baselineIssueMessage, checkBaselineExpectations, expectationsInUsd } from './baselineExpectations.js';
 import { priceRowSchema, type PriceRow } from './modelPrices.js';
-import { fieldOf, unknownKeyIssue } from './baselineUnknownKeys.js';
+import { unknownKeyIssue } from './baselineUnknownKeys.js';
+import { fieldPath } from '../fieldPath.js';
 import { checkScenarioFigures, INCONSISTENT_FIGURES, inconsistentHint, noScenarios } from './baselineSanity.js';
 import { scenarioNoise, scenarioSample, type FigureNoise } from './noise.js';
 import { agentsSchema, scenarioAgents, type StoredAgents } from './pairedAgents.js';
@@ -249,7 +250,7 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   throw new UserError(
     parsed.error.issues.flatMap((issue): InputIssue[] => {
       if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKeyIssue(file, [...issue.path, key], { format, writtenBy }));
-      const field = issue.path.length === 0 ? {} : { field: fieldOf(issue.path) };
+      const field = issue.path.length === 0 ? {} : { field: fieldPath(issue.path) };
       if (issue.code === 'custom' && issue.params?.code === INCONSISTENT_FIGURES) return [{ file, ...field, code: INCONSISTENT_FIGURES, message: issue.message, hint: inconsistentHint(file) }];
       const message = issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : baselineIssueMessage(issue, { schema: baselineSchema, value });
       return [{ file, ...field, code: issue.code, message, hint: WRITTEN_BY }];

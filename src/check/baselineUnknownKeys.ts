@@ -4,12 +4,10 @@
  * does not read (baselineFile.ts reads the file).
  */
 import type { InputIssue } from '../errors.js';
+import { fieldPath } from '../fieldPath.js';
 import { LOOPCOST_VERSION } from '../version.js';
 import { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
 
-export function fieldOf(path: readonly PropertyKey[]): string {
-  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');
-}
 
 /** When `writtenBy` (a baseline's `loopcost` field) is another version than this one: what to do about a field this one does not know. */
 function otherVersionHint(writtenBy: unknown): string | undefined {
@@ -27,7 +25,7 @@ const INTRODUCED_IN: Record<string, string> = { models: BASELINE_SCHEMA_V2 };
  */
 export function unknownKeyIssue(file: string, path: readonly PropertyKey[], written: { format: unknown; writtenBy: unknown }): InputIssue {
   const { format, writtenBy } = written;
-  const field = fieldOf(path);
+  const field = fieldPath(path);
   const introduced = path.length === 1 ? INTRODUCED_IN[String(path[0])] : undefined;
   if (introduced === undefined || format !== BASELINE_SCHEMA_V1) return { file, field, code: 'unrecognized_keys', message: 'is not a field of a check baseline', hint: otherVersionHint(writtenBy) ?? WRITTEN_BY };
   return {

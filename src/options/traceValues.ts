@@ -20,6 +20,7 @@ import { traceSchemas } from '../trace/schema.js';
 import { freezeTrace } from '../trace/freezeTrace.js';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { zodIssueWords } from '../zodWords.js';
+import { fieldPath } from '../fieldPath.js';
 
 /** Runs found valid (or made valid by construction): not checked again. */
 const checked = new WeakSet<object>();
@@ -108,13 +109,8 @@ function recordIssues(out: InputIssue[], { schema, value, at, fast }: RecordChec
   const error = schema.safeParse(value, { reportInput: true }).error!;
   for (const issue of error.issues) {
     const words = zodIssueWords(issue, { schema, value });
-    out.push({ file: '', field: `${at}${pathText(issue.path)}`, code: words?.code ?? issue.code, message: words?.message ?? issue.message, ...(words?.hint === undefined ? {} : { hint: words.hint }) });
+    out.push({ file: '', field: fieldPath(issue.path, at), code: words?.code ?? issue.code, message: words?.message ?? issue.message, ...(words?.hint === undefined ? {} : { hint: words.hint }) });
   }
-}
-
-/** `.outputTokens`, `.toolCalls[0].resultTokens`: a path after the record's own. */
-function pathText(path: readonly PropertyKey[]): string {
-  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('');
 }
 
 /** Every run of a reader's array made valid (madeValid); the array itself. */

@@ -12,15 +12,11 @@ import type { GridAxis } from '../population/grid.js';
 import type { SweepRow } from './sweepReport.js';
 import { zodIssueWords } from '../zodWords.js';
 import { rowProblems, sweepShardSchema, type SweepShardReport } from './sweepShardSchema.js';
+import { fieldPath } from '../fieldPath.js';
 
 export const SHARD_HINT = 'make each shard with loopcost sweep ... --shard K/N --format json, and merge the files as written';
 
 export type ShardRead = { report: SweepShardReport; issues?: undefined } | { report?: undefined; issues: InputIssue[] };
-
-/** `configurations[0].costPerRunUsd.p95` from a zod path. */
-export function jsonPath(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
-}
 
 /** A schema issue in the words of src/zodWords.ts (`is -5: must not be negative`); unknown keys and stop reasons in merge's own. */
 function messageOf(issue: z.core.$ZodIssue, value: unknown): { code: string; message: string } {
@@ -40,7 +36,7 @@ function shardIssue(file: string, field: string, code: string, message: string):
 function valueIssues(value: { configurations?: unknown }, error: z.ZodError | undefined, file: string): InputIssue[] {
   const issues = (error?.issues ?? []).map((issue) => {
     const { code, message } = messageOf(issue, value);
-    return shardIssue(file, jsonPath(issue.path), code, message);
+    return shardIssue(file, fieldPath(issue.path), code, message);
   });
   const rows = Array.isArray(value.configurations) ? (value.configurations as unknown[]) : [];
   const badRows = new Set((error?.issues ?? []).filter((issue) => issue.path[0] === 'configurations').map((issue) => issue.path[1]));

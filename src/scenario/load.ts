@@ -27,7 +27,7 @@ import { listFieldWords } from './listFieldWords.js';
 import { checkStepCounts } from './stepCounts.js';
 // The checks after the schema, shared with a scenario built in code (scenarioObject.ts): pure, no node:*.
 import { checkBehaviourNames, checkSettings } from './scenarioRules.js';
-import { fieldPath } from './yamlWalk.js';
+import { fieldPath } from '../fieldPath.js';
 export { entryNames } from './scenarioRules.js';
 
 // yaml is CommonJS: required directly it skips the export lexing an ESM import of it pays; and only when

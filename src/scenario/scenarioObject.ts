@@ -14,7 +14,7 @@ import { describeIssue, flattenUnion, misspeltDiscriminator, SCENARIO_HINT, tigh
 import { listFieldWords } from './listFieldWords.js';
 import type { Scenario } from './load.js';
 import { checkBehaviourNames, checkSettings } from './scenarioRules.js';
-import { fieldPath } from './yamlWalk.js';
+import { fieldPath } from '../fieldPath.js';
 import { scenarioSchema, type AnyScenarioFile } from './schema.js';
 import { checkStepCounts } from './stepCounts.js';
 

@@ -10,7 +10,7 @@ import { fileBrakeFlags, fileContextFlags, fileKeyOfFlag } from './settings.js';
 import type { AnyScenarioFile } from './schema.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import { fileBrakeIssues } from './fileBrakeRules.js';
-import { fieldPath } from './yamlWalk.js';
+import { fieldPath } from '../fieldPath.js';
 
 /** Names the population entries' names (or behaviours); `expect.behaviours` keys must be among them. */
 export function entryNames(scenario: Pick<AnyScenarioFile, 'population'>): string[] {

@@ -9,7 +9,8 @@ import type { Document, Node as YamlNode } from 'yaml';
 import type { InputIssue } from '../errors.js';
 import type { LinePosition, YamlParseProblem } from '../io/yamlErrors.js';
 import { shownName } from '../shownName.js';
-import { fieldPath, walkYaml, type YamlPath } from './yamlWalk.js';
+import { fieldPath } from '../fieldPath.js';
+import { walkYaml, type YamlPath } from './yamlWalk.js';
 
 interface At {
   yaml: typeof Yaml;

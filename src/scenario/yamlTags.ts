@@ -10,7 +10,8 @@ import type * as Yaml from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { InputIssue } from '../errors.js';
 import type { LinePosition } from '../io/yamlErrors.js';
-import { fieldPath, walkYaml, type YamlPath } from './yamlWalk.js';
+import { fieldPath } from '../fieldPath.js';
+import { walkYaml, type YamlPath } from './yamlWalk.js';
 
 const CORE = 'tag:yaml.org,2002:';
 const CORE_TAGS = new Set(['!', ...['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => CORE + name)]);

@@ -1,19 +1,13 @@
 /**
- * The one way a scenario file's field is written (`population[0].steps`), for a zod path and a YAML path
- * alike, and the one walk over the nodes of its `yaml` document with each node's path: what yamlKeyAlias.ts
- * (a key given twice) and yamlTags.ts (a tag past the core schema's) look through, and what load.ts and
- * scenarioRules.ts name fields by. Pure: no node:* (`yaml` is passed in: load.ts requires it on first use).
+ * The one walk over the nodes of its `yaml` document with each node's path: what yamlKeyAlias.ts
+ * (a key given twice) and yamlTags.ts (a tag past the core schema's) look through, and each node's field
+ * written by src/fieldPath.ts. Pure: no node:* (`yaml` is passed in: load.ts requires it on first use).
  */
 import type * as Yaml from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 
 /** A path in a YAML document: map keys (as text) and list indexes. */
 export type YamlPath = (string | number)[];
-
-/** A path as a field (`population[0].steps`). */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
-}
 
 /** A node the walk reaches: its path (a map key's is its value's), and whether it is a map key. */
 export interface YamlVisit {

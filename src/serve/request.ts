@@ -8,6 +8,7 @@ import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT } from '../io/limits.js';
 import { ApiError, invalidRequest } from './apiError.js';
 import { jsonSyntaxPlace } from '../io/jsonSyntax.js';
+import { fieldPath } from '../fieldPath.js';
 
 const textPart = z.looseObject({ type: z.string(), text: z.string().optional() });
 const content = z.union([z.string(), z.null(), z.array(textPart)], { error: 'must be a string, null, or an array of parts such as {"type": "text", "text": "..."}' }).optional();
@@ -47,11 +48,6 @@ const chatRequest = z.looseObject({
 
 export type ChatMessage = z.infer<typeof message>;
 export type ChatRequest = z.infer<typeof chatRequest>;
-
-/** `messages[2].role` from a zod path. */
-function paramOf(path: readonly PropertyKey[]): string {
-  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join('');
-}
 
 /** zod's words for a field not sent at all are about its type (`expected string, received undefined`): say it is missing. */
 function missingField(issue: { code: string; input?: unknown; expected?: unknown; values?: readonly unknown[] }): string | undefined {
@@ -131,7 +127,7 @@ export function parseChatRequest(body: string): ChatRequest {
   const parsed = chatRequest.safeParse(json, { error: missingField });
   if (parsed.success) return withOneCap(json as ChatRequest);
   const issue = parsed.error.issues[0]!;
-  const param = paramOf(issue.path);
+  const param = fieldPath(issue.path);
   throw invalidRequest(`${param === '' ? 'the request body' : param}: ${issue.message}`, param === '' ? null : param, 'invalid_value');
 }
 

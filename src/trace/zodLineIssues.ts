@@ -7,10 +7,7 @@ import { zodIssueWords } from '../zodWords.js';
 import { numbersAsWritten } from './jsonLine.js';
 import { countTooLarge } from './rules.js';
 import { traceSchemas } from './schema.js';
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
-}
+import { fieldPath } from '../fieldPath.js';
 
 /** A line's zod issues, its numbers quoted as the line wrote them (`text`: JSON.parse rounds past 2^53). */
 export function zodIssues(error: z.ZodError, line: { file: string; line: number; raw: unknown; text: string }): InputIssue[] {

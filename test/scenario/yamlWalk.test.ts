@@ -9,7 +9,8 @@ import * as yaml from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { issuesOf } from './issuesOf.js';
 import { parseAnyScenario, parseWithYaml } from '../../src/scenario/load.js';
-import { fieldPath, walkYaml, type YamlVisit } from '../../src/scenario/yamlWalk.js';
+import { fieldPath } from '../../src/fieldPath.js';
+import { walkYaml, type YamlVisit } from '../../src/scenario/yamlWalk.js';
 
 
 function visits(text: string, intoKeys: boolean, stopAt?: string): string[] {
@@ -29,6 +30,9 @@ describe('fieldPath', () => {
     expect(fieldPath(['population', 0, 'steps'])).toBe('population[0].steps');
     expect(fieldPath([0, 'a'])).toBe('[0].a');
     expect(fieldPath(['expect', 'behaviours', 'a.b'])).toBe('expect.behaviours.a.b');
+    // continuing a field: every key after it takes a dot (a record's own path after `calls[3]`)
+    expect(fieldPath(['toolCalls', 0, 'resultTokens'], 'calls[3]')).toBe('calls[3].toolCalls[0].resultTokens');
+    expect(fieldPath(['outputTokens'], '')).toBe('.outputTokens');
   });
 });
 
