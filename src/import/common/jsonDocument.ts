@@ -4,7 +4,7 @@
  */
 import { UserError } from '../../errors.js';
 import { parsedJsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
-import { jsonSyntaxPlace, lineOfOffset } from '../../io/jsonSyntax.js';
+import { jsonSyntaxPlace, lineOfOffset, syntaxMessage } from '../../io/jsonSyntax.js';
 
 /** Where a JSON syntax error is: src/io/jsonSyntax.ts, re-exported for the readers that place one. */
 export { jsonErrorOffset, lineOfOffset } from '../../io/jsonSyntax.js';
@@ -73,7 +73,7 @@ function documentSyntaxError(text: string, error: unknown, doc: { path: string; 
     ...(place.line === undefined ? {} : { line: place.line }),
     ...(place.field === undefined ? {} : { field: place.field }),
     code: 'invalid_json',
-    message: `is not valid JSON${place.column === undefined ? '' : ` at column ${place.column}`}: ${place.said}`,
+    message: syntaxMessage(place),
     hint,
   });
 }
