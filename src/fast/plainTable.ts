@@ -59,8 +59,7 @@ function fillSimple(t: CompiledTrace, before: Float64Array, keep: number, prices
   const fixed = t.fixedTokens;
   let spent = 0, elapsed = 0, tokens = 0, promptMax = -Infinity;
   for (let k = 0; ; k++) {
-    // The prompt: system + goal + the kept steps (a window keeps the last `keep`).
-    const view = k > keep ? fixed + before[k]! - before[k - keep]! : fixed + before[k]!;
+    const view = keptPrompt(before, k, keep, fixed);
     spentAt[k] = spent;
     elapsedAt[k] = elapsed;
     tokensAt[k] = tokens;
@@ -81,29 +80,41 @@ function fillSimple(t: CompiledTrace, before: Float64Array, keep: number, prices
   return true;
 }
 
-/** A step whose latency the trace does not all record: the call's and its tools', in order (apart: a rare call). */
-function modelledStepMs(t: CompiledTrace, k: number, s: RunSettings, view: number, output: number): number {
-  let ms = modelledCallMs(t.records[k * CompiledField.Stride + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, view, output);
+/** The prompt of call k: system + goal (`fixed`) + the kept steps (a window keeps the last `keep`), from the step sums `before`. */
+function keptPrompt(before: Float64Array, k: number, keep: number, fixed: number): number {
+  return k > keep ? fixed + before[k]! - before[k - keep]! : fixed + before[k]!;
+}
+
+/** The tokens of call k's prompt (`view`) the previous prompt held unchanged (what the cache serves): all of it until the window slides, then system + goal. */
+function unchangedTokens(k: number, keep: number, view: number, previousView: number, fixed: number): number {
+  const unchanged = k === 0 ? 0 : k <= keep ? previousView : fixed;
+  return unchanged < view ? unchanged : view;
+}
+
+/** `fromMs` plus a step whose latency the trace does not all record (or that the model works out): the call's, then its tools', added in order. */
+function modelledStepMs(t: CompiledTrace, k: number, s: RunSettings, view: number, output: number, fromMs = 0): number {
+  let ms = fromMs + modelledCallMs(t.records[k * CompiledField.Stride + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, view, output);
   for (let j = t.toolStart[k]!, e = t.toolStart[k + 1]!; j < e; j++) ms += modelledToolMs(t.toolLatencyMs[j]!, s[RunSetting.PerToolCallMs]!);
   return ms;
 }
 
-/** Any cache mode the closed form takes, any tiers and latencies. Returns whether time never went back. */
+/**
+ * Any cache mode the closed form takes, any tiers and latencies. Costs and tokens are whole and non-negative
+ * here (closedFormApplies); time never goes back unless a latency is negative (whole latencies are ≥ 0,
+ * compile.ts; others are checked); a window's prompts go up and down (their running maximum is kept).
+ * Returns whether time never went back.
+ */
 function fillGeneral(t: CompiledTrace, before: Float64Array, keep: number, settings: RunSettings, prices: FlatPrices, table: RunTable, end: number, exactTime: boolean, cacheOn: boolean): boolean {
   const fixed = t.fixedTokens;
   const { rows, tiers, hasCacheWritePrice } = prices;
-  const perCallMs = settings[RunSetting.PerCallMs]!, perInputMs = settings[RunSetting.PerInputTokenMs]!, perOutputMs = settings[RunSetting.PerOutputTokenMs]!;
-  const perToolMs = settings[RunSetting.PerToolCallMs]!;
   const records = t.records;
   const { spent: spentAt, elapsed: elapsedAt, tokens: tokensAt, prompt: promptAt, cached: cachedAt, written: writtenAt, ruleLost: ruleLostAt } = table;
   const promptMaxAt = table.store.promptMax;
   const windowed = keep !== 0x3fffffff;
   let spent = 0, elapsed = 0, tokens = 0, cached = 0, written = 0, previousView = 0;
-  // Costs and tokens are whole and non-negative here (closedFormApplies); time never goes back unless a
-  // latency is negative; a window's prompts go up and down (their running maximum is kept).
   let timeGrows = true, promptMax = -Infinity;
   for (let k = 0; ; k++) {
-    const view = k > keep ? fixed + before[k]! - before[k - keep]! : fixed + before[k]!;
+    const view = keptPrompt(before, k, keep, fixed);
     spentAt[k] = spent;
     elapsedAt[k] = elapsed;
     tokensAt[k] = tokens;
@@ -122,9 +133,7 @@ function fillGeneral(t: CompiledTrace, before: Float64Array, keep: number, setti
     const output = records[at + CallField.Output]!;
     let callCached = 0, callWritten = 0;
     if (cacheOn) {
-      // What the previous prompt held unchanged: all of it until the window slides, then system + goal.
-      const unchanged = k === 0 ? 0 : k <= keep ? previousView : fixed;
-      callCached = unchanged < view ? unchanged : view;
+      callCached = unchangedTokens(k, keep, view, previousView, fixed);
       if (hasCacheWritePrice) callWritten = view - callCached;
       cached += callCached;
       written += callWritten;
@@ -132,12 +141,10 @@ function fillGeneral(t: CompiledTrace, before: Float64Array, keep: number, setti
     spent += callCostPico(rows, tierRow(rows, tiers, view), view, callCached, callWritten, 0, output, records[at + CallField.Reasoning]!);
     tokens += view + output;
     const stepLatency = records[at + CompiledField.StepLatency]!;
-    // Whole latencies are ≥ 0 (compile.ts); others are checked.
     if (exactTime && stepLatency === stepLatency) elapsed += stepLatency;
     else {
       const elapsedBefore = elapsed;
-      elapsed += modelledCallMs(records[at + CallField.LatencyMs]!, perCallMs, perInputMs, perOutputMs, view, output);
-      for (let j = t.toolStart[k]!, e = t.toolStart[k + 1]!; j < e; j++) elapsed += modelledToolMs(t.toolLatencyMs[j]!, perToolMs);
+      elapsed = modelledStepMs(t, k, settings, view, output, elapsed);
       if (elapsed < elapsedBefore) timeGrows = false;
     }
     previousView = view;

@@ -130,15 +130,8 @@ function loosestCapCells(passes: readonly Pass[], capSteps: Int32Array): Int32Ar
   return out;
 }
 
-const plans = new WeakMap<SweepGrid, SweepPlan>();
-
-export function sweepPlan(grid: SweepGrid): SweepPlan {
-  const known = plans.get(grid);
-  if (known !== undefined) return known;
-  const cells = sweepCells(grid);
-  const passes = groupCells(cells);
-  const noCapBrakes = passes.map((pass) => pass.capGroups.map((g) => ({ ...g.noCap, maxSteps: undefined }) as BrakeConfig));
-  // The same brakes in several passes (one per strategy) share one entry.
+/** The distinct brake sets of `noCapBrakes` (per pass and cap group) over every pass, and each group's index in them: the same brakes in several passes (one per strategy) share one entry. */
+function distinctNoCaps(noCapBrakes: readonly BrakeConfig[][]): { noCaps: BrakeConfig[]; noCapIds: Int32Array[] } {
   const noCapIndex = new Map<string, number>();
   const noCaps: BrakeConfig[] = [];
   const noCapIds = noCapBrakes.map((groups) =>
@@ -149,14 +142,20 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
       return id;
     }),
   );
-  const capSteps = Int32Array.from(cells, (cell) => {
+  return { noCaps, noCapIds };
+}
+
+/** Per cell: the steps its cap stops before (kernel stepCapReached: steps ≥ cap, steps whole), −1 without. */
+function capStepsOf(cells: readonly SweepCell[]): Int32Array {
+  return Int32Array.from(cells, (cell) => {
     const cap = cell.brakes.maxSteps ?? Infinity;
     return cap === Infinity ? -1 : Math.max(0, Math.ceil(cap));
   });
-  // A cap group's cells in cap order (no cap last; ties as in the grid): the closed pass writes them in runs.
+}
+
+/** Each cap group's cells in cap order (no cap last; ties as in the grid: the closed pass writes them in runs), their cap ids, and whether they are consecutive. */
+function orderCapGroups(passes: readonly Pass[], capSteps: Int32Array, capIds: Int32Array): void {
   const capOrder = (c: number): number => (capSteps[c]! < 0 ? Infinity : capSteps[c]!);
-  const caps = Int32Array.from(new Set(capSteps));
-  const capIds = Int32Array.from(capSteps, (steps) => caps.indexOf(steps));
   for (const pass of passes) {
     for (const g of pass.capGroups) {
       g.cells = Int32Array.from([...g.cells].sort((a, b) => capOrder(a) - capOrder(b)));
@@ -164,6 +163,21 @@ export function sweepPlan(grid: SweepGrid): SweepPlan {
       g.first = g.cells.every((c, i) => c === g.cells[0]! + i) ? g.cells[0]! : -1;
     }
   }
+}
+
+const plans = new WeakMap<SweepGrid, SweepPlan>();
+
+export function sweepPlan(grid: SweepGrid): SweepPlan {
+  const known = plans.get(grid);
+  if (known !== undefined) return known;
+  const cells = sweepCells(grid);
+  const passes = groupCells(cells);
+  const noCapBrakes = passes.map((pass) => pass.capGroups.map((g) => ({ ...g.noCap, maxSteps: undefined }) as BrakeConfig));
+  const { noCaps, noCapIds } = distinctNoCaps(noCapBrakes);
+  const capSteps = capStepsOf(cells);
+  const caps = Int32Array.from(new Set(capSteps));
+  const capIds = Int32Array.from(capSteps, (steps) => caps.indexOf(steps));
+  orderCapGroups(passes, capSteps, capIds);
   const plan: SweepPlan = {
     cells,
     passes,

@@ -30,53 +30,78 @@ export async function runImport(set: TraceInputs, use: { out: string | undefined
   /** The output a bad file's runs can be taken back from; else a file's runs are held until it read cleanly. */
   const writer = output?.atomic === true ? output : undefined;
   const writeNothing = writer === undefined && !skipBad && (await someFormatUnknown(set.files, use.limits));
-  let streamed = 0;
   const write = output === undefined ? io.stdout : (text: string) => output.write(text);
-  const emit = (text: string): void => {
-    if (writeNothing) return;
-    write(text);
-    streamed += 1;
-  };
-  let current: string | undefined;
-  let mark = 0;
-  let held: string[] = [];
-  let runs = 0;
-  let runsOfCurrent = 0;
+  const byFile = new RunsByFile(set, { writer, skipBad, emit: writeNothing ? undefined : write });
   const missing: MissingTranscript[] = [];
-  /** The previous file is done: keep its runs, or drop them when it turned out bad. */
-  const closeFile = (): void => {
-    if (current !== undefined && set.isBad(current)) {
-      writer?.rollback(mark);
-      runs -= runsOfCurrent;
-    } else if (held.length > 0) emit(held.join(''));
-    held = [];
-    runsOfCurrent = 0;
-  };
   try {
     for await (const { file, trace } of set.runs()) {
-      if (file !== current) {
-        closeFile();
-        current = file;
-        mark = writer?.bytesWritten ?? 0;
-      }
+      byFile.enter(file);
       missing.push(...missingTranscriptsOf(trace));
-      const text = writeNativeTraces([trace]);
-      if (writer) writer.write(text);
-      else if (skipBad) held.push(text);
-      else emit(text);
-      runs += 1;
-      runsOfCurrent += 1;
+      byFile.add(writeNativeTraces([trace]));
       await breathe();
     }
-    closeFile();
-    sayWhatWasRead(set, io, { runs, missing });
+    byFile.closeFile();
+    sayWhatWasRead(set, io, { runs: byFile.kept, missing });
     output?.commit();
   } catch (error) {
     output?.abort();
-    throw streamed > 0 ? writtenAlready(error) : error;
+    throw byFile.streamed > 0 ? writtenAlready(error) : error;
   }
-  if (out !== undefined) announceWritten({ what: `${counted(runs, 'run')} from ${counted(set.files.length - set.badCount - set.noModelCallFiles.length, 'file')}`, file: out }, io);
+  if (out !== undefined) announceWritten({ what: `${counted(byFile.kept, 'run')} from ${counted(set.files.length - set.badCount - set.noModelCallFiles.length, 'file')}`, file: out }, io);
   return 0;
+}
+
+/**
+ * Where the import's runs go, file by file: into an output that can take a bad file's runs back (`writer`),
+ * held until their file has read cleanly (`skipBad`), or emitted at once (`emit`; none when nothing is to be
+ * written). `kept`: the runs of the files not found bad; `streamed`: the texts emitted.
+ */
+class RunsByFile {
+  kept = 0;
+  streamed = 0;
+  private current: string | undefined;
+  /** Where the current file's runs start in `writer`. */
+  private mark = 0;
+  private held: string[] = [];
+  private keptOfCurrent = 0;
+
+  constructor(
+    private readonly set: TraceInputs,
+    private readonly to: { writer: OutputWriter | undefined; skipBad: boolean; emit: ((text: string) => void) | undefined },
+  ) {}
+
+  /** The next run is of `file`: a file before it is done (closeFile). */
+  enter(file: string): void {
+    if (file === this.current) return;
+    this.closeFile();
+    this.current = file;
+    this.mark = this.to.writer?.bytesWritten ?? 0;
+  }
+
+  /** A run of the current file, as native JSONL. */
+  add(text: string): void {
+    if (this.to.writer) this.to.writer.write(text);
+    else if (this.to.skipBad) this.held.push(text);
+    else this.emitted(text);
+    this.kept += 1;
+    this.keptOfCurrent += 1;
+  }
+
+  /** The current file is done: keep its runs, or drop them when it turned out bad. */
+  closeFile(): void {
+    if (this.current !== undefined && this.set.isBad(this.current)) {
+      this.to.writer?.rollback(this.mark);
+      this.kept -= this.keptOfCurrent;
+    } else if (this.held.length > 0) this.emitted(this.held.join(''));
+    this.held = [];
+    this.keptOfCurrent = 0;
+  }
+
+  private emitted(text: string): void {
+    if (this.to.emit === undefined) return;
+    this.to.emit(text);
+    this.streamed += 1;
+  }
 }
 
 /** Every input read: what was left out and what is missing said on stderr; no run at all is refused. */

@@ -83,20 +83,56 @@ export function classifyEndpoint(uri: string, method: string | undefined, reques
   const polled = /\/responses\/(resp_[A-Za-z0-9]+)$/.exec(path)?.[1];
   if (verb === 'GET' && polled !== undefined) return { kind: 'poll', responseId: polled, reason: `poll of background response ${polled}` };
   if (verb !== 'POST') return { kind: 'skip', reason: `${verb} ${where} (not a model call)` };
-  const hint = providerHint(url);
-  const gen = (shape: Shape, extra: { modelFromUri?: string | undefined; compact?: boolean; note?: string } = {}): Endpoint => ({
+  return postEndpoint({ host, path, where, hint: providerHint(url) }, isJsonObject(requestBody) ? requestBody : {});
+}
+
+/** Where a POST went: its host, path (no trailing slash), both as one string, and the provider hint of its URL. */
+interface PostTarget {
+  host: string;
+  path: string;
+  where: string;
+  hint: ProviderHint;
+}
+
+/** A generation endpoint at `to` speaking `shape`. */
+type Generation = (shape: Shape, extra?: { modelFromUri?: string | undefined; compact?: boolean; note?: string }) => Endpoint;
+
+/** Generation endpoints at `to`: the provider from its hint, the host; a model named by the path, a compaction, a note when given. */
+function generationAt(to: PostTarget): Generation {
+  return (shape, extra = {}) => ({
     kind: 'generation',
     shape,
-    provider: hint.provider,
-    providerVia: hint.via,
-    host,
+    provider: to.hint.provider,
+    providerVia: to.hint.via,
+    host: to.host,
     compact: extra.compact ?? false,
     ...(extra.modelFromUri !== undefined ? { modelFromUri: extra.modelFromUri } : {}),
     ...(extra.note !== undefined ? { note: extra.note } : {}),
   });
-  const req = isJsonObject(requestBody) ? requestBody : {};
-  const anthropicBody = 'anthropic_version' in req && Array.isArray(req.messages);
+}
 
+/**
+ * A POST with request body `req`: a model call by the rule of its path (modelCallByPath); else a path of no
+ * model call skipped, a legacy text completion refused, a model call by its body's shape, or skipped.
+ */
+function postEndpoint(to: PostTarget, req: Record<string, unknown>): Endpoint {
+  const { host, path, where } = to;
+  const gen = generationAt(to);
+  const byPath = modelCallByPath(to, req, gen);
+  if (byPath !== undefined) return byPath;
+  const known = NON_GENERATION.find((n) => n.pattern.test(path));
+  if (known !== undefined) return { kind: 'skip', reason: `${known.what}: ${where} (not a model call)` };
+  if (/\/completions$/i.test(path) && 'prompt' in req) {
+    return { kind: 'unsupported', host, reason: `legacy text completions API ${path} (only chat/completions, responses, messages, generateContent, converse)` };
+  }
+  const byBody = detectRequestShape(req);
+  if (byBody !== undefined) return gen(byBody, { note: `API read from the request body (${byBody}) at ${where}` });
+  return { kind: 'skip', reason: `POST ${where} (not a model call)` };
+}
+
+/** The endpoint a model-call path names (Bedrock invoke of a body loopcost does not read: skipped or refused), else undefined. */
+function modelCallByPath({ host, path, where }: PostTarget, req: Record<string, unknown>, gen: Generation): Endpoint | undefined {
+  const anthropicBody = 'anthropic_version' in req && Array.isArray(req.messages);
   if (/\/chat\/completions$/i.test(path)) return gen('openai-chat');
   if (/\/responses\/compact$/i.test(path)) return gen('openai-responses', { compact: true });
   if (/\/responses$/i.test(path)) return gen('openai-responses');
@@ -112,14 +148,7 @@ export function classifyEndpoint(uri: string, method: string | undefined, reques
     return { kind: 'unsupported', host, reason: `Bedrock invoke of ${bedrockModel ?? 'a model'} with a body loopcost does not read (only Anthropic bodies; or use /converse)` };
   }
   if (/\/v2\/chat$/i.test(path) && Array.isArray(req.messages)) return gen('cohere');
-  const known = NON_GENERATION.find((n) => n.pattern.test(path));
-  if (known !== undefined) return { kind: 'skip', reason: `${known.what}: ${where} (not a model call)` };
-  if (/\/completions$/i.test(path) && 'prompt' in req) {
-    return { kind: 'unsupported', host, reason: `legacy text completions API ${path} (only chat/completions, responses, messages, generateContent, converse)` };
-  }
-  const byBody = detectRequestShape(req);
-  if (byBody !== undefined) return gen(byBody, { note: `API read from the request body (${byBody}) at ${where}` });
-  return { kind: 'skip', reason: `POST ${where} (not a model call)` };
+  return undefined;
 }
 
 function isEmbeddingBody(req: Record<string, unknown>): boolean {

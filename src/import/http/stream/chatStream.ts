@@ -36,6 +36,39 @@ function addToolCallFragments(choice: ChoiceParts, fragments: unknown[]): void {
   });
 }
 
+/** A chunk's `choices`: each delta's (or message's) text, tool-call fragments and finish reason added to its choice's parts. */
+function addChoiceDeltas(choices: Map<number, ChoiceParts>, raws: unknown): void {
+  for (const raw of Array.isArray(raws) ? raws : []) {
+    if (!isJsonObject(raw)) continue;
+    const index = typeof raw.index === 'number' ? raw.index : 0;
+    const choice: ChoiceParts = choices.get(index) ?? { text: [], toolCalls: new Map<number, ToolCallParts>() };
+    choices.set(index, choice);
+    const delta = isJsonObject(raw.delta) ? raw.delta : isJsonObject(raw.message) ? raw.message : {};
+    if (typeof delta.content === 'string') choice.text.push(delta.content);
+    if (Array.isArray(delta.tool_calls)) addToolCallFragments(choice, delta.tool_calls);
+    if (typeof raw.finish_reason === 'string') choice.finishReason = raw.finish_reason;
+  }
+}
+
+/** A choice of the assembled `chat.completion`: its text and tool calls (in index order) joined from their parts. */
+function assembledChoice(index: number, c: ChoiceParts): Record<string, unknown> {
+  return {
+    index,
+    message: {
+      role: 'assistant',
+      content: c.text.length > 0 ? c.text.join('') : null,
+      ...(c.toolCalls.size > 0
+        ? {
+            tool_calls: [...c.toolCalls.entries()]
+              .sort(([a], [b]) => a - b)
+              .map(([, t]) => ({ ...(t.id !== undefined ? { id: t.id } : {}), type: 'function', function: { name: t.name, arguments: t.args.join('') } })),
+          }
+        : {}),
+    },
+    finish_reason: c.finishReason ?? null,
+  };
+}
+
 export function assembleChatStream(stream: StreamEvents, r: Reader): Assembled {
   const choices = new Map<number, ChoiceParts>();
   const top: Record<string, unknown> = {};
@@ -49,16 +82,7 @@ export function assembleChatStream(stream: StreamEvents, r: Reader): Assembled {
       top.x_groq = {};
       if (isJsonObject(data.x_groq.usage)) usage = data.x_groq.usage;
     }
-    for (const raw of Array.isArray(data.choices) ? data.choices : []) {
-      if (!isJsonObject(raw)) continue;
-      const index = typeof raw.index === 'number' ? raw.index : 0;
-      const choice: ChoiceParts = choices.get(index) ?? { text: [], toolCalls: new Map<number, ToolCallParts>() };
-      choices.set(index, choice);
-      const delta = isJsonObject(raw.delta) ? raw.delta : isJsonObject(raw.message) ? raw.message : {};
-      if (typeof delta.content === 'string') choice.text.push(delta.content);
-      if (Array.isArray(delta.tool_calls)) addToolCallFragments(choice, delta.tool_calls);
-      if (typeof raw.finish_reason === 'string') choice.finishReason = raw.finish_reason;
-    }
+    addChoiceDeltas(choices, data.choices);
   }
   const finished = stream.done || usage !== undefined || [...choices.values()].some((c) => c.finishReason !== undefined);
   if (!finished) return cutOff(stream.events.length, 'a finish_reason');
@@ -68,23 +92,7 @@ export function assembleChatStream(stream: StreamEvents, r: Reader): Assembled {
   const body = {
     ...top,
     object: 'chat.completion',
-    choices: [...choices.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, c]) => ({
-        index,
-        message: {
-          role: 'assistant',
-          content: c.text.length > 0 ? c.text.join('') : null,
-          ...(c.toolCalls.size > 0
-            ? {
-                tool_calls: [...c.toolCalls.entries()]
-                  .sort(([a], [b]) => a - b)
-                  .map(([, t]) => ({ ...(t.id !== undefined ? { id: t.id } : {}), type: 'function', function: { name: t.name, arguments: t.args.join('') } })),
-              }
-            : {}),
-        },
-        finish_reason: c.finishReason ?? null,
-      })),
+    choices: [...choices.entries()].sort(([a], [b]) => a - b).map(([index, c]) => assembledChoice(index, c)),
     usage,
   };
   return { body, notes: [] };
