@@ -48,9 +48,8 @@ export class ContextTracker {
   /** System + goal tokens (and a compaction's output, `compactedTokens`, after one). */
   fixed = 0;
   compactedTokens = 0;
-  /** Steps a window keeps (Infinity: full history). */
+  /** Steps a window keeps (Infinity: full history); `cap` the tokens a tool result may add (Infinity: no cap). */
   keep = Infinity;
-  /** Tokens a tool result may add (Infinity: no cap). */
   cap = Infinity;
   /** keptPrefix[i] = tokens of steps 0..i−1 under the strategy; rawPrefix the same uncapped. */
   keptPrefix: Float64Array;
@@ -265,13 +264,14 @@ export class ContextTracker {
     this.openStep = n;
   }
 
-  /** A tool result joins the step that called it. */
-  addToolResult(resultTokens: number): void {
-    const n = this.length;
+  /** A tool result joins the step that called it; returns the tokens it adds there (cut to the cap: cappedResultTokens). */
+  addToolResult(resultTokens: number): number {
+    const n = this.length, keptTokens = cappedResultTokens(resultTokens, this.cap);
     if (this.openStep !== n - 1 || this.openStep < 0) throw new Error('addToolResult called with no open step');
-    this.keptPrefix[n] = this.keptPrefix[n]! + cappedResultTokens(resultTokens, this.cap);
+    this.keptPrefix[n] = this.keptPrefix[n]! + keptTokens;
     this.rawPrefix[n] = this.rawPrefix[n]! + resultTokens;
     if (this.extended) this.maskedPrefix[n] = this.maskedPrefix[n]! + this.placeholder;
+    return keptTokens;
   }
 
   /** A whole step at once: output and results (each capped as it enters), then closed. Not for extended strategies (they add results one by one). */

@@ -11,7 +11,6 @@ import { CallField, writeCallRecord } from '../kernel/callRecord.js';
 import { CallCostOutOfRange, callPastExact, type CallPastExact } from '../kernel/callPastExact.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import type { PromptView } from '../kernel/context.js';
-import { cappedResultTokens } from '../kernel/stepTokens.js';
 import { usdToPico } from '../money.js';
 import type { CallRecord } from '../trace/types.js';
 import type { MeteredCall } from './meter.js';
@@ -183,14 +182,16 @@ export class RunAccounts {
     this.toolRow = row;
   }
 
-  /** A tool result of the call last added entered its step, as the context took it: `resultTokens` (a skipped tool: its warning's) cut to `capTokens`. */
-  toolResultEntered(resultTokens: number, capTokens: number): void {
+  /**
+   * A tool result of the call last added entered its step, as the context took it: `keptTokens` of its
+   * `resultTokens` (a skipped tool: its warning's), what ContextTracker.addToolResult kept under the cap.
+   */
+  toolResultEntered(keptTokens: number, resultTokens: number): void {
     const row = this.toolRow;
     if (row === undefined) return;
-    const kept = cappedResultTokens(resultTokens, capTokens);
     const beforeCap = row.toolResultTokensBeforeCap ?? row.toolResultTokens!;
-    row.toolResultTokens! += kept;
-    if (kept !== resultTokens || row.toolResultTokensBeforeCap !== undefined) row.toolResultTokensBeforeCap = beforeCap + resultTokens;
+    row.toolResultTokens! += keptTokens;
+    if (keptTokens !== resultTokens || row.toolResultTokensBeforeCap !== undefined) row.toolResultTokensBeforeCap = beforeCap + resultTokens;
   }
 
   /** The duplicate-action guard skipped tool `name` of the call last added (its warning enters in its place: toolResultEntered). */

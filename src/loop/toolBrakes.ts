@@ -58,9 +58,10 @@ export class ToolBrakes {
     if (outcome === RepeatOutcome.Skip) {
       tools.skip(action);
       accounts.totals.skippedActions += 1;
-      context.addToolResult(limits[Limit.SkipWarningTokens]!);
+      const warningTokens = limits[Limit.SkipWarningTokens]!;
+      const keptTokens = context.addToolResult(warningTokens);
       accounts.toolSkipped(tool.name);
-      accounts.toolResultEntered(limits[Limit.SkipWarningTokens]!, context.cap);
+      accounts.toolResultEntered(keptTokens, warningTokens);
       return SKIPPED;
     }
     tools.recordAction(action);
@@ -71,8 +72,7 @@ export class ToolBrakes {
   /** After a tool call ran: its result joins the step; the same-tool-same-error brake. */
   recordResult(tool: ToolCallRecord): Stop | null {
     const { limits, state, stops } = this.run;
-    this.run.context.addToolResult(tool.resultTokens);
-    this.run.accounts.toolResultEntered(tool.resultTokens, this.run.context.cap);
+    this.run.accounts.toolResultEntered(this.run.context.addToolResult(tool.resultTokens), tool.resultTokens);
     const error = tool.error ? this.run.interner.id(errorFingerprint(tool.name, tool.error)) : -1;
     const tools = state.tools;
     tools.recordOutcome(error);

@@ -149,35 +149,25 @@ export class SweepTallier {
       if (truth !== undefined) this.done.add(c, stop === StopCode.Completed, done);
       flags?.[c]!.push(done);
     };
+    // With `noBrakesOf`: that configuration's baselines counted as the synthetic runs are visited (noBrakeRuns.ts); -1 over the recorded runs.
+    const noBrakes = this.noBrakes?.runs;
+    let noBrakesOf = -1;
     const add = (c: number, run: PopulationRunFigures, baseline: RunPair['baseline'], ownDone?: boolean) => {
+      if (c === noBrakesOf) addNoBrakeRun(noBrakes!, stopCodeOf(baseline.stopReason), baseline.truth);
       this.tallies[c]!.add(run, baseline, ownDone);
       counted(c, stopCodeOf(run.stopReason), run.steps, baseline.truth, ownDone);
       addToStrategyTally(this.strategy[c]!, run);
     };
     const addCell: CellVisitor = (c, f, baseline) => {
+      if (c === noBrakesOf) addNoBrakeRun(noBrakes!, baseline.stop, baseline.truth);
       this.tallies[c]!.addCoded(f, baseline);
       counted(c, f.stop, f.steps, baseline.truth);
       if (f.strategyCacheLostTokens) this.strategy[c]!.strategyCacheLostTokens += f.strategyCacheLostTokens;
     };
     recordedRunsNamed(population.recorded, this.configs, this.prices, { visit: add, visitCell: addCell }, { sweeps: this.results });
-    syntheticRuns(population.synthetic, this.configs, this.prices, this.countingNoBrakes({ visit: add, visitCell: addCell }), this.syntheticSweeps);
+    noBrakesOf = this.noBrakes?.of ?? -1;
+    syntheticRuns(population.synthetic, this.configs, this.prices, { visit: add, visitCell: addCell }, this.syntheticSweeps);
     return this;
-  }
-
-  /** The visitors, the baselines of configuration `noBrakesOf`'s runs counted on the way (none: as they are). */
-  private countingNoBrakes(visitors: { visit: RunVisitor; visitCell: CellVisitor }): { visit: RunVisitor; visitCell: CellVisitor } {
-    if (this.noBrakes === undefined) return visitors;
-    const { of, runs } = this.noBrakes;
-    return {
-      visit: (c, run, baseline, ownDone) => {
-        if (c === of) addNoBrakeRun(runs, stopCodeOf(baseline.stopReason), baseline.truth);
-        visitors.visit(c, run, baseline, ownDone);
-      },
-      visitCell: (c, f, baseline) => {
-        if (c === of) addNoBrakeRun(runs, baseline.stop, baseline.truth);
-        visitors.visitCell(c, f, baseline);
-      },
-    };
   }
 
   /** With `noBrakesOf`: the synthetic runs added so far, with no brakes (noBrakeRuns.ts). */

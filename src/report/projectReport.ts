@@ -110,11 +110,11 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
  * Which seed made the synthetic runs, beside the projection's: `--seed` seeds both (seedSeedsProjection);
  * without it the days take 1 and each file's runs its own seed.
  */
-function populationSeedText(report: Pick<ProjectReport, 'seed' | 'inputs'>): string {
+function populationSeedText(report: Pick<ProjectReport, 'seed' | 'inputs' | 'parts'>): string {
   const seeds = [...new Set(report.inputs.scenarios.map((s) => s.seed))];
   if (seeds.length === 0) return '';
-  // Generated traces among the synthetic runs were made when they were generated, not with these seeds.
-  const made = report.inputs.scenarios.reduce((n, s) => n + s.runs, 0) < report.inputs.syntheticRuns ? "the scenario files' runs" : 'the synthetic runs';
+  // Generated traces among the synthetic runs (the recorded part's `generated`) were made when they were generated, not with these seeds.
+  const made = report.parts.some((part) => (part.generated ?? 0) > 0) ? "the scenario files' runs" : 'the synthetic runs';
   if (seeds.length === 1 && seeds[0] === report.seed) return `, which made ${made} too`;
   return `; ${made} made with ${seeds.length === 1 ? 'seed' : 'seeds'} ${seeds.join(', ')}`;
 }

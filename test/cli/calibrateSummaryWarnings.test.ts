@@ -1,8 +1,8 @@
 /**
  * `calibrate` under a summary strategy says what its summaries did as `sweep` says it, from the same function
- * (summaryCallWarning.ts sweepSummaryWarnings over each configuration's runs and summary calls): a scenario
- * file whose own context summarises, and recorded runs under `--context summary:…`, whose trigger no prompt
- * passes, warn `summary_none` (before, calibrate gave no summary warning while sweep and replay did); the
+ * (summaryCallWarning.ts configurationSummaryWarnings, which sweepSummaryWarnings calls, over each configuration's
+ * strategy, runs and summary calls): a scenario file whose own context summarises, and recorded runs under
+ * `--context summary:…`, whose trigger no prompt passes, warn `summary_none` (before, calibrate gave no summary warning while sweep and replay did); the
  * library's calibrate returns the same warning. A strategy whose summaries happen says nothing.
  */
 import { join } from 'node:path';
