@@ -114,14 +114,15 @@ export function configurationSummaryWarnings(configurations: readonly { strategy
   return [...byContext.values()].flatMap(({ strategy, runs, calls }) => (calls > 0 ? [] : summaryCallWarnings(strategy, Object.assign(new SummaryCallTally(), { runs, none: runs }), 'run')));
 }
 
-/** A sweep's configurations (its rows: `context` as `--context` takes it, runs, summary calls where not 0), as configurationSummaryWarnings reads them. */
-export function sweepSummaryWarnings(rows: readonly { context: string; runs: number; summaryCalls?: number | undefined }[]): ReportWarning[] {
+/** A sweep's configurations (its rows: `context` as `--context` takes it, the tool-result cap, runs, summary calls where not 0), as configurationSummaryWarnings reads them. */
+export function sweepSummaryWarnings(rows: readonly { context: string; toolResultCap?: number | undefined; runs: number; summaryCalls?: number | undefined }[]): ReportWarning[] {
   const parsed = new Map<string, ContextStrategy | undefined>();
   const strategyOf = (context: string): ContextStrategy | undefined => (parsed.has(context) ? parsed.get(context) : parsed.set(context, specOrNone(context)).get(context));
   return configurationSummaryWarnings(
     rows.flatMap((row) => {
       const strategy = strategyOf(row.context);
-      return strategy === undefined ? [] : [{ strategy, runs: row.runs, summaryCalls: row.summaryCalls }];
+      if (strategy === undefined) return [];
+      return [{ strategy: row.toolResultCap === undefined ? strategy : { ...strategy, toolResultCap: row.toolResultCap }, runs: row.runs, summaryCalls: row.summaryCalls }];
     }),
   );
 }

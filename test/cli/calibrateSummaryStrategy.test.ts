@@ -23,6 +23,8 @@ describe('calibrate: the summary warnings of each configuration\'s own strategy'
     expect(said[0]!.message).toMatch(/^context summary:trigger=100000,keep=2,tokens=80 · tool-result-cap 500: no summary call in 12 of 12 runs/);
     const library = calibrate(await readTraces([generated]), { prices: loadPriceTable(), strategy: { ...parseContextSpec(SPEC), toolResultCap: 500 }, configurations: [{ maxRepeat: 2 }, { maxRepeat: 3 }] });
     expect(summaryWarnings(library.warnings)).toEqual(said);
+    // sweep names it the same way (its rows carry the cap beside the context spec)
+    expect(summaryWarnings(await warningsOf('sweep', generated, '--context', SPEC, '--tool-result-cap', '500', '--grid', 'max-repeat=2,3'))).toEqual(said);
   });
 
   it("recorded runs under the flags' context beside a file's own summary strategy: no one strategy, no summary warning", async () => {
