@@ -98,16 +98,26 @@ export function recordedCallsMade(run: Pick<RunResult, 'modelCalls' | 'summaryCa
   return Math.min(made, run.recordedCalls);
 }
 
+/** What the idle calls were counted over: the calls the replay made (replay's one setting), or the whole recordings (several settings, or none known). */
+export interface IdleCounts {
+  calls: number;
+  runs: number;
+  /** Counted over every call of the recordings, not only those a setting's replay made (a sweep's, whatif's): a setting that stops a run sooner reaches fewer. */
+  wholeRecordings?: boolean;
+}
+
 /** Idle calls (idleCallsOf) counted run by run, or added up from counts made apart. */
-export class CacheIdleTally {
+export class CacheIdleTally implements IdleCounts {
   calls = 0;
   runs = 0;
+  wholeRecordings = false;
 
-  /** One run's idle calls (0 or undefined: none). */
-  add(idleCalls: number | undefined): this {
+  /** One run's idle calls (0 or undefined: none), counted over its whole recording or over the calls its replay made. */
+  add(idleCalls: number | undefined, overWholeRecording = true): this {
     if (idleCalls !== undefined && idleCalls > 0) {
       this.calls += idleCalls;
       this.runs += 1;
+      if (overWholeRecording) this.wholeRecordings = true;
     }
     return this;
   }
@@ -127,13 +137,14 @@ export class CacheIdleTally {
 }
 
 /** The warning, when any call came after its cache's lifetime (the cache modelled `on`: the caller's to know). */
-export function cacheIdleWarnings(counts: { calls: number; runs: number }): ReportWarning[] {
+export function cacheIdleWarnings(counts: IdleCounts): ReportWarning[] {
   if (counts.calls === 0) return [];
+  const over = counts.wholeRecordings === true ? ' (counted over the whole recordings: a setting that stops a run sooner reaches fewer of them)' : '';
   return [
     {
       code: 'cache_idle',
       message:
-        `${counted(counts.calls, 'call')} (in ${counted(counts.runs, 'run')}) came more than 5 minutes after the call before: their cache reads assume the cache still held; ` +
+        `${counted(counts.calls, 'call')} (in ${counted(counts.runs, 'run')}) came more than 5 minutes after the call before${over}: their cache reads assume the cache still held; ` +
         `providers expire it after ~5 minutes idle (an hour for 1-hour writes), so the cost shown may be low`,
     },
   ];

@@ -76,7 +76,7 @@ export function gridWarningList(p: GridWarningPieces): ReportWarning[] {
     ...importNotesWarnings(p.facts.importNotes ?? { runs: 0, notes: 0 }),
     ...statedStrategyWarnings(p.configs, p.facts.statedStrategies),
     // Recorded runs' calls past the cache's lifetime, where a configuration models the cache (cacheIdleWarning.ts), as replay says them.
-    ...(p.configs.some((c) => c.strategy.cache === 'on') ? cacheIdleWarnings(p.facts.cacheIdle ?? { calls: 0, runs: 0 }) : []),
+    ...(p.configs.some((c) => c.strategy.cache === 'on') ? cacheIdleWarnings({ ...(p.facts.cacheIdle ?? { calls: 0, runs: 0 }), wholeRecordings: true }) : []),
   ];
 }
 

@@ -43,6 +43,8 @@ export interface RunNote {
   unpricedSearches?: UnpricedRunSearches;
   /** With the cache on: its calls that came after the cache's lifetime (report/cacheIdleWarning.ts), when any did. */
   cacheIdleCalls?: number;
+  /** Its idle calls were counted over its whole recording (no one replay of it at hand: whatif's, contexts'), not the calls a replay made. */
+  cacheIdleOverWholeRecording?: true;
 }
 
 /** A run's importer's notes (header.importedFrom.notes) but those warned of on stderr already (missingTranscripts.ts); undefined: none. */
@@ -125,6 +127,7 @@ export class RunNotes {
     const callsMade = ran === undefined ? undefined : recordedCallsMade(ran, note.ranUnder !== undefined);
     const idle = this.options.strategy.cache === 'on' ? idleCallsOf(trace, { latency: this.options.latency, callsMade }) : 0;
     if (idle > 0) note.cacheIdleCalls = idle;
+    if (idle > 0 && callsMade === undefined) note.cacheIdleOverWholeRecording = true;
     return note;
   }
 
@@ -135,7 +138,7 @@ export class RunNotes {
     if (note.ranUnder !== undefined) this.ranUnder.set(note.ranUnder, (this.ranUnder.get(note.ranUnder) ?? 0) + 1);
     this.importNotes.add(note.source, note.importNotes);
     this.unpricedSearches.add(note.unpricedSearches);
-    this.cacheIdle.add(note.cacheIdleCalls);
+    this.cacheIdle.add(note.cacheIdleCalls, note.cacheIdleOverWholeRecording === true);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
     this.notePricing(note.source, note.pricing, this.options.strategy.cache);
