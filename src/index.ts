@@ -17,7 +17,7 @@ export { ContextTracker, type PromptView } from './kernel/context.js';
 // runLoop as the library gives it: each response a StepSource gives is checked as a trace file's calls are (loop/checkedRun.ts).
 export { runLoop } from './loop/checkedRun.js';
 export { LoopSession, SKIPPED } from './loop/session.js';
-export { ReplaySource } from './loop/replaySource.js';
+export { ReplaySource, type ReplaySourceOptions } from './loop/replaySource.js';
 export type * from './loop/types.js';
 export { meterCall, type MeteredCall } from './loop/meter.js';
 export * from './replay/replay.js';
@@ -66,7 +66,7 @@ export { buildRunTable } from './fast/plainTable.js';
 export { mergeSweeps, sweepCells, sweepTotals, type SweepAxis, type SweepCell, type SweepGrid, type SweepPatch, type SweepResult, type SweepTrace } from './fast/sweep.js';
 // sweepCompiled as the library gives it: its grid's brakes held to replayTrace's rules (fast/sweepGridCheck.ts).
 export { sweepCompiled } from './fast/sweepGridCheck.js';
-export { cacheRuleFor, withCacheRule } from './pricing/cacheRules.js';
+export { cacheRuleFor, NO_CACHE_RULE, withCacheRule } from './pricing/cacheRules.js';
 export * from './synthetic/distributions.js';
 export { Rng, STREAM, streamSeed } from './synthetic/random.js';
 export { BEHAVIOURS, SyntheticAgent, type AgentEnv, type BehaviourKind, type GroundTruth } from './synthetic/agent.js';

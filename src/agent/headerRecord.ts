@@ -1,4 +1,4 @@
-/** The real loop's recording header: the model, the prompt's fixed sizes, the task, the brakes it ran under, its cache writes' lifetime and its context strategy. */
+/** The real loop's recording header: the model, the prompt's fixed sizes, the task, the brakes it ran under, its cache writes' lifetime, whether reasoning re-entered its prompts and its context strategy. */
 import { contextSpecOf, isIdentity, type ContextStrategy } from '../context/strategy.js';
 import { TRACE_SCHEMA, type RecordedContext, type TraceHeader } from '../trace/types.js';
 import { recordedSettingsOf } from '../trace/recordedSettings.js';
@@ -20,6 +20,8 @@ export function liveHeaderRecord(options: ResolvedAgentOptions, sizes: { systemT
     recordedSettings: recordedSettingsOf(options.brakes),
     // The lifetime its cache writes were asked for, as its bound took it: a replay bounds them at that price too (kernel/cacheWrites.ts).
     ...(options.cacheWrites === undefined ? {} : { cacheWrites: options.cacheWrites }),
+    // Whether its calls' reasoning entered its later prompts, as its estimates took it (false unless its Model sends it back): a replay's growth model takes it so (kernel/stepTokens.ts).
+    reasoningInPrompt: options.reasoningInPrompt === true,
     // The strategy it ran under, unless full history: a replay with full context replays it as the loop ran it (replay/recordedStrategy.ts).
     ...(options.context.strategy === undefined || isIdentity(options.context.strategy) ? {} : { context: recordedContextOf(options.context.strategy) }),
     live: true,

@@ -26,7 +26,7 @@ import { LoopSession, SKIPPED } from '../loop/session.js';
 import type { CallRecord, TraceEnd } from '../trace/types.js';
 import { billed, callRecordOf, endRecord, endRecorded, NO_RECORDER, pendingCall, readableTurn, withCallIds } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
-import { checkedTurn, checkFailure } from './turnCheck.js';
+import { checkedTurn } from './turnCheck.js';
 import { usageAsCounted, type UsageCounting } from './unreportedUsage.js';
 import { subagentOptions } from './subagentRun.js';
 import { capToolOutput, Conversation, SKIP_WARNING } from './conversation.js';
@@ -38,11 +38,12 @@ import { picoToUsd } from '../money.js';
 import { cacheWritesOfOption } from './cacheWrites.js';
 import { thrownEnd, thrownInside, thrownText, withPartialRun, type InFlight } from './thrownRun.js';
 import { checkedDate, checkedReading, checkedToolResult, countedTokens } from './valueCheck.js';
-import { failedCallAwaitingRetry, waitBeforeRetry, writeHeld, type PendingWait } from './waitBeforeRetry.js';
+import { waitBeforeRetry, writeHeld, type PendingWait } from './waitBeforeRetry.js';
 import { summarizeLive, type SummaryRun } from './liveSummary.js';
 import { callDeadline, CUT_MODEL_CALL, cutToolCall, recordToolError, runTimeOf, withCut, type CallDeadline } from './deadline.js';
-import { refusedCall, sendCall, type CallsRun } from './failedCalls.js';
-import { ModelCallError, ModelExhausted, type AgentLoopOptions, type AgentRunResult, type Clock, type ModelTurn, type RetryPolicy, type SubagentSpec } from './types.js';
+import { sendCall, type CallsRun } from './failedCalls.js';
+import { afterModelCallFailed } from './modelCallFailed.js';
+import type { AgentLoopOptions, AgentRunResult, Clock, ModelTurn, RetryPolicy, SubagentSpec } from './types.js';
 
 export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
   brakes: BrakeConfig;
@@ -91,7 +92,7 @@ class AgentRun {
     this.root = options.member === undefined && options.tools.some((tool) => tool.subagent) ? new LiveTree(options.brakes, options.subagentLimits) : undefined;
     this.member = options.member ?? this.root?.member('main');
     const brakes = this.member ? runBrakes(options.brakes) : options.brakes;
-    this.session = new LoopSession({ brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true }, { cacheWrites: cacheWritesOfOption(options.cacheWrites) });
+    this.session = new LoopSession({ brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true }, { cacheWrites: cacheWritesOfOption(options.cacheWrites), reasoningReenters: options.reasoningInPrompt === true });
     this.tools = new ToolRegistry(options.tools);
     this.conversation = new Conversation(context.system, context.goal);
     this.recorder = this.member ? this.member.recording(options.recorder, options.brakes) : (options.recorder ?? NO_RECORDER);
@@ -157,18 +158,8 @@ class AgentRun {
     const { session, options } = this;
     let retries = 0;
     for (;;) {
-      if (this.aborted) return (await this.retryWait()) ?? session.aborted();
-      const summary = options.context.strategy?.summary ? session.summaryDue(this.member) : null;
-      if (summary) {
-        const stop = (await this.retryWait()) ?? (await summarizeLive(this.summaryRun, summary));
-        if (stop) return stop;
-      }
-      // The synchronous drivers' order (run.ts beforeCall), which this loop cannot call: its summary is a model call awaited between its gate and its bill, and its response comes after the brakes.
-      const view = session.prompt();
-      const before = session.checkBeforeCall(view, this.member);
-      if (before) return this.cutOff && before.reason === 'timeout' ? { ...before, detail: withCut(before.detail, this.cutOff) } : before;
-      const waited = await this.retryWait();
-      if (waited) return waited;
+      const view = await this.beforeCall();
+      if ('reason' in view) return view;
       let turn: ModelTurn;
       const deadline = this.deadline();
       sendCall(this.calls, view); // On disk before it is made: a run killed during it keeps the call the provider may bill.
@@ -180,21 +171,11 @@ class AgentRun {
           ...(deadline.signal === undefined ? {} : { signal: deadline.signal }),
         });
       } catch (error) {
-        if (error instanceof ModelExhausted) return session.exhausted(error.reason, error.detail);
-        if (error instanceof ModelCallError) checkFailure(error, options.model);
-        if (error instanceof ModelCallError && error.options.refusal && !this.aborted) return refusedCall(this.calls, error, error.options.refusal, view);
-        const { failed, pending } = failedCallAwaitingRetry(this.calls, error, view, { retries, cut: deadline.cut });
-        this.pendingWait = pending;
-        if (failed.stop) return failed.stop;
-        if (failed.cutOff) {
-          this.cutOff = CUT_MODEL_CALL; // Cut at its deadline: the brakes before the next call stop the run (deadline.ts).
-          continue;
-        }
-        if (error instanceof ModelCallError && error.options.endsRun !== undefined) return session.exhausted('trace_end', error.options.endsRun);
-        retries += 1;
-        if (!failed.retryable || retries > options.retry.maxRetries) {
-          return session.modelGaveUp(`model call failed: ${failed.message}; ${failed.retryable ? `gave up after ${options.retry.maxRetries} retries` : 'not retried'}`);
-        }
+        const after = afterModelCallFailed(this.calls, error, view, { retries, cut: deadline.cut });
+        this.pendingWait = after.pending; // None before (beforeCall's retryWait took it): the failed call's, if a wait follows.
+        if (after.stop) return after.stop;
+        if (after.cutOff) this.cutOff = CUT_MODEL_CALL; // Cut at its deadline: the brakes before the next call stop the run (deadline.ts).
+        retries = after.retries;
         continue;
       } finally {
         deadline.end();
@@ -203,6 +184,24 @@ class AgentRun {
       const stop = await this.step(withCallIds(readableTurn(usageAsCounted(checkedTurn(turn, options.model), this.counting)), session.state.calls, this.callIds), view);
       if (stop) return stop;
     }
+  }
+
+  /**
+   * Before each model call: the abort, a summary due, the brakes, the wait before a retry; the prompt's view once the call may go. The synchronous
+   * drivers' order (run.ts beforeCall), which this loop cannot call: its summary is a model call awaited between its gate and its bill, and its response comes after the brakes.
+   */
+  private async beforeCall(): Promise<Stop | PromptView> {
+    const { session } = this;
+    if (this.aborted) return (await this.retryWait()) ?? session.aborted();
+    const summary = this.options.context.strategy?.summary ? session.summaryDue(this.member) : null;
+    if (summary) {
+      const stop = (await this.retryWait()) ?? (await summarizeLive(this.summaryRun, summary));
+      if (stop) return stop;
+    }
+    const view = session.prompt();
+    const before = session.checkBeforeCall(view, this.member);
+    if (before) return this.cutOff && before.reason === 'timeout' ? { ...before, detail: withCut(before.detail, this.cutOff) } : before;
+    return (await this.retryWait()) ?? view;
   }
 
   /** The wait before a retry, once the brakes let a call through (waitBeforeRetry.ts); `aborted` when the signal cut it short, only what was waited counted. */

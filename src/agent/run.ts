@@ -1,6 +1,7 @@
 /**
  * runAgentLoop: the real loop (loop.ts, pure) with the shell's defaults filled in — the wall clock,
- * the model family's tokenizer and the retry policy the README states.
+ * the model family's tokenizer and the retry policy the README states — and its prices' provider cache
+ * rule (pricing/cacheRules.ts withCacheRules), as a replay of its recording takes it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brakeConfig } from '../brakes/config.js';
@@ -9,6 +10,7 @@ import { agentLoop } from './loop.js';
 import { checkSummaryTrigger, strategyPlaceOf, validateAgentOptions } from './validate.js';
 import { withPartialRun, type ErrorWithPartialRun } from './thrownRun.js';
 import { UserError } from '../errors.js';
+import { withCacheRules } from '../pricing/cacheRules.js';
 import type { AgentLoopOptions, AgentRunResult, Clock, RetryPolicy } from './types.js';
 
 /** The wall clock (performance.now: monotonic). */
@@ -31,7 +33,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
   const brakes = brakeConfig(options.brakes);
   checkSummaryTrigger({ ...options, brakes }, strategyPlaceOf());
   return agentLoop({
-    ...options,
+    ...withCacheRules(options),
     brakes,
     clock: options.clock ?? systemClock,
     retry: { ...DEFAULT_RETRY, ...options.retry },

@@ -9,7 +9,8 @@
  * whose run its AbortSignal stopped (kernel/gaveUp.ts runAborted) is stopped so too: `signal`, given to the
  * run, fires where the recorded one fired (abortPoint). A tool call a deadline cut (deadline.ts: the last one a run
  * not aborted reached of a call it stopped inside) says so again (`cutOff`): the loop reaches none after it. Driving runAgentLoop with it (and its signal, and its
- * cacheWrites: what the loop that made the run would have said, as the replay's cache mode leaves it) must give
+ * cacheWrites: what the loop that made the run would have said, as the replay's cache mode leaves it; and its
+ * reasoningInPrompt: whether the run's reasoning entered its later prompts, as its header says) must give
  * what replayTrace gives for the same trace and settings (the parity test), an abort being, replayed, the
  * recording's end (trace_end, with the run's detail). A summary call, the strategy's and no recorded one, is
  * answered with its S tokens, or refused as replay's simulated provider refuses it (kernel/providerWindow.ts): its
@@ -20,6 +21,7 @@ import { cacheWritesOf } from '../kernel/cacheWrites.js';
 import { boundWrites } from '../kernel/meter.js';
 import { cacheModeCode } from '../loop/meter.js';
 import { cacheWritesOption } from './cacheWrites.js';
+import { reasoningReentersOf } from '../kernel/stepTokens.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
 import { refusalMessage, refusalOfRecorded } from '../loop/refusalWords.js';
@@ -44,7 +46,7 @@ export interface TraceDriven extends TraceDrivenOptions {
 }
 
 /** What of a trace-driven run runAgentLoop takes as options: a spread of traceModel's result gives these, and only these. */
-export interface TraceDrivenOptions extends Required<Pick<AgentLoopOptions, 'model' | 'tools' | 'context' | 'signal' | 'cacheWrites'>> {
+export interface TraceDrivenOptions extends Required<Pick<AgentLoopOptions, 'model' | 'tools' | 'context' | 'signal' | 'cacheWrites' | 'reasoningInPrompt'>> {
   model: Model;
   tools: AgentTool[];
   context: AgentContextOptions;
@@ -55,6 +57,8 @@ export interface TraceDrivenOptions extends Required<Pick<AgentLoopOptions, 'mod
    * a synthetic run, else they may last an hour), as the replay's cache mode leaves them (meter.ts boundWrites).
    */
   cacheWrites: AgentCacheWrites;
+  /** runAgentLoop's `reasoningInPrompt`: whether the recorded run's reasoning entered its later prompts, as its header says (kernel/stepTokens.ts reasoningReentersOf: unset, it did). */
+  reasoningInPrompt: boolean;
 }
 
 /** Where a trace-driven run is: the next recorded call, and the tool calls of the response last answered. */
@@ -90,7 +94,8 @@ export function traceModel(trace: Trace, clock: VirtualClock, { cache = 'recorde
     },
   };
   const cacheWrites = cacheWritesOption(boundWrites(cacheWritesOf(trace), cacheModeCode(cache)));
-  const options: TraceDrivenOptions = { model: recordedModel(trace, clock, { state, summaryWindowTokens }), tools: recordedTools(trace, clock, state), context: recordedContext(trace), signal: controller.signal, cacheWrites };
+  const reasoningInPrompt = reasoningReentersOf(trace);
+  const options: TraceDrivenOptions = { model: recordedModel(trace, clock, { state, summaryWindowTokens }), tools: recordedTools(trace, clock, state), context: recordedContext(trace), signal: controller.signal, cacheWrites, reasoningInPrompt };
   // `calls` is no option: not enumerable, so a spread into runAgentLoop's options does not copy it (its options refuse unknown keys).
   return Object.defineProperty(options, 'calls', { get: () => state.next, enumerable: false }) as TraceDriven;
 }

@@ -271,11 +271,12 @@ export interface AgentLoopOptions {
   subagentLimits?: SubagentLimits;
   /** How long the cache writes it asks its provider for last (its sub-agents' too): the predictive budget's write price. Default `may-last-an-hour` (the dearest). */
   cacheWrites?: AgentCacheWrites;
+  /** `true`: its model is billed for a call's reasoning in later prompts (a Model that sends it back: the loop's messages carry none). Default `false`: a step is its output less its reasoning (kernel/stepTokens.ts). */
+  reasoningInPrompt?: boolean;
   /**
-   * `true`: run with nothing to end it. By default a run needs a bound — a brake on its totals
-   * (`brakes.maxSteps`, `brakes.maxCostPico`, `brakes.timeoutMs` or `brakes.maxTokens`) or a `signal` — and
-   * one with none is refused (a UserError naming `brakes`, before the model is called: agent/bounded.ts), as
-   * it would run as long as its model calls tools, keeping every step. Say `unbounded: true` only when the
+   * `true`: run with nothing to end it. By default a run needs a bound — a brake on its totals (`brakes.maxSteps`, `brakes.maxCostPico`,
+   * `brakes.timeoutMs` or `brakes.maxTokens`) or a `signal` — and one with none is refused (a UserError naming `brakes`, before the model
+   * is called: agent/bounded.ts), as it would run as long as its model calls tools, keeping every step. Say `unbounded: true` only when the
    * model (or a Model of your own) is known to end, e.g. a scripted one.
    */
   unbounded?: boolean;

@@ -107,7 +107,7 @@ function contextIssues(issue: Issue, context: AgentContextOptions | undefined): 
   if (count !== undefined && typeof count !== 'function') issue('context.countTokens', 'invalid_value', `${shown(count)} is not a function`, "(text) => the text's tokens, e.g. t => Math.ceil(t.length / 4); leave it out for the model family's tokenizer");
 }
 
-const OPTION_KEYS = ['model', 'tools', 'brakes', 'context', 'pricing', 'summaryPricing', 'recorder', 'clock', 'signal', 'retry', 'task', 'subagentLimits', 'cacheWrites', 'unbounded'] as const;
+const OPTION_KEYS = ['model', 'tools', 'brakes', 'context', 'pricing', 'summaryPricing', 'recorder', 'clock', 'signal', 'retry', 'task', 'subagentLimits', 'cacheWrites', 'reasoningInPrompt', 'unbounded'] as const;
 const CONTEXT_KEYS = ['system', 'goal', 'strategy', 'systemTokens', 'goalTokens', 'countTokens'] as const;
 const RETRY_KEYS = ['maxRetries', 'backoffMs'] as const;
 const SPEC_KEYS = ['agentId', 'model', 'tools', 'context', 'pricing', 'brakes', 'recorder'] as const;
@@ -120,6 +120,7 @@ const SPEC_ALIASES: Record<string, string> = {
   retry: "a sub-agent retries as the run that started it: set retry on the root run's runAgentLoop",
   clock: 'a sub-agent runs on the clock of the run that started it',
   cacheWrites: "a sub-agent asks for the cache writes of the run that started it: set cacheWrites on the root run's runAgentLoop",
+  reasoningInPrompt: "a sub-agent's reasoning re-enters its prompts as the run's that started it: set reasoningInPrompt on the root run's runAgentLoop",
   signal: 'a sub-agent stops on the AbortSignal of the run that started it',
 };
 
@@ -138,6 +139,7 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   shellIssues(issue, options);
   retryIssues(issue, options.retry);
   cacheWritesIssues(issue, options.cacheWrites);
+  if (options.reasoningInPrompt !== undefined && typeof options.reasoningInPrompt !== 'boolean') issue('reasoningInPrompt', 'invalid_value', `${shown(options.reasoningInPrompt)} is not true or false`, 'true when your Model sends each call’s reasoning back (the provider bills it in later prompts); leave it out otherwise');
   if (options.task !== undefined && typeof options.task !== 'string') issue('task', 'invalid_value', `${shown(options.task)} is not a task name`, "a text for the recorded header, e.g. 'fix-issue-42'; or leave it out");
   contextIssues(issue, options.context);
   const before = issues.issues.length;

@@ -54,7 +54,8 @@ export { compilerCodeHash } from './compilerCode.js';
 // A change to what the entry's writer writes or its reader reads fails test/cache/cacheGolden.test.ts until this is bumped.
 // 17: each run keeps its calls' lines (StoredRun's last element, Trace.callLines: a call past $9,007 on its own names its line).
 // 18: a call's record holds its web searches (CallField.WebSearches, billed per search): one more number a call, so an entry of 17 would be read a field off.
-export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/18';
+// 19: a call's record holds the output tokens that enter the context (CompiledField.ContextOutput: less the reasoning where the header says it does not re-enter): one more number a call.
+export const COMPILED_CACHE_FORMAT = 'loopcost.compiled-cache/19';
 
 /** The compiled trace's field names and array kinds, in order. */
 export const layoutShape = (): string => shapeOf(blankCompiled());

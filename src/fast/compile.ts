@@ -10,6 +10,7 @@ import { CallField, CallFlag, writeCallRecord } from '../kernel/callRecord.js';
 import { StopCode, stopCodeOf } from '../kernel/stopCodes.js';
 import { endsAfterLastCall, exhaustedStop } from '../kernel/gaveUp.js';
 import { cacheWritesOf } from '../kernel/cacheWrites.js';
+import { outputEnteringContext, reasoningReentersOf } from '../kernel/stepTokens.js';
 import { reachedToolCalls } from '../trace/toolsRun.js';
 import { replayedCalls } from '../trace/replayedCalls.js';
 import type { CallRecord, Trace } from '../trace/types.js';
@@ -37,80 +38,65 @@ function i32Count(n: number, tools: number): number {
   return n + 1 + 8 * tools + 5 * n + 8 * (n + 1);
 }
 
-function emptyCompiled(trace: Trace, n: number, tools: number, memory?: CompileScratch | CompileArena): CompiledTrace {
-  const slab = new Slab(f64Count(n, tools), i32Count(n, tools), memory);
-  // Float64 first (aligned), then Int32; the order below is the order in the slab.
-  const records = slab.f64(n * CompiledField.Stride);
-  const resultTokens = slab.f64(tools);
-  const toolLatencyMs = slab.f64(tools);
-  const closedSums = slab.f64((n + 1) * ClosedAt.Stride);
+/** The Float64 views of a compiled trace of n calls and `tools` tool calls, carved first (aligned): call records, tool results and latencies, closed sums, the running totals before each call. */
+function float64Views(slab: Slab, n: number, tools: number) {
   const before = () => slab.f64(n + 1);
-  const outputBefore = before(), reasoningBefore = before(), recordedInputSumBefore = before();
-  const recordedDeltaBefore = before(), recordedCostBefore = before(), stepTokensBefore = before();
-  const stepTokensBeforeSum = before(), plainOutputBefore = before(), stepLatencyBefore = before();
+  // Carved in the order written (property values are evaluated in order): the slab's layout.
+  return {
+    records: slab.f64(n * CompiledField.Stride), resultTokens: slab.f64(tools), toolLatencyMs: slab.f64(tools), closedSums: slab.f64((n + 1) * ClosedAt.Stride),
+    outputBefore: before(), reasoningBefore: before(), recordedInputSumBefore: before(), recordedDeltaBefore: before(), recordedCostBefore: before(),
+    stepTokensBefore: before(), stepTokensBeforeSum: before(), plainOutputBefore: before(), stepLatencyBefore: before(),
+  };
+}
+
+/** The Int32 views, carved after the Float64 ones: where each call's tool calls start, their ids, the repeat and same-error counts, each call's reach, the counts before each call. */
+function int32Views(slab: Slab, n: number, tools: number) {
   const perTool = () => slab.i32(tools);
   const perCall = () => slab.i32(n);
   const countsBefore = () => slab.i32(n + 1);
-  const c: CompiledTrace = {
+  return {
+    toolStart: countsBefore(), action: perTool(), error: perTool(), toolName: perTool(),
+    seenTotal: perTool(), seenConsecutive: perTool(), seenCycle: perTool(), errorTotal: perTool(), errorConsecutive: perTool(),
+    repeatReachTotal: perCall(), repeatReachConsecutive: perCall(), repeatReachCycle: perCall(), errorReachTotal: perCall(), errorReachConsecutive: perCall(),
+    toolsBefore: countsBefore(), nonStepsBefore: countsBefore(), backtracksBefore: countsBefore(), failedBefore: countsBefore(),
+    recordedInputBefore: countsBefore(), recordedCostCallsBefore: countsBefore(), latencyMissingBefore: countsBefore(), nextNotPlain: countsBefore(),
+  };
+}
+
+/**
+ * A compiled trace of `trace`'s first n calls and `tools` tool calls: the run's own figures, its arrays carved out
+ * of one slab (zeroed), nothing else computed yet. One object literal of every field in layout.ts's order: one
+ * shape (for V8) for every compiled trace, fresh or filled from the cache (compiledCache.ts).
+ */
+function emptyCompiled(trace: Trace, n: number, tools: number, memory?: CompileScratch | CompileArena): CompiledTrace {
+  const slab = new Slab(f64Count(n, tools), i32Count(n, tools), memory);
+  const f = float64Views(slab, n, tools);
+  const i = int32Views(slab, n, tools);
+  slab.done();
+  return {
     calls: n,
     fixedTokens: trace.header.systemTokens + trace.header.goalTokens,
     exhaustedCode: n < trace.calls.length ? StopCode.ProviderRefused : stopCodeOf(exhaustedStop(trace.end)),
     refusal: refusalNumbers(trace.calls[n]),
     endsAfterLastCall: endsAfterLastCall(trace),
     cacheWrites: cacheWritesOf(trace),
-    records,
-    toolStart: countsBefore(),
-    action: perTool(),
-    resultTokens,
-    error: perTool(),
-    toolLatencyMs,
-    toolName: perTool(),
-    toolNames: [],
-    actionIds: 0,
-    errorIds: 0,
-    seenTotal: perTool(),
-    seenConsecutive: perTool(),
-    seenCycle: perTool(),
-    errorTotal: perTool(),
-    errorConsecutive: perTool(),
-    repeatReachTotal: perCall(),
-    repeatReachConsecutive: perCall(),
-    repeatReachCycle: perCall(),
-    errorReachTotal: perCall(),
-    errorReachConsecutive: perCall(),
-    outputBefore,
-    reasoningBefore,
-    toolsBefore: countsBefore(),
-    nonStepsBefore: countsBefore(),
-    backtracksBefore: countsBefore(),
-    failedBefore: countsBefore(),
-    recordedInputSumBefore,
-    recordedDeltaBefore,
-    recordedInputBefore: countsBefore(),
-    recordedCostBefore,
-    recordedCostCallsBefore: countsBefore(),
-    stepTokensBefore,
-    stepTokensBeforeSum,
-    plainOutputBefore,
-    stepLatencyBefore,
-    latencyMissingBefore: countsBefore(),
-    closedSums,
-    closedForm: true,
-    repeatMaxTotal: -1,
-    repeatMaxConsecutive: -1,
-    repeatMaxCycle: -1,
-    errorMaxTotal: -1,
-    errorMaxConsecutive: -1,
-    maxStepTokens: 0,
-    lastBacktrack: -1,
-    framingTokens: NaN,
-    nextNotPlain: countsBefore(),
-    hasRecordedInput: false,
-    recordedSums: null,
-    latencyIntegral: true,
+    // The calls' records and their tool calls' arrays, fingerprints and names interned (compileTrace).
+    records: f.records, toolStart: i.toolStart, action: i.action, resultTokens: f.resultTokens, error: i.error, toolLatencyMs: f.toolLatencyMs,
+    toolName: i.toolName, toolNames: [], actionIds: 0, errorIds: 0,
+    // The repeat and same-error brakes' counts and reach (precompute.ts).
+    seenTotal: i.seenTotal, seenConsecutive: i.seenConsecutive, seenCycle: i.seenCycle, errorTotal: i.errorTotal, errorConsecutive: i.errorConsecutive,
+    repeatReachTotal: i.repeatReachTotal, repeatReachConsecutive: i.repeatReachConsecutive, repeatReachCycle: i.repeatReachCycle,
+    errorReachTotal: i.errorReachTotal, errorReachConsecutive: i.errorReachConsecutive,
+    // Running totals before each call, and the closed form's sums.
+    outputBefore: f.outputBefore, reasoningBefore: f.reasoningBefore, toolsBefore: i.toolsBefore, nonStepsBefore: i.nonStepsBefore,
+    backtracksBefore: i.backtracksBefore, failedBefore: i.failedBefore, recordedInputSumBefore: f.recordedInputSumBefore,
+    recordedDeltaBefore: f.recordedDeltaBefore, recordedInputBefore: i.recordedInputBefore, recordedCostBefore: f.recordedCostBefore,
+    recordedCostCallsBefore: i.recordedCostCallsBefore, stepTokensBefore: f.stepTokensBefore, stepTokensBeforeSum: f.stepTokensBeforeSum,
+    plainOutputBefore: f.plainOutputBefore, stepLatencyBefore: f.stepLatencyBefore, latencyMissingBefore: i.latencyMissingBefore, closedSums: f.closedSums,
+    // What precompute.ts works out.
+    closedForm: true, repeatMaxTotal: -1, repeatMaxConsecutive: -1, repeatMaxCycle: -1, errorMaxTotal: -1, errorMaxConsecutive: -1,
+    maxStepTokens: 0, lastBacktrack: -1, framingTokens: NaN, nextNotPlain: i.nextNotPlain, hasRecordedInput: false, recordedSums: null, latencyIntegral: true,
   };
-  slab.done();
-  return c;
 }
 
 /** Recorded costs while a trace is compiled without a scratch (read by precompute only, not kept). */
@@ -134,11 +120,14 @@ export function compileTrace(trace: Trace, memory?: CompileScratch | CompileAren
   const c = emptyCompiled(trace, n, toolCount, memory);
   const interned: Interned = { actions: new Interner(), errors: new Interner(), names: new Interner() };
   const recordedCostUsd = (memory instanceof CompileScratch ? memory : costsWhileCompiling).recordedCosts(n);
+  const reasoningReenters = reasoningReentersOf(trace);
   let t = 0;
   calls.forEach((call, i) => {
     const at = i * CompiledField.Stride;
     const records = c.records;
     writeCallRecord(records, at, call);
+    // What of its output enters the later prompts (the run's rule, once per call): every engine's context reads it.
+    records[at + CompiledField.ContextOutput] = outputEnteringContext(records[at + CallField.Output]!, records[at + CallField.Reasoning]!, reasoningReenters);
     const reached = reachedToolCalls(call);
     // A step the run stopped inside never ended: its final mark completes nothing (as session.endStep).
     if (reached < (call.toolCalls?.length ?? 0)) records[at + CallField.Flags] = records[at + CallField.Flags]! & ~CallFlag.Final;
@@ -191,7 +180,7 @@ function compileToolCalls(c: CompiledTrace, of: { call: CallRecord; at: number; 
   }
   const records = c.records;
   const toolLatency = latencyMissing ? NaN : latencySum;
-  records[at + CompiledField.StepTokens] = records[at + CallField.Output]! + resultSum;
+  records[at + CompiledField.StepTokens] = records[at + CompiledField.ContextOutput]! + resultSum;
   records[at + CompiledField.ToolLatency] = toolLatency;
   records[at + CompiledField.StepLatency] = records[at + CallField.LatencyMs]! + toolLatency;
   records[at + CompiledField.MaxResult] = maxResult;

@@ -15,7 +15,7 @@ export const SLOW_FLAGS = CallFlag.Final | CallFlag.Backtrack | CallFlag.Failed 
  * after it, figures the fast paths add.
  */
 export const enum CompiledField {
-  /** Output + result tokens: what the call adds to the context when nothing is capped. */
+  /** The output's tokens that enter the context (ContextOutput) + result tokens: what the call adds to the context when nothing is capped. */
   StepTokens = CallField.Size,
   /** Σ recorded latency of the tool calls; NaN when one is not recorded. */
   ToolLatency,
@@ -25,6 +25,8 @@ export const enum CompiledField {
   MaxResult,
   /** Number of tool calls. */
   Tools,
+  /** The output's tokens that enter the run's later prompts: all, or less the reasoning in a run whose reasoning does not re-enter (kernel/stepTokens.ts outputEnteringContext). */
+  ContextOutput,
   Stride,
 }
 

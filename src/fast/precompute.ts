@@ -60,7 +60,7 @@ function runningTotals(c: CompiledTrace, recordedCostUsd: ArrayLike<number>): vo
     if (!failed) c.framingTokens = framingAfterCall(c.framingTokens, recorded ? r[at + CallField.RecordedInput]! - full.fullTokens() : 0);
     // The growth model's history after the call.
     full.markSent();
-    enterWholeCall(full, flags, r[at + CallField.Output]!, c.resultTokens, c.toolStart[i]!, c.toolStart[i + 1]!);
+    enterWholeCall(full, flags, r[at + CompiledField.ContextOutput]!, c.resultTokens, c.toolStart[i]!, c.toolStart[i + 1]!);
   }
 }
 

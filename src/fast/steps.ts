@@ -149,7 +149,7 @@ function makeCall(plan: RunPlan, st: RunState, call: number, viewTokens: number)
   // What ends the run inside the call (kernel brakes in the session's order).
   const code = call >= toolStop || (flags & MAY_END_CALL) !== 0 ? callStop(t, call, flags, plan.limits, loop.seen, loop.errorCount, call >= toolStop) : StopCode.None;
   if ((flags & TOOLS_DO_NOT_RUN) !== 0) {
-    st[Run.OverheadTokens] = enterCall(ctx, flags, outputTokens, st[Run.OverheadTokens]!, t.framingTokens);
+    st[Run.OverheadTokens] = enterCall(ctx, flags, records[at + CompiledField.ContextOutput]!, st[Run.OverheadTokens]!, t.framingTokens);
     return code;
   }
   if (wholeStep) st[Run.ElapsedMs] = st[Run.ElapsedMs]! + stepLatencyMs;
@@ -174,7 +174,7 @@ function enterToolStep(plan: RunPlan, st: RunState, call: number, code: StopCode
   }
   if (code !== StopCode.None) st[Run.StopTool] = stoppedAt.tool;
   const ran = code === StopCode.None ? t1 : toolsRunUntil(t, call, code, stoppedAt.tool);
-  st[Run.ElapsedMs] = addStepByTool(t, ctx, call, records[at + CallField.Output]!, ran, !wholeStep, perToolMs, st[Run.ElapsedMs]!);
+  st[Run.ElapsedMs] = addStepByTool(t, ctx, call, records[at + CompiledField.ContextOutput]!, ran, !wholeStep, perToolMs, st[Run.ElapsedMs]!);
 }
 
 /**
@@ -199,8 +199,9 @@ function traceRanOut(plan: RunPlan, st: RunState, i: number, view: number): Stop
 
 /**
  * A call's step entered tool call by tool call (a tool brake may fire, or a result is capped): its
- * output, then the results of tool calls toolStart[call]..ran−1, each with its time when `timed` (else
- * the step's time was added whole). Returns the elapsed time.
+ * output entering the context (`outputTokens`: CompiledField.ContextOutput), then the results of tool
+ * calls toolStart[call]..ran−1, each with its time when `timed` (else the step's time was added whole).
+ * Returns the elapsed time.
  */
 function addStepByTool(t: CompiledTrace, ctx: ContextTracker, call: number, outputTokens: number, ran: number, timed: boolean, perToolMs: number, elapsedMs: number): number {
   ctx.addStep(outputTokens);

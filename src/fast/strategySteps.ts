@@ -19,7 +19,7 @@ import type { CacheWrites } from '../kernel/cacheWrites.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import { endsBeforeNextCall } from '../kernel/gaveUp.js';
-import { callsLeft, summaryCallOutcome, SummaryOutcome, summaryOutcomeStop, type SummaryCallAt } from '../kernel/summaryBeforeCall.js';
+import { callsLeft, RUN_ENDS_AT_SUMMARY, summaryCallChecks, type SummaryCallAt } from '../kernel/summaryBeforeCall.js';
 import { ToolBrakeState } from '../kernel/toolBrakeState.js';
 import type { BrakeConfig } from '../brakes/config.js';
 import { rewritesHistory, summaryTriggerTokens, type ContextStrategy } from '../context/strategy.js';
@@ -62,8 +62,8 @@ export function sweepsStepwise(settings: RunSettings, brakes: readonly BrakeConf
 const tracker = new ContextTracker();
 const metered = new Float64Array(Metered.Size);
 const promptRecord = new Float64Array(Prompt.Size);
-/** What summaryCallOutcome is told of each summary call due: one object, filled in before each use (a replay is synchronous). */
-const summaryAt: SummaryCallAt = { call: undefined!, mayRun: false, callsLeft: 0, simulated: true };
+/** What summaryCallChecks is told of each summary call due: one object, filled in before each use (a replay is synchronous). */
+const summaryAt: SummaryCallAt = { call: undefined!, callsLeft: 0, simulated: true };
 
 /** Replays `t` call by call into `st` (outcomeOf reads it). */
 export function replayStepwise(t: CompiledTrace, settings: RunSettings, limits: BrakeLimits, prices: FlatPrices, st: RunState): RunState {
@@ -134,7 +134,7 @@ class StepwiseRun {
     }
   }
 
-  /** The session's summarizeIfDue: StopCode.None, or the stop the summary call's checks made (kernel summaryCallOutcome). */
+  /** The session's summarizeIfDue: StopCode.None, or the stop the summary call's checks made (kernel summaryCallChecks, after the brakes that gate it). */
   summarizeIfDue(): StopCode {
     const ctx = tracker;
     if (!ctx.summaryDue(this.overhead)) return StopCode.None;
@@ -142,13 +142,13 @@ class StepwiseRun {
     const output = ctx.summaryOutput;
     const at = summaryAt;
     const size = (at.call = { prices: this.summaryPrices, promptEstimate: input, summaryTokens: output, cacheWrites: this.cacheWrites });
-    at.mayRun = summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens, summaryBoundPico(this.limits, size));
+    // The brakes that gate it hold it: none made now, the brakes before the next call decide.
+    if (!summaryMayRun(this.limits, this.steps(), this.elapsed, this.spent, this.tokens, summaryBoundPico(this.limits, size))) return StopCode.None;
     // The compiled calls leave out the one a provider refused (refusal.ts): it is a call left all the same.
     at.callsLeft = callsLeft(this.t.calls + refusedCalls(this.t.exhaustedCode), this.i);
-    const outcome = summaryCallOutcome(this.limits, at);
-    if (outcome === SummaryOutcome.NotNow) return StopCode.None;
-    if (outcome === SummaryOutcome.RunEnds) return this.ranOut();
-    if (outcome !== SummaryOutcome.Made) return this.summaryStop(summaryOutcomeStop(outcome), size);
+    const code = summaryCallChecks(this.limits, at);
+    if (code === RUN_ENDS_AT_SUMMARY) return this.ranOut();
+    if (code !== StopCode.None) return this.summaryStop(code, size);
     const m = metered;
     meterSummaryCall(m, this.summaryPrices, this.cacheMode, input, summaryCachedPrefixTokens(this.summaryPrices, this.prices, ctx.unchangedTokens(), input - ctx.promptTokens()), output);
     if (this.cacheMode !== CacheModeCode.Off) this.lost += ctx.cacheLostTokens();
@@ -224,7 +224,7 @@ class StepwiseRun {
     this.written += metered[Metered.CacheWrite]! + metered[Metered.CacheWrite1h]!;
     this.ruleLost += metered[Metered.RuleLost]!;
     this.elapsed += modelledCallMs(records[at + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, input, output);
-    this.overhead = enterCall(ctx, flags, output, this.overhead, t.framingTokens);
+    this.overhead = enterCall(ctx, flags, records[at + CompiledField.ContextOutput]!, this.overhead, t.framingTokens);
     if ((flags & CallFlag.Backtrack) !== 0) return backtrackStop(limits, t.backtracksBefore[i + 1]!);
     if ((flags & TOOLS_DO_NOT_RUN) !== 0) return StopCode.None;
     if ((flags & CallFlag.Answer) !== 0) return StopCode.Completed;

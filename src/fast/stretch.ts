@@ -2,7 +2,6 @@
  * The closed form's sums over a stretch of plain calls (see closedForm.ts): step tokens under a cap
  * summed over calls, and any running figure of a stretch at any call from them in O(1).
  */
-import { CallField } from '../kernel/callRecord.js';
 import { costOfSums } from '../kernel/cost.js';
 import { keptStepTokens } from '../kernel/stepTokens.js';
 import { PriceField } from '../kernel/prices.js';
@@ -55,7 +54,7 @@ export function stepSums(t: CompiledTrace, cap: number): StepSums | null {
   const before = new Float64Array(n + 1);
   const beforeSum = new Float64Array(n + 1);
   for (let i = 0; i < n; i++) {
-    addStepSums(before, beforeSum, i, keptStepTokens(t.records[i * CompiledField.Stride + CallField.Output]!, t.resultTokens, t.toolStart[i]!, t.toolStart[i + 1]!, cap));
+    addStepSums(before, beforeSum, i, keptStepTokens(t.records[i * CompiledField.Stride + CompiledField.ContextOutput]!, t.resultTokens, t.toolStart[i]!, t.toolStart[i + 1]!, cap));
   }
   const closed = t.closedSums.slice();
   for (let i = 0, at = 0; i <= n; i++, at += ClosedAt.Stride) {

@@ -47,7 +47,7 @@ function lostOf(t: CompiledTrace, keepSteps: number, capTokens: number): Float64
     lost[i + 1] = lost[i]! + ctx.cacheLostTokens();
     ctx.markSent();
     const at = i * CompiledField.Stride;
-    enterWholeCall(ctx, t.records[at + CallField.Flags]! | 0, t.records[at + CallField.Output]!, t.resultTokens, t.toolStart[i]!, t.toolStart[i + 1]!);
+    enterWholeCall(ctx, t.records[at + CallField.Flags]! | 0, t.records[at + CompiledField.ContextOutput]!, t.resultTokens, t.toolStart[i]!, t.toolStart[i + 1]!);
   }
   return lost;
 }

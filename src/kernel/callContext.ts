@@ -7,14 +7,16 @@
  * A backtrack drops the last step (call and results); a failed call leaves the context as it was; a
  * compaction replaces the history with its output (compaction.ts); any other call's output opens a
  * step, which its tool results join (ContextTracker.addToolResult, between tool brakes in a live loop)
- * before the step is closed. The call's flags are callRecord.ts's.
+ * before the step is closed. The call's flags are callRecord.ts's. What of its output enters (the step's, or the
+ * compaction's summary) is the run's rule, stepTokens.ts outputEnteringContext: its callers pass that.
  */
 import { CallFlag, TOOLS_DO_NOT_RUN } from './callRecord.js';
 import { compactContext, compacts } from './compaction.js';
 import type { ContextTracker } from './context.js';
 
 /**
- * The call with these `flags` and `outputTokens` was made (its prompt sent: ContextTracker.markSent):
+ * The call with these `flags` was made (its prompt sent: ContextTracker.markSent), `outputTokens` of its
+ * output entering the context (stepTokens.ts outputEnteringContext, as the run's reasoning re-enters or not):
  * moves `ctx`. A call whose tools run opens its step. Returns the overhead the next prompt's estimate
  * adds: `overheadTokens` as the caller had it, or after a compaction the conversation's `framingTokens`.
  */

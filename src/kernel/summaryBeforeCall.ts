@@ -1,12 +1,9 @@
 /**
  * A summary call's checks, in their one order, and the calls a replayed recording has left: written once for
- * every engine (the readable replay, loop/session.ts summarizeIfDue and beforeSummary; the session-tree replay
- * through it; the compiled replay, fast/strategySteps.ts; the real loop, agent/liveSummary.ts through
- * session.beforeSummary; the real loop driven by a recording, agent/traceModel.ts, and `serve`'s recorded
- * sessions, serve/recorded.ts, for the calls left). Pure; summaryCallOutcome allocates nothing (the compiled
- * replay calls it at every summary call due). The first check, the brakes that gate the call (`mayRun`), is the
- * caller's to make: the compiled replay passes it; loop/session.ts makes it where it finds the call due
- * (summaryDue, with a tree's own check) and so passes `mayRun: true` once it holds — the same order.
+ * every engine (the readable replay, loop/session.ts beforeSummary; the session-tree replay through it; the
+ * compiled replay, fast/strategySteps.ts; the real loop, agent/liveSummary.ts through session.beforeSummary; the
+ * real loop driven by a recording, agent/traceModel.ts, and `serve`'s recorded sessions, serve/recorded.ts, for
+ * the calls left). Pure; summaryCallChecks allocates nothing (the compiled replay calls it at every summary call due).
  *
  * A summary call is made only before a call the run is about to make. A real loop (agent/loop.ts drive)
  * summarises right before it sends its next call, once its brakes let that call through; it makes no summary
@@ -22,26 +19,19 @@ import type { BrakeLimits } from './limits.js';
 import { summaryCallStop } from './providerWindow.js';
 import { StopCode } from './stopCodes.js';
 
-/** What a summary call whose trigger is passed comes to (summaryCallOutcome), in the order its checks are made. */
-export const enum SummaryOutcome {
-  /** The brakes that gate it hold it (kernel/brakes.ts summaryMayRun; in a tree, the tree's too): none made now, the brakes before the next call decide. */
-  NotNow = 0,
-  /** Its window's brake (`--context-window model`) stops the run before it: StopCode.ContextOverflow. */
-  WindowBraked = 1,
-  /** No call is left for the run to make after it: the run ends there as its recording does (trace_end, or completed), no summary call billed. */
-  RunEnds = 2,
-  /** The simulated provider refuses it for its length: StopCode.ProviderRefused (a failed call, paid nothing). */
-  Refused = 3,
-  /** It is made and billed. */
-  Made = 4,
-}
+/**
+ * summaryCallChecks' answer when no call is left for the run to make after the summary call: the run ends there
+ * as its recording does (its source's end: trace_end, or completed), no summary call billed. No StopCode.
+ */
+export const RUN_ENDS_AT_SUMMARY = -2;
 
-/** What summaryCallOutcome is told of a summary call whose trigger is passed (one object a hot caller may reuse). */
+/** What a summary call's checks make of it: StopCode.None (it is made, then billed), the stop its window makes (ContextOverflow, ProviderRefused), or RUN_ENDS_AT_SUMMARY. */
+export type SummaryCallStop = StopCode | typeof RUN_ENDS_AT_SUMMARY;
+
+/** What summaryCallChecks is told of a summary call the brakes that gate it let through (one object a hot caller may reuse). */
 export interface SummaryCallAt {
   /** The call: the prompt it replaces, as a live loop estimates it, S tokens asked for, the summary model's prices. */
   call: SummaryCallSize;
-  /** The brakes that gate it let it through (summaryMayRun, and in a tree the tree's check). */
-  mayRun: boolean;
   /** Calls left for the run to make after it (callsLeft); Infinity for a source that answers whenever asked (a model, a synthetic agent). */
   callsLeft: number;
   /** No provider answers it (a replay, a synthetic run): the simulated provider refuses it by the window rule. False for a real loop, whose provider says so itself. */
@@ -49,23 +39,19 @@ export interface SummaryCallAt {
 }
 
 /**
- * What a summary call whose trigger is passed comes to, its checks in their one order: (1) the brakes that
- * gate it; (2) its window's brake (kernel/providerWindow.ts summaryCallStop, `--context-window model`), which
- * a live loop checks before sending, so it wins over the recording's end; (3) whether any call is left for the
- * run to make after it (endsAtSummary: a call never sent is refused by no provider); (4) the simulated
- * provider's refusal; else it is made (then billed).
+ * What a summary call whose trigger is passed comes to, its checks in their one order: (1) the brakes that gate
+ * it (kernel/brakes.ts summaryMayRun; in a tree, the tree's too), the caller's to make before it asks here (a
+ * call they hold is not made now: the brakes before the next call decide); (2) its window's brake
+ * (`--context-window model`), which a live loop checks before sending, so it wins over the recording's end:
+ * StopCode.ContextOverflow; (3) whether any call is left for the run to make after it (endsAtSummary: a call never
+ * sent is refused by no provider): RUN_ENDS_AT_SUMMARY; (4) `simulated`, the provider's refusal:
+ * StopCode.ProviderRefused (a failed call, paid nothing); else StopCode.None, it is made. (2) and (4) are the window
+ * rules of kernel/providerWindow.ts summaryCallStop.
  */
-export function summaryCallOutcome(limits: BrakeLimits, at: SummaryCallAt): SummaryOutcome {
-  if (!at.mayRun) return SummaryOutcome.NotNow;
-  if (summaryCallStop(limits, at.call, false) !== StopCode.None) return SummaryOutcome.WindowBraked;
-  if (endsAtSummary(at.callsLeft)) return SummaryOutcome.RunEnds;
-  return at.simulated && summaryCallStop(limits, at.call, true) === StopCode.ProviderRefused ? SummaryOutcome.Refused : SummaryOutcome.Made;
-}
-
-/** The stop a summary call's outcome makes when it is one of the window's (WindowBraked, Refused); StopCode.None otherwise. */
-export function summaryOutcomeStop(outcome: SummaryOutcome): StopCode {
-  if (outcome === SummaryOutcome.WindowBraked) return StopCode.ContextOverflow;
-  return outcome === SummaryOutcome.Refused ? StopCode.ProviderRefused : StopCode.None;
+export function summaryCallChecks(limits: BrakeLimits, at: SummaryCallAt): SummaryCallStop {
+  const code = summaryCallStop(limits, at.call, at.simulated);
+  if (code === StopCode.ContextOverflow) return code;
+  return endsAtSummary(at.callsLeft) ? RUN_ENDS_AT_SUMMARY : code;
 }
 
 /**

@@ -9,17 +9,19 @@ import type { LoopOptions, RunOutcome, SessionSetup, StepSource } from './types.
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import type { PromptView } from '../kernel/context.js';
 import { Limit } from '../kernel/limits.js';
+import { withCacheRules } from '../pricing/cacheRules.js';
 
 const NO_TOOL_CALLS: readonly ToolCallRecord[] = [];
 
+/** Runs `source` to its stop under `options`, its prices' provider cache rule filled in (pricing/cacheRules.ts withCacheRules: a replay's already are). */
 export function runLoop(source: StepSource, options: LoopOptions): RunOutcome {
-  const session = new LoopSession(options, sessionSetupOf(source));
+  const session = new LoopSession(withCacheRules(options), sessionSetupOf(source));
   return session.finish(drive(source, session));
 }
 
-/** What a session is told of its step source: whether it reads the tool counts, how long its cache writes may last. */
+/** What a session is told of its step source: whether it reads the tool counts, how long its cache writes may last, whether its reasoning re-enters its prompts. */
 function sessionSetupOf(source: StepSource): SessionSetup {
-  return { sourceReadsToolState: source.readsToolState !== false, cacheWrites: source.cacheWrites };
+  return { sourceReadsToolState: source.readsToolState !== false, cacheWrites: source.cacheWrites, reasoningReenters: source.reasoningReenters };
 }
 
 function drive(source: StepSource, session: LoopSession): Stop {

@@ -28,6 +28,7 @@ import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { framingAfterCall } from '../kernel/compaction.js';
 import { enterCall } from '../kernel/callContext.js';
+import { outputEnteringContext } from '../kernel/stepTokens.js';
 import { SentOverhead } from '../kernel/sentOverhead.js';
 import { cacheAtBreakpoints } from '../kernel/rewrittenContext.js';
 import { CallFlag, callFlags, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
@@ -41,7 +42,7 @@ import { StopCode } from '../kernel/stopCodes.js';
 import type { TimeoutAt } from '../kernel/cutWords.js';
 import { refusedCallLabel, SUMMARY_CALL } from '../kernel/providerWindow.js';
 import { callLatencyMs } from '../kernel/latency.js';
-import { summaryCallOutcome, SummaryOutcome, summaryOutcomeStop } from '../kernel/summaryBeforeCall.js';
+import { RUN_ENDS_AT_SUMMARY, summaryCallChecks } from '../kernel/summaryBeforeCall.js';
 import { cutShort } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
@@ -84,7 +85,7 @@ export class LoopSession {
 
   constructor(
     private readonly options: LoopOptions,
-    setup: SessionSetup = {},
+    private readonly setup: SessionSetup = {},
   ) {
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = options.usageAsSent ? { ...meterSettings(FULL_HISTORY, options.cache, this.prices), asSent: true } : meterSettings(options.strategy, options.cache, this.prices);
@@ -97,7 +98,7 @@ export class LoopSession {
     const countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
     const interner = setup.interner ?? new Interner();
     this.toolBrakes = new ToolBrakes({ limits: this.limits, state: this.state, stops: this.stops, accounts: this.accounts, context: this.context, options, interner, countsActions });
-    this.summaries = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options });
+    this.summaries = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options, reasoningReenters: setup.reasoningReenters !== false });
     const breakpoints = cacheAtBreakpoints(this.prices, this.cacheWrites);
     this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)), breakpoints);
   }
@@ -115,13 +116,12 @@ export class LoopSession {
   }
 
   /**
-   * Before the summary call `due` (summaryDue let it through) is made, its other checks in the kernel's order (summaryCallOutcome): its
+   * Before the summary call `due` (summaryDue let it through) is made, its other checks in the kernel's order (summaryCallChecks): its
    * window's brake (`--context-window model`); no call left of `source`'s (none: a model), the run ends; `simulated`, its provider's refusal.
    */
   beforeSummary(due: SummaryDue, simulated = false, source?: Pick<StepSource, 'callsLeft' | 'exhaustedReason' | 'exhaustedDetail'>): Stop | null {
-    const outcome = summaryCallOutcome(this.limits, { call: due.size, mayRun: true, callsLeft: source?.callsLeft?.() ?? Infinity, simulated });
-    if (outcome === SummaryOutcome.RunEnds) return this.exhausted(source!.exhaustedReason(), source!.exhaustedDetail?.());
-    const code = summaryOutcomeStop(outcome);
+    const code = summaryCallChecks(this.limits, { call: due.size, callsLeft: source?.callsLeft?.() ?? Infinity, simulated });
+    if (code === RUN_ENDS_AT_SUMMARY) return this.exhausted(source!.exhaustedReason(), source!.exhaustedDetail?.());
     if (code === StopCode.None) return null;
     const { refusal, record } = summaryRefusal(due);
     if (code === StopCode.ProviderRefused) return this.providerRefused(record, due.view, refusal);
@@ -265,7 +265,7 @@ export class LoopSession {
     }
     this.accounts.add(response, metered, view, this.state);
     const flags = callFlags(response);
-    this.overheadTokens = enterCall(this.context, flags, usage.output, this.overheadTokens, this.framingTokens);
+    this.overheadTokens = enterCall(this.context, flags, outputEnteringContext(usage.output, usage.reasoning, this.setup.reasoningReenters !== false), this.overheadTokens, this.framingTokens);
     if (backtrack) return this.stops.stopIf(backtrackStop(this.limits, state.backtracks));
     if ((flags & TOOLS_DO_NOT_RUN) !== 0) return null;
     if ((flags & CallFlag.Answer) !== 0) return this.stops.stop(StopCode.Completed);

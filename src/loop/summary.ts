@@ -8,7 +8,7 @@
  * endpoint without usage) is billed by the estimate, as replay bills every summary call: the prompt it
  * replaces in, its unchanged prefix and the framing the last call showed served by the cache as under `on`
  * (kernel summaryCachedPrefixTokens), S out (kernel meterSummaryCall).
- * The context then holds the summary at its output as billed: what the model reported, else S.
+ * The context then holds the summary at its output as billed: what the model reported (less its reasoning in a run whose reasoning does not re-enter its prompts), else S.
  *
  * Like any request, a summary call may be refused for its length (kernel/providerWindow.ts summaryCallStop):
  * before it, the `--context-window model` brake; as it is made, its provider — simulated by the window rule,
@@ -29,6 +29,7 @@ import type { Stop } from '../brakes/stopReasons.js';
 import type { LoopSession } from './session.js';
 import type { RunAccounts } from './accounts.js';
 import type { LoopOptions, WindowRefusal } from './types.js';
+import { outputEnteringContext } from '../kernel/stepTokens.js';
 
 /** A summary call the brakes let through (LoopSession.summaryDue), not paid for yet. */
 export interface SummaryDue {
@@ -44,6 +45,8 @@ export interface SummaryRun {
   readonly state: BrakeState;
   readonly accounts: RunAccounts;
   readonly options: Pick<LoopOptions, 'cache' | 'latency'>;
+  /** Whether a call's reasoning enters the run's later prompts: the summary holds its output less its reasoning where it does not (kernel/stepTokens.ts outputEnteringContext). */
+  readonly reasoningReenters: boolean;
 }
 
 /** A run's summary calls: metered, and paid into the run (LoopSession.recordSummary). */
@@ -76,7 +79,7 @@ export class SummaryCalls {
     if (summaryReplaces(response)) {
       if (options.cache !== 'off') accounts.totals.strategyCacheLostTokens += context.cacheLostTokens();
       context.markSent();
-      context.summarize(metered.usage.output);
+      context.summarize(outputEnteringContext(metered.usage.output, metered.usage.reasoning, this.into.reasoningReenters));
     }
     const { input, output } = metered.usage;
     state.calls += 1;

@@ -97,6 +97,11 @@ export interface StepSource {
    * a synthetic agent's last five minutes. Left out: they may last an hour.
    */
   readonly cacheWrites?: CacheWrites;
+  /**
+   * Whether its calls' reasoning enters the later prompts of the run (kernel/stepTokens.ts reasoningReentersOf:
+   * a recording's header `reasoningInPrompt`). Left out: it does.
+   */
+  readonly reasoningReenters?: boolean;
 }
 
 /** What a LoopSession shares or is told beyond its options. */
@@ -107,6 +112,8 @@ export interface SessionSetup {
   sourceReadsToolState?: boolean;
   /** How long the run's cache writes may last (StepSource.cacheWrites; the real loop's own setting): the predictive bound's write price, as the cache mode leaves it (kernel meter.ts boundWrites). Default: they may last an hour. */
   cacheWrites?: CacheWrites;
+  /** Whether a call's reasoning enters the run's later prompts (StepSource.reasoningReenters; the real loop's `reasoningInPrompt`): kernel/stepTokens.ts outputEnteringContext. Default: it does. */
+  reasoningReenters?: boolean;
 }
 
 export interface LoopOptions {

@@ -235,6 +235,15 @@ export function pricingIssue(issue: Issue, field: string, pricing: unknown, requ
     countFromZeroIssue(issue, `${at}.aboveInputTokens`, tier.aboveInputTokens, 'the prompt size in tokens past which the tier bills');
     pricesIssues(`${at}.prices`, tier.prices);
   });
+  cacheRuleIssue(issue, `${field}.cacheRule`, pricing.cacheRule);
+}
+
+/** A stated cache rule (pricing/cacheRules.ts): a minimum prefix of 0 or more tokens, hits in steps of 1 or more. */
+function cacheRuleIssue(issue: Issue, field: string, rule: unknown): void {
+  if (rule === undefined) return;
+  if (!isObject(rule)) return issue(field, 'invalid_value', `${shown(rule)} is not a cache rule`, 'NO_CACHE_RULE for none, or { minPrefixTokens, incrementTokens, source }; leave it out for the provider\'s');
+  tokensIssue(issue, `${field}.minPrefixTokens`, rule.minPrefixTokens ?? NaN, 'the smallest prefix the cache serves, e.g. 1024');
+  countIssue(issue, `${field}.incrementTokens`, rule.incrementTokens ?? NaN, 'the step a cached prefix grows by, e.g. 128 (1: any length)');
 }
 
 /** Each price of TokenPrices (the pricing module's keys): whole picodollars per token, 0 or more; input and output given. */

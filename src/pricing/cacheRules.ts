@@ -1,7 +1,8 @@
 /**
  * Minimum cacheable prefix per provider and model family: with `--cache on`, providers cache a prompt
- * only from a minimum size and serve hits in increments. The kernel meter applies the rule (cache `on`
- * only; `recorded` figures stay as recorded). Sources, as read in 2026 (newer models may differ):
+ * only from a minimum size and serve hits in increments. The kernel meter applies the rule (cache `on`, and
+ * a summary call billed at its estimate; `recorded` figures stay as recorded), with the rule every engine
+ * fills in where it takes its prices (withCacheRules, below). Sources, as read in 2026 (newer models may differ):
  *
  * - OpenAI: caching "works automatically for prompts containing 1024 tokens or more, with cache hits
  *   occurring in increments of 128 tokens" (openai-cookbook examples/Prompt_Caching_201.ipynb, for
@@ -56,16 +57,53 @@ export function cacheRuleFor(model: string, provider?: string): CacheRule | unde
   return rule && { minPrefixTokens: rule.minPrefixTokens, incrementTokens: rule.incrementTokens, source: rule.source };
 }
 
+/**
+ * No rule: every unchanged prompt token can be served (what a provider without a rule gets). A pricing that
+ * states it (`{ ...prices.resolve('claude-sonnet-4'), cacheRule: NO_CACHE_RULE }`) keeps it: withCacheRule
+ * fills in only a rule left out (`cacheRule` absent or undefined).
+ */
+export const NO_CACHE_RULE: Readonly<CacheRule> = Object.freeze({ minPrefixTokens: 0, incrementTokens: 1, source: 'no minimum cacheable prefix: every unchanged token can be served' });
+
 const withRules = new WeakMap<ModelPricing, ModelPricing>();
 
-/** The pricing with its provider's cache rule filled in (the same object for the same pricing). */
+/**
+ * The pricing with its provider's cache rule filled in (the same object for the same pricing). A rule the
+ * pricing states is kept (a price file's, the caller's own, or NO_CACHE_RULE for none); only one left out
+ * (`cacheRule` absent or undefined) is filled in, by the model's name, else its provider (cacheRuleFor).
+ */
 export function withCacheRule(pricing: ModelPricing): ModelPricing {
   if (pricing.cacheRule !== undefined) return pricing;
   let filled = withRules.get(pricing);
   if (filled === undefined) {
-    const rule = cacheRuleFor(pricing.model, pricing.provider);
+    const rule = typeof pricing.model === 'string' ? cacheRuleFor(pricing.model, typeof pricing.provider === 'string' ? pricing.provider : undefined) : undefined;
     filled = rule ? { ...pricing, cacheRule: rule } : pricing;
     withRules.set(pricing, filled);
   }
   return filled;
+}
+
+/** What an engine is priced by: the run's model's prices and, under `summary:…,model=X`, its summary calls'. */
+export interface EnginePricing {
+  pricing: ModelPricing;
+  summaryPricing?: ModelPricing | undefined;
+}
+
+/**
+ * An engine's options with their prices' cache rules filled in (withCacheRule), where each engine takes its
+ * options — runAgentLoop and a sub-agent's spec (agent/run.ts, subagentRun.ts), runAgentTree (tree/live.ts),
+ * runLoop (loop/run.ts) — as the CLI's and replayTrace's resolving (replay.ts resolveTracePricing, a `pricing`
+ * given to replayTrace, summaryPricing.ts) and the tree replays (treeReplay.ts) fill them in: so prices taken
+ * straight from the table (`prices.resolve('claude-sonnet-4')`) meter a cached prefix as the provider serves
+ * it on every engine, and the real loop driven by a trace bills what replayTrace of the trace bills. The same
+ * object when nothing is filled in; prices that are no object are left for the engine's own check to refuse.
+ */
+export function withCacheRules<T extends EnginePricing>(options: T): T {
+  const pricing = ruled(options.pricing);
+  const summaryPricing = options.summaryPricing === undefined ? undefined : ruled(options.summaryPricing);
+  if (pricing === options.pricing && summaryPricing === options.summaryPricing) return options;
+  return { ...options, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) };
+}
+
+function ruled(pricing: ModelPricing): ModelPricing {
+  return typeof pricing === 'object' && pricing !== null ? withCacheRule(pricing) : pricing;
 }

@@ -52,5 +52,5 @@ export function replayAsRan(trace: Trace, strategy: ContextStrategy, run: AsRanR
     ...(options.latency === undefined ? {} : { latency: options.latency }),
     ...(run.summaryPricing === undefined ? {} : { summaryPricing: run.summaryPricing }),
   };
-  return runLoop(new ReplaySource(trace, true), loop);
+  return runLoop(new ReplaySource(trace, { summariesRecorded: true }), loop);
 }

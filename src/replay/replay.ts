@@ -48,7 +48,7 @@ export interface ReplayOptions {
   /** Re-price every run as if made on this model. */
   model?: string;
   keepSteps?: boolean;
-  /** The model's prices when the caller already resolved them (see resolveTracePricing). */
+  /** The model's prices when the caller already resolved them (see resolveTracePricing); their provider's cache rule is filled in when they state none (withCacheRule). */
   pricing?: ModelPricing;
   /** Time for calls and tool calls whose trace records none. */
   latency?: LatencyModel;
@@ -242,7 +242,8 @@ export function replayTrace(trace: Trace, input: ReplayInput): RunResult {
   if (input.scratch === undefined && handedOverCompiled(trace) === undefined) freezeTrace(trace);
   // A complaint names this entry point's options unless the caller says where they were written (the CLI: its flags).
   const options: ReplayOptions = { ...input, brakes: brakeConfig(input.brakes), strategyPlace: input.strategyPlace ?? optionPlace('replayTrace', 'strategy') };
-  const pricing = options.pricing ?? resolveTracePricing(trace, { ...options, modelPlace: optionPlace('replayTrace', 'model') });
+  // Prices the caller resolved take their provider's cache rule as resolved ones do (pricing/cacheRules.ts withCacheRule).
+  const pricing = options.pricing !== undefined ? withCacheRule(options.pricing) : resolveTracePricing(trace, { ...options, modelPlace: optionPlace('replayTrace', 'model') });
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
   const outcome = ownWords(input, () => inRunContext(trace, () => replayOutcome(trace, options, pricing, cache)));
   const result = runResultOf(outcome, {

@@ -10,6 +10,7 @@ import { replayedCalls } from '../trace/replayedCalls.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { endsAfterLastCall, modelGaveUp } from '../kernel/gaveUp.js';
 import { callsLeft, endsAtSummary } from '../kernel/summaryBeforeCall.js';
+import { reasoningReentersOf } from '../kernel/stepTokens.js';
 import type { Reply } from './reply.js';
 import { ServeSession, type SessionSetup } from './session.js';
 import type { SessionSummary } from './sessionSummary.js';
@@ -40,7 +41,7 @@ export class RecordedSession extends ServeSession {
     setup: SessionSetup,
     private readonly trace: Trace,
   ) {
-    super(setup);
+    super(setup, reasoningReentersOf(trace));
     this.recordedCalls = replayedCalls(trace);
     this.gaveUpAt = modelGaveUp(trace) ? this.recordedCalls.length - 1 : -1;
     this.goesOnAfterLast = !endsAfterLastCall(trace);

@@ -70,8 +70,12 @@ export interface HeldSession {
 export abstract class ServeSession implements HeldSession {
   protected readonly loop: LoopSession;
 
-  constructor(protected readonly setup: SessionSetup) {
-    this.loop = new LoopSession({ brakes: NO_BRAKES, strategy: FULL_HISTORY, cache: setup.cache, pricing: setup.pricing, systemTokens: setup.systemTokens, goalTokens: setup.goalTokens });
+  /** `reasoningReenters`: whether a call's reasoning enters the later prompts (a recording's header says: kernel/stepTokens.ts reasoningReentersOf; default, it does). */
+  constructor(
+    protected readonly setup: SessionSetup,
+    reasoningReenters = true,
+  ) {
+    this.loop = new LoopSession({ brakes: NO_BRAKES, strategy: FULL_HISTORY, cache: setup.cache, pricing: setup.pricing, systemTokens: setup.systemTokens, goalTokens: setup.goalTokens }, { reasoningReenters });
   }
 
   get id(): string {

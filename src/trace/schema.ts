@@ -72,25 +72,16 @@ function headerSchemaWith({ tokens, usd }: ReturnType<typeof scalarSchemas>, age
     importedFrom: z
       .strictObject({ format: z.string(), path: z.string(), notes: z.array(z.string()).optional() })
       .optional(),
-    synthetic: z
-      .strictObject({
-        behaviour: z.string().min(1),
-        name: z.string().optional(),
-        scenario: z.string().optional(),
-        seed: z.number().int().nonnegative(),
-        run: z.number().int().nonnegative(),
-        taskDone: z.boolean(),
-        doneAtStep: z.number().int().positive().optional(),
-        stuckFromStep: z.number().int().positive().optional(),
-        hardCapSteps: z.number().int().positive().optional(),
-      })
-      .optional()
-      .describe('Ground truth of a generated run: behaviour, seed, run index, whether the task was done, from which step it was stuck'),
+    synthetic: syntheticSchema().optional().describe('Ground truth of a generated run: behaviour, seed, run index, whether the task was done, from which step it was stuck'),
     recordedSettings: recordedSettingsSchema({ tokens, usd }).optional(),
     cacheWrites: z
       .enum(CACHE_WRITES_SETTINGS)
       .optional()
       .describe("How long the run's cache writes last, as its loop asked its provider (the runAgentLoop recorder's cacheWrites): the write price a replay's predictive bound takes; unset, a recording's may last an hour"),
+    reasoningInPrompt: z
+      .boolean()
+      .optional()
+      .describe("Whether a call's reasoning enters the run's later prompts: false where its loop does not send reasoning back (the runAgentLoop recorder's; a Chat Completions client that drops reasoning_content), each step holding its output less its reasoning; unset, it does"),
     context: z
       .strictObject({ spec: z.string().min(1), toolResultCap: tokens.optional() })
       .optional()
@@ -101,6 +92,21 @@ function headerSchemaWith({ tokens, usd }: ReturnType<typeof scalarSchemas>, age
       .enum(LIVE_LINES_MARKS)
       .optional()
       .describe("How a live recording writes a call whose tools ran: 'pending-then-complete', once as its response was paid (tools unreached), then complete; the complete line replaces the first. 'sent-pending-complete': each model call also written first as sent (failed, estimated), the next call line replacing it. Left out: every call line is a call"),
+  });
+}
+
+/** A generated run's ground truth (a header's `synthetic`). */
+function syntheticSchema() {
+  return z.strictObject({
+    behaviour: z.string().min(1),
+    name: z.string().optional(),
+    scenario: z.string().optional(),
+    seed: z.number().int().nonnegative(),
+    run: z.number().int().nonnegative(),
+    taskDone: z.boolean(),
+    doneAtStep: z.number().int().positive().optional(),
+    stuckFromStep: z.number().int().positive().optional(),
+    hardCapSteps: z.number().int().positive().optional(),
   });
 }
 
@@ -140,8 +146,35 @@ function recordedSettingsSchema({ tokens, usd }: Pick<ReturnType<typeof scalarSc
     .describe('The brakes the run was recorded with: what --preset recorded and a what-if baseline replay it under (unset: that brake was off)');
 }
 
-function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSchemas>, toolCallSchema: ReturnType<typeof partSchemas>['toolCallSchema']) {
-  const callSchema = z.strictObject({
+/** A model call's failure: its HTTP status and message, whether its prompt is the loop's estimate, and a provider's refusal for the context window. */
+function failedSchemaWith({ tokens }: Pick<ReturnType<typeof scalarSchemas>, 'tokens'>) {
+  return z.strictObject({
+    status: z
+      .number()
+      .int()
+      .min(100, HTTP_STATUS_MESSAGE)
+      .max(599, HTTP_STATUS_MESSAGE)
+      .optional()
+      .describe("The error's HTTP status (4xx, 5xx): a whole number from 100 to 599, never a 2xx (src/trace/rules.ts isFailureStatus); left out when the call failed after a 2xx response or the log gives none"),
+    message: z.string(),
+    estimated: z.literal(true).optional().describe("The call was sent and its response never read (a timeout, a lost connection, a body that is no JSON): its inputTokens are the loop's estimate of the prompt sent"),
+    contextLengthExceeded: z
+      .strictObject({
+        promptTokens: tokens.optional().describe('The prompt as the provider counted it'),
+        maxOutputTokens: tokens.optional().describe('The max_tokens the request asked for'),
+        contextWindowTokens: tokens.optional(),
+      })
+      .optional()
+      .describe(
+        "The provider refused the call: its prompt + max_tokens passed the model's context window (OpenAI's context_length_exceeded, Anthropic's \"prompt is too long\"). Paid nothing, no step; the run ends there (provider_refused), so it is the run's last call, not final, backtrack nor unparseable, and the run's end outcome is not completed; its numbers, when all three are given, pass the window (prompt + max_tokens > window: src/trace/rules.ts)",
+      ),
+  });
+}
+
+/** A `call` record: one model call, its usage, latency, tool calls, marks and failure. */
+function callSchemaWith(scalars: ReturnType<typeof scalarSchemas>, toolCallSchema: ReturnType<typeof partSchemas>['toolCallSchema']) {
+  const { tokens, millis, usd } = scalars;
+  return z.strictObject({
     type: z.literal('call'),
     inputTokens: tokens.optional(),
     cachedInputTokens: tokens.optional(),
@@ -157,33 +190,14 @@ function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSche
     backtrack: z.boolean().optional(),
     unparseable: z.boolean().optional(),
     compaction: z.boolean().optional(),
-    failed: z
-      .strictObject({
-        status: z
-          .number()
-          .int()
-          .min(100, HTTP_STATUS_MESSAGE)
-          .max(599, HTTP_STATUS_MESSAGE)
-          .optional()
-          .describe("The error's HTTP status (4xx, 5xx): a whole number from 100 to 599, never a 2xx (src/trace/rules.ts isFailureStatus); left out when the call failed after a 2xx response or the log gives none"),
-        message: z.string(),
-        estimated: z.literal(true).optional().describe("The call was sent and its response never read (a timeout, a lost connection, a body that is no JSON): its inputTokens are the loop's estimate of the prompt sent"),
-        contextLengthExceeded: z
-          .strictObject({
-            promptTokens: tokens.optional().describe('The prompt as the provider counted it'),
-            maxOutputTokens: tokens.optional().describe('The max_tokens the request asked for'),
-            contextWindowTokens: tokens.optional(),
-          })
-          .optional()
-          .describe(
-            "The provider refused the call: its prompt + max_tokens passed the model's context window (OpenAI's context_length_exceeded, Anthropic's \"prompt is too long\"). Paid nothing, no step; the run ends there (provider_refused), so it is the run's last call, not final, backtrack nor unparseable, and the run's end outcome is not completed; its numbers, when all three are given, pass the window (prompt + max_tokens > window: src/trace/rules.ts)",
-          ),
-      })
-      .optional(),
+    failed: failedSchemaWith(scalars).optional(),
     recordedCostUsd: usd.optional(),
   });
+}
 
-  const endSchema = z.strictObject({
+/** The `end` record: how the run ended, and the totals its log recorded. */
+function endSchemaWith({ tokens, usd }: Pick<ReturnType<typeof scalarSchemas>, 'tokens' | 'usd'>) {
+  return z.strictObject({
     type: z.literal('end'),
     outcome: z.enum(['completed', 'error', 'timeout', 'limit', 'unknown']),
     status: z.string().optional(),
@@ -196,14 +210,14 @@ function callAndEndSchemas({ tokens, millis, usd }: ReturnType<typeof scalarSche
     recordedOutputTokens: tokens.optional(),
     recordedCalls: z.number().int().nonnegative().optional(),
   });
-  return { callSchema, endSchema };
 }
 
 function defineTraceSchemas() {
   const scalars = scalarSchemas();
   const { toolCallSchema, agentSchema } = partSchemas(scalars);
   const headerSchema = headerSchemaWith(scalars, agentSchema);
-  const { callSchema, endSchema } = callAndEndSchemas(scalars, toolCallSchema);
+  const callSchema = callSchemaWith(scalars, toolCallSchema);
+  const endSchema = endSchemaWith(scalars);
   const recordSchema = z.discriminatedUnion('type', [headerSchema, callSchema, endSchema]);
   return { toolCallSchema, agentSchema, headerSchema, callSchema, endSchema, recordSchema };
 }

@@ -100,6 +100,13 @@ export interface TraceHeader {
    */
   cacheWrites?: CacheWritesSetting;
   /**
+   * Whether a call's reasoning enters the later prompts of the run (kernel/stepTokens.ts outputEnteringContext):
+   * `false` where its loop does not send reasoning back (the runAgentLoop recorder writes its `reasoningInPrompt`,
+   * `false` unless told otherwise: its conversation carries no reasoning), so each step holds its output less its
+   * reasoning. Unset: it does (providers that are sent it back count it: Codex/Responses, DeepSeek reasoner).
+   */
+  reasoningInPrompt?: boolean;
+  /**
    * The context strategy the run's loop ran under, when not full history (the runAgentLoop recorder): its
    * `--context` spec (`summary:trigger=250,keep=2,tokens=80`) and tool-result cap. Its compaction calls are
    * that strategy's summary calls and its prompts were sent as it shaped them, so a replay with full context

@@ -8,38 +8,17 @@
  */
 import type { ContextStrategy } from '../context/strategy.js';
 import { ReplaySource } from '../loop/replaySource.js';
-import type { StepSource } from '../loop/types.js';
 import { recordedStrategyOf } from '../replay/recordedStrategy.js';
-import type { CallRecord, Trace } from '../trace/types.js';
+import type { Trace } from '../trace/types.js';
 
-/** A run replayed as it ran: the strategy its loop ran under, its source, and how many of its calls the source has given. */
+/** A run replayed as it ran: the strategy its loop ran under, and its source (ReplaySource.given: how many of its calls it has given, its summary calls included). */
 export interface AsRanRun {
   strategy: ContextStrategy;
-  source: StepSource;
-  /** Calls given so far (its summary calls included). */
-  given(): number;
+  source: ReplaySource;
 }
 
 /** `run` replayed as it ran, when it is to be (its header states a strategy, `strategy` is full history); else undefined. */
 export function asRanRun(run: Trace, strategy: ContextStrategy): AsRanRun | undefined {
   const ran = recordedStrategyOf(run, strategy);
-  if (ran === undefined) return undefined;
-  const inner = new ReplaySource(run, true);
-  let given = 0;
-  const counted = (call: CallRecord | null) => {
-    if (call !== null) given += 1;
-    return call;
-  };
-  const source: StepSource = {
-    readsToolState: inner.readsToolState,
-    cacheWrites: inner.cacheWrites,
-    next: () => counted(inner.next()),
-    recordedSummary: () => counted(inner.recordedSummary!()),
-    exhaustedReason: () => inner.exhaustedReason(),
-    exhaustedDetail: () => inner.exhaustedDetail(),
-    endedBeforeNextCall: () => inner.endedBeforeNextCall(),
-    callsLeft: () => inner.callsLeft(),
-    refusal: () => inner.refusal(),
-  };
-  return { strategy: ran, source, given: () => given };
+  return ran === undefined ? undefined : { strategy: ran, source: new ReplaySource(run, { summariesRecorded: true }) };
 }

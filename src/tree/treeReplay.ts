@@ -9,15 +9,11 @@ import { Interner } from '../brakes/fingerprint.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { LoopSession } from '../loop/session.js';
 import { beforeCall, playCall } from '../loop/run.js';
-import { refusalOfCall } from '../loop/replaySource.js';
-import { endsAfterLastCall, endsBeforeNextCall, exhaustedStop } from '../kernel/gaveUp.js';
-import { cacheWritesOf } from '../kernel/cacheWrites.js';
-import { callsLeft } from '../kernel/summaryBeforeCall.js';
+import { ReplaySource } from '../loop/replaySource.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
 import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { inRunContext } from '../replay/runContext.js';
-import { recordedEndDetail } from '../trace/endDetail.js';
 import type { CallRecord, Trace } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import type { ScheduledCall } from './schedule.js';
@@ -29,10 +25,13 @@ import type { TreeEngineOptions } from './engine.js';
 
 export interface AgentState {
   sessions: (LoopSession | undefined)[];
-  /** Per run: it asked for no call after its last (kernel/gaveUp.ts). */
-  endsAfterLast: boolean[];
   /** Per run: its calls as replays play them (trace/replayedCalls.ts), each tool call's time its own beyond the sub-agents it ran (waitedTime.ts). */
   calls: (readonly CallRecord[])[];
+  /**
+   * Per run, made with its session: its recording's source (a lone replay's ReplaySource, of `calls`, played at each call the
+   * schedule plays), or its AsRanRun's.
+   */
+  sources: (ReplaySource | undefined)[];
   /** Per run: replayed as its loop ran it (a live recording that states its strategy, under full context: asRan.ts), else undefined. */
   asRan: (AsRanRun | undefined)[];
   outcomes: (RunOutcome | undefined)[];
@@ -59,30 +58,13 @@ function pricingFor(options: TreeEngineOptions, run: Trace): { pricing: ModelPri
   return { pricing: withCacheRule(options.pricingOf(run)), ...(summaryPricing === undefined ? {} : { summaryPricing: withCacheRule(summaryPricing) }) };
 }
 
-/**
- * A run's call `index` as a step source gives it: the recorded call as replays play it (`calls`:
- * replayedCalls of the run), or past the last none (the run ran out) — before the brakes where the
- * recorded run asked for no other (`endsAfterLast`: its model gave up, or it was aborted; kernel/gaveUp.ts),
- * as a lone replay's ReplaySource ends it; a call its provider refused for its length, refused (refusalOfCall).
- */
-function recordedCall(run: Trace, calls: readonly CallRecord[], index: number, endsAfterLast: boolean): StepSource {
-  return {
-    next: () => calls[index] ?? null,
-    exhaustedReason: () => exhaustedStop(run.end),
-    exhaustedDetail: () => recordedEndDetail(run.end),
-    endedBeforeNextCall: () => endsBeforeNextCall(index, run.calls.length, endsAfterLast),
-    callsLeft: () => callsLeft(calls.length, index),
-    refusal: () => refusalOfCall(calls[index]),
-  };
-}
-
 /** Each agent's state before its first call: no session yet, its runs' calls as replays play them (as their loops ran them where they state a strategy), its budget. */
 function agentStates(tree: SessionTree, budget: TreeBudget, strategy: TreeEngineOptions['strategy']): AgentState[] {
   const calls = treeCalls(tree);
   return tree.agents.map((agent, a) => ({
     sessions: agent.runs.map(() => undefined),
-    endsAfterLast: agent.runs.map((run) => endsAfterLastCall(run)),
     calls: calls[a]!,
+    sources: agent.runs.map(() => undefined),
     asRan: agent.runs.map((run) => asRanRun(run, strategy)),
     outcomes: agent.runs.map(() => undefined),
     budget: new AgentBudget(budget, agent.kind === 'subagent'),
@@ -127,10 +109,9 @@ export class TreeReplay {
     state.current = r;
     const session = this.sessionOf(a, r);
     if (state.outcomes[r] !== undefined) return; // the run already ended (completed on an earlier call)
-    const asRan = state.asRan[r];
     // A run replayed as it ran made this call already (the call after a summary call, made with it): nothing to make now.
-    const made = asRan !== undefined && asRan.given() > c;
-    const stop = made ? null : this.step(a, r, session, asRan?.source ?? recordedCall(run, state.calls[r]!, c, state.endsAfterLast[r]!));
+    const made = state.asRan[r] !== undefined && state.sources[r]!.given() > c;
+    const stop = made ? null : this.step(a, r, session, this.sourceAt(a, r, c));
     if (stop === null && c === run.calls.length - 1) this.ranOut.push({ a, r });
     this.ended(a, r, stop);
   }
@@ -141,12 +122,21 @@ export class TreeReplay {
       const { a, r } = this.ranOut.pop()!;
       const state = this.states[a]!;
       const run = this.tree.agents[a]!.runs[r]!;
-      const source = state.asRan[r]?.source ?? recordedCall(run, state.calls[r]!, run.calls.length, state.endsAfterLast[r]!);
-      if (state.stop === undefined && state.outcomes[r] === undefined) this.ended(a, r, this.step(a, r, state.sessions[r]!, source));
+      if (state.stop === undefined && state.outcomes[r] === undefined) this.ended(a, r, this.step(a, r, state.sessions[r]!, this.sourceAt(a, r, run.calls.length)));
     }
   }
 
-  /** Agent `a`'s run `r`'s session, made on first use (a later part goes on with the agent's conversation). */
+  /**
+   * Agent `a`'s run `r`'s source at call `call`, the next the run makes (past its last: none left; kernel/gaveUp.ts
+   * for a run that asked for no other) — a run replayed as it ran: its source where it is (its summary calls among its calls).
+   */
+  private sourceAt(a: number, r: number, call: number): ReplaySource {
+    const state = this.states[a]!;
+    const source = state.sources[r]!;
+    return state.asRan[r] === undefined ? source.at(call) : source;
+  }
+
+  /** Agent `a`'s run `r`'s session and source, made on first use (a later part goes on with the agent's conversation). */
   private sessionOf(a: number, r: number): LoopSession {
     const state = this.states[a]!;
     let session = state.sessions[r];
@@ -155,6 +145,7 @@ export class TreeReplay {
       const options = this.options;
       // A run replayed as it ran: under the strategy its loop ran under, each call billed as recorded (replay/recordedStrategy.ts replayAsRan).
       const asRan = state.asRan[r];
+      const source = (state.sources[r] = asRan?.source ?? new ReplaySource(run, { calls: state.calls[r]! }));
       session = new LoopSession(
         {
           brakes: options.runBrakesOf === undefined ? this.perRun : runBrakes(options.runBrakesOf(run)),
@@ -166,7 +157,7 @@ export class TreeReplay {
           ...(options.latency === undefined ? {} : { latency: options.latency }),
           ...(asRan === undefined ? {} : { usageAsSent: true }),
         },
-        { interner: this.interner, cacheWrites: cacheWritesOf(run) },
+        { interner: this.interner, cacheWrites: source.cacheWrites, reasoningReenters: source.reasoningReenters },
       );
       // A later part goes on with the agent's conversation: its first prompt is estimated from it.
       const previous = r > 0 ? state.sessions[r - 1] : undefined;

@@ -13,6 +13,7 @@ import type { RunningServer } from '../../src/serve/index.js';
 import type { ToolCallRecord, Trace } from '../../src/trace/types.js';
 import { TRACE_RETRY, type Settings } from './traceDriven.js';
 import { serveClient } from './serveClient.js';
+import { reasoningReentersOf } from '../../src/kernel/stepTokens.js';
 
 let sessions = 0;
 
@@ -68,6 +69,8 @@ export async function runOverHttp(server: RunningServer, traces: readonly Trace[
     clock,
     retry: TRACE_RETRY,
     countTokens: () => 0,
+    // Serve bills each call's recorded prompt: whether the recorded run's reasoning entered it is its header's (traceModel's reasoningInPrompt).
+    reasoningInPrompt: reasoningReentersOf(t),
   });
 }
 

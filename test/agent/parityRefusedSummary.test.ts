@@ -1,6 +1,6 @@
 /**
  * Parity on a summary call past the summary model's window: replay's simulated provider refuses it (kernel/
- * providerWindow.ts summaryCallStop, kernel/summaryBeforeCall.ts summaryCallOutcome), ending the run
+ * providerWindow.ts summaryCallStop, kernel/summaryBeforeCall.ts summaryCallChecks), ending the run
  * provider_refused, a failed compaction call paid nothing; the real loop driven by the recording must too. Before
  * the fix traceModel answered every summary request, so the driven run made (and billed) the summary call and
  * completed. Now the loop sends its prompt estimate with the summary call (ModelRequest `promptEstimateTokens`)

@@ -54,7 +54,7 @@ async function recordedRun(name: string, brakes: BrakeConfig, backoffMs: number)
 async function drivenBack(recording: Trace) {
   const clock = new VirtualClock();
   const driven = traceModel(recording, clock);
-  return runAgentLoop({ model: driven.model, tools: driven.tools, brakes: recordedBrakes(recording), context: driven.context, pricing: MINI, clock, retry: TRACE_RETRY, signal: driven.signal, cacheWrites: driven.cacheWrites });
+  return runAgentLoop({ model: driven.model, tools: driven.tools, brakes: recordedBrakes(recording), context: driven.context, pricing: MINI, clock, retry: TRACE_RETRY, signal: driven.signal, cacheWrites: driven.cacheWrites, reasoningInPrompt: driven.reasoningInPrompt });
 }
 
 const settings = (recording: Trace) => ({ brakes: recordedBrakes(recording), strategy: { kind: 'full' as const, cache: 'recorded' as const }, pricing: MINI });

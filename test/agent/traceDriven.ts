@@ -36,6 +36,8 @@ export async function runTraceDriven(trace: Trace, settings: Settings, extra: { 
     // A recording of a run its AbortSignal stopped is stopped where it was (traceModel's signal).
     signal: driven.signal,
     cacheWrites: driven.cacheWrites,
+    // Whether the recorded run's reasoning entered its later prompts (traceModel's reasoningInPrompt, from its header).
+    reasoningInPrompt: driven.reasoningInPrompt,
     ...(extra.recorder ? { recorder: extra.recorder } : {}),
   });
 }

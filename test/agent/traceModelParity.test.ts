@@ -35,7 +35,7 @@ type RunOptions = (turns: readonly TurnSpec[], brakes: BrakeConfig, pricing: Mod
 async function traceModelRun(recording: Trace, pricing: ModelPricing): Promise<AgentRunResult> {
   const clock = new VirtualClock();
   const driven = traceModel(recording, clock);
-  return runAgentLoop({ model: driven.model, tools: driven.tools, brakes: recordedBrakes(recording), unbounded: true, context: driven.context, pricing, clock, retry: TRACE_RETRY, signal: driven.signal, cacheWrites: driven.cacheWrites });
+  return runAgentLoop({ model: driven.model, tools: driven.tools, brakes: recordedBrakes(recording), unbounded: true, context: driven.context, pricing, clock, retry: TRACE_RETRY, signal: driven.signal, cacheWrites: driven.cacheWrites, reasoningInPrompt: driven.reasoningInPrompt });
 }
 
 /** An abort, never a replay's stop, replays as the recording's end: trace_end, with the run's detail. */

@@ -23,7 +23,7 @@ describe("traceModel's result spread into runAgentLoop's options", () => {
     const spread = await runAgentLoop({ ...driven, brakes, pricing, clock });
     const other = new VirtualClock();
     const d = traceModel(trace!, other);
-    const written = await runAgentLoop({ model: d.model, tools: d.tools, context: d.context, signal: d.signal, cacheWrites: d.cacheWrites, brakes, pricing, clock: other });
+    const written = await runAgentLoop({ model: d.model, tools: d.tools, context: d.context, signal: d.signal, cacheWrites: d.cacheWrites, reasoningInPrompt: d.reasoningInPrompt, brakes, pricing, clock: other });
     expect(figures(spread)).toEqual(figures(written));
     expect(spread.stop.reason).toBe('repeat');
     expect(driven.calls).toBe(spread.calls);
@@ -31,7 +31,7 @@ describe("traceModel's result spread into runAgentLoop's options", () => {
 
   it('spreads only the options: calls is not enumerable, and the options type is one runAgentLoop takes', () => {
     const driven = traceModel(trace!, new VirtualClock());
-    expect(Object.keys(driven).sort()).toEqual(['cacheWrites', 'context', 'model', 'signal', 'tools']);
+    expect(Object.keys(driven).sort()).toEqual(['cacheWrites', 'context', 'model', 'reasoningInPrompt', 'signal', 'tools']);
     expect(driven.calls).toBe(0);
     const options: TraceDrivenOptions = { ...driven };
     const full: AgentLoopOptions = { ...options, brakes, pricing: MINI };

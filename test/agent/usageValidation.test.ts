@@ -4,7 +4,8 @@
  * cache writes are capped at the prompt, reasoning at the output (the meter already capped reasoning). The recording then reads back (the
  * native reader refuses negative counts and parts above their whole) and replays to the run's money.
  * Responses scripted over HTTP (raw text, so `1e400` reaches the SDK's parser); money by hand at
- * gpt-4o-mini's table prices: input 150,000 pico a token, cached 75,000, output 600,000.
+ * gpt-4o-mini's table prices: input 150,000 pico a token, cached 75,000, output 600,000; OpenAI's minimum cacheable
+ * prefix (1,024 tokens: pricing/cacheRules.ts, which runAgentLoop fills in) caches none of these small prompts.
  */
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
@@ -24,9 +25,9 @@ const prices = loadPriceTable();
 const pricing = prices.resolve('gpt-4o-mini');
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const echo = defineTool<{ text: string }>({ name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: ({ text }) => text });
-/** system + goal = 2 tokens: the prompts are 2, 55, 108, then 161 > 150 — a summary call (its estimate: 53 in, 108 cached, 30 out). */
+/** system + goal = 2 tokens: the prompts are 2, 55, 108, then 161 > 150 — a summary call (its estimate: 161 in, none cached below OpenAI's 1,024-token minimum, 30 out). */
 const strategy: ContextStrategy = { kind: 'summary', summary: { triggerTokens: 150, keepSteps: 1, summaryTokens: 30 } };
-const ESTIMATE = 53 * 150_000 + 108 * 75_000 + 30 * 600_000;
+const ESTIMATE = 161 * 150_000 + 30 * 600_000;
 const ordinary = (input: number, output: number) => input * 150_000 + output * 600_000;
 
 const message = (n: number) =>
@@ -61,7 +62,8 @@ describe('usage figures a server reports that are not whole numbers ≥ 0 are no
     const { result, replayed, compaction } = await runWith(4, usage);
     expect([result.stop.reason, result.summaryCalls]).toEqual(['completed', 1]);
     expect(result.summaryCostPico).toBe(ESTIMATE);
-    expect(compaction).toMatchObject({ inputTokens: 161, cachedInputTokens: 108, outputTokens: 30 });
+    expect(compaction).toMatchObject({ inputTokens: 161, outputTokens: 30 });
+    expect(compaction.cachedInputTokens).toBeUndefined();
     expect(replayed.costPico).toBe(result.costPico);
   });
 

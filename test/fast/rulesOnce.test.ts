@@ -14,7 +14,6 @@ import { enterCall, enterWholeCall } from '../../src/kernel/callContext.js';
 import { COMPACTED, ContextTracker } from '../../src/kernel/context.js';
 import { cappedResultTokens, keptStepTokens } from '../../src/kernel/stepTokens.js';
 import { addStepSums } from '../../src/fast/stretch.js';
-import { longFunctions } from '../sourceShape.js';
 
 const FLAGS = [0, CallFlag.Final, CallFlag.Answer, CallFlag.Backtrack, CallFlag.Failed, CallFlag.Compaction, CallFlag.Compaction | CallFlag.Failed, CallFlag.Backtrack | CallFlag.Compaction];
 
@@ -131,11 +130,5 @@ describe('written once, and small', () => {
     });
     expect(copies).toEqual([]);
     expect(/<\s*this\.cap\b/.test(codeOf('src/kernel/context.ts'))).toBe(false);
-  });
-
-  it('the fast path and the kernel fit 300 lines a file; the closed form and the per-step loop a screen a function', () => {
-    const long = [...tsFiles('src/fast'), ...tsFiles('src/kernel')].filter((file) => sourceOf(file).split('\n').length > 301);
-    expect(long).toEqual([]);
-    expect(['src/fast/closedForm.ts', 'src/fast/closedSearch.ts', 'src/fast/steps.ts'].flatMap((file) => longFunctions(file, 60))).toEqual([]);
   });
 });

@@ -5,9 +5,8 @@
  * the tool call that started it) before that agent is asked for a step. Before, only `options.pricing` was
  * checked: a root priced without a base ran to a TypeError mid-run ("reading 'cacheWrite'"), one priced
  * `{ base: {} }` to "one run costs more than $9,007", and a negative input price gave a two-call tree a
- * cost of −120,000,000 picodollars. And runAgentTree, split into functions that fit a screen (73 lines before).
+ * cost of −120,000,000 picodollars.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import { FULL_HISTORY } from '../../src/context/strategy.js';
@@ -16,7 +15,6 @@ import type { ModelPricing } from '../../src/pricing/types.js';
 import type { CallRecord } from '../../src/trace/types.js';
 import { runAgentTree, type LiveAgent } from '../../src/tree/live.js';
 import { call, MINI, toolCall, userErrorOf } from '../helpers.js';
-import { longFunctions } from '../sourceShape.js';
 
 /** A scripted source that counts the steps it was asked for. */
 function counted(script: CallRecord[], asked: { next: number }): StepSource {
@@ -76,12 +74,5 @@ describe("runAgentTree checks each agent's own prices before that agent is asked
       ['worker', ['big'], 'completed'],
     ]);
     expect(asked.worker.next).toBe(1); // its first call, without tool calls, is its answer
-  });
-});
-
-describe('runAgentTree in functions that fit a screen', () => {
-  it('every function of src/tree/live.ts is at most 50 lines (runAgentTree was 73), the file under 300', () => {
-    expect(longFunctions('src/tree/live.ts', 50)).toEqual([]);
-    expect(readFileSync('src/tree/live.ts', 'utf8').split('\n').length).toBeLessThanOrEqual(300);
   });
 });
