@@ -82,7 +82,7 @@ describe('a cassette cut between two whole interactions', () => {
       }
     }
     expect(read).toBeGreaterThan(40);
-    expect(noEnd).toEqual(['cohere-v2-chat-tool.yaml', 'compat-ollama-cloud-tools.yaml#2', 'stream-openai-responses.yaml']);
+    expect(noEnd).toEqual(['cohere-v2-chat-tool.yaml', 'compat-ollama-cloud-tools.yaml#2', 'reasoning-dropped-openai-chat.yaml', 'stream-openai-responses.yaml']);
   });
 
   it('replay says it in its import_notes warning, the missing trailer first', async () => {

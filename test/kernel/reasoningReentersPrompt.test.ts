@@ -10,7 +10,8 @@
  * the reasoning of the call before it: the least-squares slope of that move over the call's reasoning is ≈ 0
  * (dropping the reasoning from a step would make it ≈ +1: the growth model would fall behind by it).
  * Recordings where the reasoning does not come back (Gemini 2.5, gpt-oss on Groq's Chat Completions) exist
- * too: see the report that added this test; the rule is not per provider yet.
+ * too: a run's header says so (`reasoningInPrompt: false`: the real loop's recorder, and the HTTP importers where
+ * the recorded requests leave the reasoning out: test/import/reasoningReturn.test.ts); these recordings leave it unset.
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';

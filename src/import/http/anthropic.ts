@@ -11,10 +11,13 @@
  *
  * `tool_use` blocks are the loop's tool calls; `server_tool_use` blocks (web search, tool search, code
  * execution) run at Anthropic inside the same call and are only counted in the notes.
+ *
+ * Reasoning: `thinking` blocks (text and signature), `redacted_thinking` blocks (encrypted); a history's
+ * assistant turn carries them back or not (reasoningReturn.ts).
  */
 import { flattenText } from '../common/contentText.js';
 import type { Reader } from './bodyReader.js';
-import { emptyMessage, parsedResponse, toolResult, type NormMessage, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
+import { emptyMessage, parsedResponse, toolResult, type CarriedReasoning, type NormMessage, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
 import { eachObject, readToolCall, requestBody, responseBody, responseNames, roleMessages, type ToolCallFields } from './providerBody.js';
 import { toolResultError } from './toolResultError.js';
 
@@ -38,6 +41,8 @@ function historyMessage(r: Reader, m: Record<string, unknown>, path: string, rol
   const texts: string[] = [];
   eachObject(r, r.array(m.content, `${path}.content`), `${path}.content`, (block, bpath) => {
     const type = r.optString(block.type, `${bpath}.type`);
+    const reasoning = blockReasoning(type);
+    if (reasoning !== undefined && msg.reasoning !== 'field') msg.reasoning = reasoning;
     if (type === 'text') texts.push(flattenText(block));
     else if (type === 'tool_use') msg.toolCalls.push(readToolCall(r, block, bpath, TOOL_USE));
     else if (type === 'tool_result') {
@@ -48,6 +53,11 @@ function historyMessage(r: Reader, m: Record<string, unknown>, path: string, rol
   });
   msg.text = texts.join('\n');
   return msg;
+}
+
+/** A content block of reasoning: `thinking` (its text), `redacted_thinking` (encrypted). */
+function blockReasoning(type: string | undefined): CarriedReasoning | undefined {
+  return type === 'thinking' ? 'field' : type === 'redacted_thinking' ? 'opaque' : undefined;
 }
 
 export function parseAnthropicResponse(body: unknown, r: Reader): ParsedResponse {
@@ -66,9 +76,11 @@ export function parseAnthropicResponse(body: unknown, r: Reader): ParsedResponse
   const toolCalls: ParsedToolCall[] = [];
   let serverTools = 0;
   let hasText = false;
+  let reasoningText = false;
   eachObject(r, r.array(res.content, 'content'), 'content', (block, path) => {
     const type = r.optString(block.type, `${path}.type`);
     if (type === 'text' && flattenText(block).trim() !== '') hasText = true;
+    if (blockReasoning(type) !== undefined) reasoningText = true;
     if (type === 'tool_use') toolCalls.push(readToolCall(r, block, path, { ...TOOL_USE, namedForReplay: true }));
     if (type === 'server_tool_use') serverTools += 1;
   });
@@ -84,6 +96,7 @@ export function parseAnthropicResponse(body: unknown, r: Reader): ParsedResponse
     },
     toolCalls,
     hasText,
+    reasoningText,
     ...responseNames(res, r),
     notes,
   });

@@ -7,6 +7,7 @@
  *   cachedInputTokens = cacheReadInputTokens;  cacheWriteTokens = cacheWriteInputTokens
  *   outputTokens      = outputTokens;          latencyMs = metrics.latencyMs
  * Tool calls are `toolUse` content blocks; results are `toolResult` blocks (status `error` = error).
+ * Reasoning is a `reasoningContent` block, which a history's assistant turn carries back or not (reasoningReturn.ts).
  */
 import { flattenText } from '../common/contentText.js';
 import type { Reader } from './bodyReader.js';
@@ -24,6 +25,7 @@ export function parseBedrockRequest(body: unknown, r: Reader, modelFromUri?: str
     const texts: string[] = [];
     eachObject(r, r.array(m.content, `${path}.content`), `${path}.content`, (block, bpath) => {
       if (typeof block.text === 'string') texts.push(block.text);
+      if (block.reasoningContent !== undefined) msg.reasoning = 'field';
       if (block.toolUse !== undefined) {
         msg.toolCalls.push(readToolCall(r, r.object(block.toolUse, `${bpath}.toolUse`), `${bpath}.toolUse`, TOOL_USE));
       }
@@ -52,8 +54,10 @@ export function parseBedrockResponse(body: unknown, r: Reader): ParsedResponse {
   const blocks = r.optArray(message?.content, 'output.message.content') ?? [];
   const toolCalls: ParsedToolCall[] = [];
   let hasText = false;
+  let reasoningText = false;
   eachObject(r, blocks, 'output.message.content', (block, path) => {
     if (typeof block.text === 'string' && block.text.trim() !== '') hasText = true;
+    if (block.reasoningContent !== undefined) reasoningText = true;
     if (block.toolUse !== undefined) {
       toolCalls.push(readToolCall(r, r.object(block.toolUse, `${path}.toolUse`), `${path}.toolUse`, { ...TOOL_USE, namedForReplay: true }));
     }
@@ -69,6 +73,7 @@ export function parseBedrockResponse(body: unknown, r: Reader): ParsedResponse {
     },
     toolCalls,
     hasText,
+    reasoningText,
     latencyMs,
   });
 }

@@ -15,6 +15,7 @@ import { countTokens } from '../tokenCount.js';
 import { parseExchange, type GenerationExchange, type ParsedExchange } from './parseExchange.js';
 import { toolCall, type NormMessage, type NormToolResult, type ParsedRequest, type ParsedToolCall } from './parsedBodies.js';
 import { splitAtAnswers, splitRuns } from './splitRuns.js';
+import { reasoningInPromptOf } from './reasoningReturn.js';
 import { counted } from '../../plural.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 
@@ -134,6 +135,8 @@ function buildTrace(run: ParsedExchange[], source: string, opts: BuildOptions, s
   const notes = openingNotes(run, providerFrom, [...(opts.fileNotes ?? []), ...(splitNote ? [splitNote] : [])]);
   const recordedAt = run.find((p) => p.ex.recordedAt !== undefined)?.ex.recordedAt;
   const calls = run.map((p, k) => callRecord(run, k, model, notes));
+  const reasoning = reasoningInPromptOf(run);
+  if (reasoning.note !== undefined) notes.push(reasoning.note);
   notes.push(...skipped);
   const end = runEnd(run, calls);
   return {
@@ -150,6 +153,7 @@ function buildTrace(run: ParsedExchange[], source: string, opts: BuildOptions, s
       goalTokens: countTokens(firstUserText((run.find((p) => !p.ex.compact) ?? first).req), model),
       origin: 'recorded',
       ...(recordedAt !== undefined ? { recordedAt } : {}),
+      ...reasoning.field,
       importedFrom: { format: opts.format, path: opts.file, ...(notes.length > 0 ? { notes: dedupe(notes) } : {}) },
     },
     calls,

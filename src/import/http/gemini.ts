@@ -8,12 +8,15 @@
  *
  * Tool calls are `functionCall` parts of candidates[0]; results are `functionResponse` parts of later
  * requests. A functionResponse whose `response` has an `error` key (pydantic-ai retry prompts) is an error.
+ *
+ * Reasoning: `thought: true` parts carry its text (a summary of it); a `thoughtSignature` on any part an
+ * opaque form of it, which a history's model turn may carry back alone (reasoningReturn.ts).
  */
 import { flattenText } from '../common/contentText.js';
 import { isJsonObject } from '../common/jsonValue.js';
 import { clip } from '../common/text.js';
 import type { Reader } from './bodyReader.js';
-import { emptyMessage, parsedResponse, toolResult, type NormMessage, type NormToolResult, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
+import { emptyMessage, parsedResponse, toolResult, type CarriedReasoning, type NormMessage, type NormToolResult, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
 import { eachObject, readToolCall, requestBody, responseBody, responseNames, type ToolCallFields } from './providerBody.js';
 import { retryPromptError } from './toolResultError.js';
 
@@ -25,6 +28,13 @@ function partsText(parts: unknown[]): string {
     .filter((p): p is Record<string, unknown> => isJsonObject(p) && typeof p.text === 'string' && p.thought !== true)
     .map((p) => p.text as string)
     .join('\n');
+}
+
+/** How a turn's parts carry reasoning: as thought text, only as a thought signature, or not. */
+function partsReasoning(parts: unknown[]): CarriedReasoning | undefined {
+  const objects = parts.filter(isJsonObject);
+  if (objects.some((p) => p.thought === true && typeof p.text === 'string' && p.text.trim() !== '')) return 'field';
+  return objects.some((p) => typeof p.thoughtSignature === 'string' || typeof p.thought_signature === 'string') ? 'opaque' : undefined;
 }
 
 export function parseGeminiRequest(body: unknown, r: Reader, modelFromUri?: string): ParsedRequest {
@@ -39,6 +49,8 @@ export function parseGeminiRequest(body: unknown, r: Reader, modelFromUri?: stri
     const parts = r.optArray(c.parts, `${path}.parts`) ?? [];
     const msg = emptyMessage(role === 'model' ? 'assistant' : role === 'function' ? 'tool' : role);
     msg.text = partsText(parts);
+    const reasoning = role === 'model' ? partsReasoning(parts) : undefined;
+    if (reasoning !== undefined) msg.reasoning = reasoning;
     eachObject(r, parts, `${path}.parts`, (part, ppath) => {
       if (part.functionCall !== undefined) {
         msg.toolCalls.push(readToolCall(r, r.object(part.functionCall, `${ppath}.functionCall`), `${ppath}.functionCall`, FUNCTION_CALL));
@@ -79,11 +91,13 @@ export function parseGeminiResponse(body: unknown, r: Reader): ParsedResponse {
   const candidates = r.optArray(res.candidates, 'candidates') ?? [];
   const toolCalls: ParsedToolCall[] = [];
   let hasText = false;
+  let reasoningText = false;
   if (candidates.length > 0) {
     const cand = r.object(candidates[0], 'candidates[0]');
     const content = r.optObject(cand.content, 'candidates[0].content');
     const parts = r.optArray(content?.parts, 'candidates[0].content.parts') ?? [];
     hasText = partsText(parts).trim() !== '';
+    reasoningText = partsReasoning(parts) === 'field';
     eachObject(r, parts, 'candidates[0].content.parts', (part, ppath) => {
       if (part.functionCall !== undefined) {
         toolCalls.push(readToolCall(r, r.object(part.functionCall, `${ppath}.functionCall`), `${ppath}.functionCall`, FUNCTION_CALL));
@@ -99,6 +113,7 @@ export function parseGeminiResponse(body: unknown, r: Reader): ParsedResponse {
     },
     toolCalls,
     hasText,
+    reasoningText,
     ...responseNames(res, r, 'modelVersion', 'responseId'),
   });
 }

@@ -5,13 +5,33 @@
  * DeepSeek's prompt_cache_hit_tokens) → cachedInputTokens; prompt_tokens_details.cache_write_tokens
  * (OpenRouter, Anthropic upstream) → cacheWriteTokens; completion_tokens → outputTokens;
  * completion_tokens_details.reasoning_tokens → reasoningTokens; OpenRouter usage.cost → recordedCostUsd.
+ *
+ * Reasoning text: a message's `reasoning_content` (DeepSeek, LiteLLM, vLLM), `reasoning` (OpenRouter, Groq,
+ * Ollama) or `reasoning_details` (OpenRouter); a history's assistant turn may instead carry it as `<think>`
+ * text in its content (reasoningReturn.ts reads which).
  */
 import { flattenText } from '../common/contentText.js';
 import { parseToolArguments } from '../common/toolArguments.js';
 import type { Reader } from './bodyReader.js';
-import { emptyMessage, parsedResponse, toolCall, toolResult, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
+import { emptyMessage, parsedResponse, toolCall, toolResult, type CarriedReasoning, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
 import { eachObject, requestBody, responseBody, responseNames, roleMessages } from './providerBody.js';
 import { retryPromptError } from './toolResultError.js';
+
+const REASONING_FIELDS = ['reasoning_content', 'reasoning', 'reasoning_details'] as const;
+
+/** A message carries reasoning in one of its fields (a non-empty string or array). */
+function hasReasoningField(m: Record<string, unknown>): boolean {
+  return REASONING_FIELDS.some((key) => {
+    const value = m[key];
+    return (typeof value === 'string' && value.trim() !== '') || (Array.isArray(value) && value.length > 0);
+  });
+}
+
+/** How an assistant turn of a history carries its call's reasoning: in a field, as `<think>` text in its content, or not. */
+function carriedReasoning(m: Record<string, unknown>, text: string): CarriedReasoning | undefined {
+  if (hasReasoningField(m)) return 'field';
+  return /<think>/.test(text) ? 'tagged' : undefined;
+}
 
 export function parseChatRequest(body: unknown, r: Reader): ParsedRequest {
   const req = requestBody(body, r);
@@ -23,6 +43,8 @@ export function parseChatRequest(body: unknown, r: Reader): ParsedRequest {
     msg.text = text;
     if (role === 'system' || role === 'developer') system.push(text);
     if (role === 'assistant') {
+      const reasoning = carriedReasoning(m, text);
+      if (reasoning !== undefined) msg.reasoning = reasoning;
       eachObject(r, r.optArray(m.tool_calls, `${path}.tool_calls`) ?? [], `${path}.tool_calls`, (call, cpath) => {
         const fn = r.optObject(call.function, `${cpath}.function`);
         const name = r.optString(fn?.name ?? call.name, `${cpath}.function.name`) ?? '';
@@ -63,11 +85,13 @@ export function parseChatResponse(body: unknown, r: Reader): ParsedResponse {
   const choices = r.array(res.choices, 'choices');
   const toolCalls: ParsedToolCall[] = [];
   let hasText = false;
+  let reasoningText = false;
   const notes: string[] = [];
   if (choices.length > 0) {
     const choice = r.object(choices[0], 'choices[0]');
     const message = r.object(choice.message, 'choices[0].message');
     hasText = flattenText(message.content).trim() !== '';
+    reasoningText = hasReasoningField(message);
     const calls = r.optArray(message.tool_calls, 'choices[0].message.tool_calls') ?? [];
     eachObject(r, calls, 'choices[0].message.tool_calls', (call, path) => {
       const fn = r.object(call.function, `${path}.function`);
@@ -81,6 +105,7 @@ export function parseChatResponse(body: unknown, r: Reader): ParsedResponse {
     usage: { inputTokens, outputTokens, cachedInputTokens, cacheWriteTokens, reasoningTokens, recordedCostUsd },
     toolCalls,
     hasText,
+    reasoningText,
     ...responseNames(res, r),
     notes,
   });

@@ -13,6 +13,9 @@
  * Context compaction: `/responses/compact` returns `object: response.compaction` with a `compaction` item;
  * later requests carry that item (by id) instead of the history. The compact call is billed, so it is kept
  * as a call; both the compaction and the requests that carry it are recorded in the notes.
+ *
+ * Reasoning: `reasoning` output items; a later request carries them back as input items (or continues
+ * server-side by `previous_response_id`, where they stay), or leaves them out (reasoningReturn.ts).
  */
 import { flattenText } from '../common/contentText.js';
 import { isJsonObject } from '../common/jsonValue.js';
@@ -87,6 +90,9 @@ function inputItem(r: Reader, item: Record<string, unknown>, path: string, into:
   }
   // Opaque items: compaction, reasoning, item_reference, tool_search_call, ... kept for run continuity.
   const msg = emptyMessage(type);
+  // A reasoning item carries the reasoning back; an item reference may point at one stored server-side.
+  if (type === 'reasoning') msg.reasoning = 'field';
+  if (type === 'item_reference') msg.reasoning = 'opaque';
   if (id !== undefined) msg.itemIds = [id];
   if (type === 'item_reference' && isJsonObject(item) && typeof item.id === 'string') msg.itemIds = [item.id];
   if (type === 'compaction') into.notes.push(`request carries compaction item ${id ?? '(no id)'} in place of earlier history`);
@@ -108,6 +114,7 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
   const producedItemIds: string[] = [];
   const notes: string[] = [];
   let hasText = false;
+  let reasoningText = false;
   let webSearchRequests = 0;
   eachObject(r, output, 'output', (item, path) => {
     const type = r.optString(item.type, `${path}.type`) ?? 'unknown';
@@ -119,6 +126,7 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
     } else if (type === 'compaction') {
       if (id !== undefined) producedItemIds.push(id);
     } else if (type === 'web_search_call') webSearchRequests += 1;
+    else if (type === 'reasoning') reasoningText = true;
   });
   if (res.object === 'response.compaction') {
     const compacted = output.filter((it) => isJsonObject(it) && it.type === 'compaction').length;
@@ -131,6 +139,7 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
     usage: { inputTokens, outputTokens, cachedInputTokens, cacheWriteTokens, reasoningTokens, ...(webSearchRequests > 0 ? { webSearchRequests } : {}) },
     toolCalls,
     hasText,
+    reasoningText,
     ...responseNames(res, r),
     producedItemIds,
     notes,

@@ -27,7 +27,17 @@ export interface NormMessage {
   toolResults: NormToolResult[];
   /** Item ids (Responses API) this message carries, e.g. a compaction item id. */
   itemIds?: string[];
+  /** How this turn of the history carries a call's reasoning (reasoningReturn.ts); absent: it carries none. */
+  reasoning?: CarriedReasoning;
 }
+
+/**
+ * How a history's copy of an assistant turn carries the reasoning of the call that produced it: `field` in the
+ * provider's own place for it (`reasoning_content`/`reasoning`/`reasoning_details`, `thinking` blocks, `thought`
+ * parts, `reasoning` items, `reasoningContent` blocks), `opaque` only as a signature or encrypted form of it
+ * (Gemini's `thoughtSignature`, `redacted_thinking`), `tagged` as `<think>` text in the turn's content.
+ */
+export type CarriedReasoning = 'field' | 'opaque' | 'tagged';
 
 export interface ParsedRequest {
   model?: string;
@@ -64,6 +74,8 @@ export interface ParsedResponse {
   toolCalls: ParsedToolCall[];
   /** The response carried text (an answer). */
   hasText: boolean;
+  /** The response carried reasoning text or blocks (whatever its usage says of reasoning tokens). */
+  reasoningText?: boolean;
   model?: string;
   /** Response id (Responses API chains on it). */
   id?: string;
@@ -102,6 +114,7 @@ export interface ResponseParts {
   usage: ParsedUsage;
   toolCalls: ParsedToolCall[];
   hasText: boolean;
+  reasoningText?: boolean;
   model?: string | undefined;
   id?: string | undefined;
   latencyMs?: number | undefined;
@@ -111,11 +124,12 @@ export interface ResponseParts {
 
 /** The ParsedResponse of `parts`, its absent fields (and absent usage fields) left out. */
 export function parsedResponse(parts: ResponseParts): ParsedResponse {
-  const { usage, toolCalls, hasText, model, id, latencyMs, producedItemIds = [], notes = [] } = parts;
+  const { usage, toolCalls, hasText, reasoningText, model, id, latencyMs, producedItemIds = [], notes = [] } = parts;
   return {
     usage: withoutUndefined(usage),
     toolCalls,
     hasText,
+    ...(reasoningText === true ? { reasoningText } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(id !== undefined ? { id } : {}),
     ...(latencyMs !== undefined ? { latencyMs } : {}),
