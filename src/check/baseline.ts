@@ -207,10 +207,11 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
   if (worstCase.notCompared === true) into.worst.notCompared.push(check.source);
   into.removed.push(...brakesRemoved(before, check));
   into.loosened.push(...brakesLoosened(before, check));
-  if (modelSwitchUnjudged(before, check.models)) into.switchNotJudged.push(check.source);
+  const modelsThen = modelsOf(before, args.baseline);
+  if (modelSwitchUnjudged(before, { baseline: modelsThen, now: check.models })) into.switchNotJudged.push(check.source);
   into.dropped.push(...runsDropped(before, check));
   if (same) into.sameAgents.push(check.source);
-  const changed = scenarioChanges(before, check, modelsOf(before, args.baseline));
+  const changed = scenarioChanges(before, check, modelsThen);
   if (changed.length > 0 || figures.some((row) => row.status === 'drift') || worstCase.row?.status === 'looser') into.changes.push({ scenario: check.source, changes: changed });
 }
 

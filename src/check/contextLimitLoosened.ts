@@ -18,7 +18,7 @@ import { maxOutputTokensSent, NO_BRAKES } from '../brakes/config.js';
 import { brakeLimits, Limit } from '../kernel/limits.js';
 import type { Drift } from './baseline.js';
 import type { BaselineScenario } from './baselineFile.js';
-import { flagParts } from './settingChanges.js';
+import { flagParts, modelsChanged } from './settingChanges.js';
 
 type Parts = ReadonlyMap<string, string>;
 
@@ -108,14 +108,15 @@ export function contextLimitsLoosened(was: Parts, is: Parts, on: WindowJudging):
 
 /**
  * Whether a baseline scenario written before baselines stored windows (no `contextWindowTokens`) had
- * `context-window=model` and its runs were priced at other models than now's (or it names none): its limit is
- * judged at now's windows, so a switch to a model of a larger window cannot be told.
+ * `context-window=model` and its runs were priced at other models than now's (settingChanges.ts
+ * modelsChanged, as the drift's `model` row says it), or at models the baseline cannot tell: its limit is
+ * judged at now's windows, so a switch to a model of a larger window cannot be told. `models.baseline`: the
+ * models its runs were priced at as baseline.ts reads them (its own list, else the baseline's one model).
  */
-export function modelSwitchUnjudged(before: Pick<BaselineScenario, 'settings' | 'models' | 'contextWindowTokens'>, modelsNow: readonly string[]): boolean {
+export function modelSwitchUnjudged(before: Pick<BaselineScenario, 'settings' | 'contextWindowTokens'>, models: { baseline: readonly string[] | undefined; now: readonly string[] }): boolean {
   if (before.contextWindowTokens !== undefined || before.settings.brakes === undefined) return false;
   if (new Map(flagParts(before.settings.brakes) ?? []).get(WINDOW) !== 'model') return false;
-  const models = before.models;
-  return models === undefined || models.length !== modelsNow.length || models.some((model) => !modelsNow.includes(model));
+  return models.baseline === undefined || modelsChanged(models.baseline, models.now);
 }
 
 /** `model switch not judged: 1 scenario (x.yaml): …`: once, the scenarios whose model switch under `context-window=model` went unjudged (none when the check wrote the baseline again). */

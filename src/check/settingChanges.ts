@@ -94,12 +94,21 @@ function expectationChanges(before: BaselineScenario, check: ScenarioCheck): Set
 }
 
 /**
+ * Whether the models runs were priced at changed: the lists (each sorted, as a check and a baseline hold
+ * them) differ. The one rule: the drift's `model` row and the model switch under `context-window=model`
+ * (contextLimitLoosened.ts modelSwitchUnjudged) both read it.
+ */
+export function modelsChanged(before: readonly string[], now: readonly string[]): boolean {
+  return before.join(', ') !== now.join(', ');
+}
+
+/**
  * What changed in one scenario since the baseline. `baselineModels`: the models its runs were priced at
  * when the baseline wrote it (its own list, else the one model a baseline priced every scenario at),
  * undefined when the baseline cannot tell.
  */
 export function scenarioChanges(before: BaselineScenario, check: ScenarioCheck, baselineModels: readonly string[] | undefined): SettingChange[] {
-  const models = baselineModels === undefined ? [] : settingChange('model', baselineModels.join(', ') || NONE, check.models.join(', ') || NONE);
+  const models = baselineModels === undefined || !modelsChanged(baselineModels, check.models) ? [] : settingChange('model', baselineModels.join(', ') || NONE, check.models.join(', ') || NONE);
   return [...settingsChanges(before.settings, storedSettings(check)), ...models, ...runChanges(before, check), ...expectationChanges(before, check)];
 }
 

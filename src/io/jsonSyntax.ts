@@ -4,7 +4,8 @@
  * there; V8 names a character position, or for an unexpected token only quotes the text around it),
  * why (V8's reason without its position or quoted excerpt, in either form), a bare NaN or Infinity said
  * to be no JSON number (what Python's json.dump writes for a float JSON cannot hold), and a text that
- * stops short said to end too early. Pure; each caller frames the words (a 400, an InputIssue).
+ * stops short said to end too early, and which of a reader's hints fits (syntaxHint). Pure; each caller
+ * frames the words (a 400, an InputIssue).
  */
 import { bareNonNumber, NON_NUMBER } from './bareNonNumber.js';
 
@@ -111,16 +112,31 @@ export interface JsonSyntaxWords {
   noun: string;
 }
 
-/**
- * Where a text JSON.parse refused with `error` breaks, and why, in words. V8 names no position only for a
- * text it calls by name (`"NaN" is not valid JSON`) or a message of an unknown form: then, and only then,
- * the text is searched for a bare NaN or Infinity.
- */
 /** `is not valid JSON at column 31: <said>`: the message of a place, as a file or line reader frames it. */
 export function syntaxMessage(place: Pick<JsonSyntaxPlace, 'column' | 'said'>): string {
   return `is not valid JSON${place.column === undefined ? '' : ` at column ${place.column}`}: ${place.said}`;
 }
 
+/** What to do about a syntax error, by what it is: each reader's own words. */
+export interface SyntaxHints {
+  /** A bare NaN or Infinity (Python's json.dump writes them for a float JSON cannot hold). */
+  nonNumber: string;
+  /** A text cut short. */
+  endsEarly: string;
+  /** Any other fault. */
+  other: string;
+}
+
+/** The hint of `place`, the one rule every reader picks it by: for a bare NaN or Infinity, else a text cut short, else another fault. */
+export function syntaxHint(place: Pick<JsonSyntaxPlace, 'nonNumber' | 'endsEarly'>, hints: SyntaxHints): string {
+  return place.nonNumber !== undefined ? hints.nonNumber : place.endsEarly ? hints.endsEarly : hints.other;
+}
+
+/**
+ * Where a text JSON.parse refused with `error` breaks, and why, in words. V8 names no position only for a
+ * text it calls by name (`"NaN" is not valid JSON`) or a message of an unknown form: then, and only then,
+ * the text is searched for a bare NaN or Infinity.
+ */
 export function jsonSyntaxPlace(text: string, error: unknown, words: JsonSyntaxWords = { noun: 'text' }): JsonSyntaxPlace {
   const message = messageOf(error);
   const reported = jsonErrorOffset(text, error) ?? (/end of JSON input/i.test(message) ? text.length : undefined);

@@ -242,8 +242,13 @@ export function pricingIssue(issue: Issue, field: string, pricing: unknown, requ
 function cacheRuleIssue(issue: Issue, field: string, rule: unknown): void {
   if (rule === undefined) return;
   if (!isObject(rule)) return issue(field, 'invalid_value', `${shown(rule)} is not a cache rule`, 'NO_CACHE_RULE for none, or { minPrefixTokens, incrementTokens, source }; leave it out for the provider\'s');
-  tokensIssue(issue, `${field}.minPrefixTokens`, rule.minPrefixTokens ?? NaN, 'the smallest prefix the cache serves, e.g. 1024');
-  countIssue(issue, `${field}.incrementTokens`, rule.incrementTokens ?? NaN, 'the step a cached prefix grows by, e.g. 128 (1: any length)');
+  const { minPrefixTokens, incrementTokens, source } = rule;
+  const [minHint, stepHint] = ['the smallest prefix the cache serves, e.g. 1024', 'the step a cached prefix grows by, e.g. 128 (1: any length)'];
+  if (minPrefixTokens === undefined) issue(`${field}.minPrefixTokens`, 'missing_field', 'is missing', minHint);
+  else tokensIssue(issue, `${field}.minPrefixTokens`, minPrefixTokens, minHint);
+  if (incrementTokens === undefined) issue(`${field}.incrementTokens`, 'missing_field', 'is missing', stepHint);
+  else countIssue(issue, `${field}.incrementTokens`, incrementTokens, stepHint);
+  if (source !== undefined && typeof source !== 'string') issue(`${field}.source`, 'invalid_value', `${shown(source)} is not a string`, "the rule in words, as reports quote it, e.g. 'my proxy: from 1,200 tokens, 100-token steps'");
 }
 
 /** Each price of TokenPrices (the pricing module's keys): whole picodollars per token, 0 or more; input and output given. */

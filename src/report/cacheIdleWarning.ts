@@ -112,8 +112,8 @@ export class CacheIdleTally implements IdleCounts {
   runs = 0;
   wholeRecordings = false;
 
-  /** One run's idle calls (0 or undefined: none), counted over its whole recording or over the calls its replay made. */
-  add(idleCalls: number | undefined, overWholeRecording = true): this {
+  /** One run's idle calls (0 or undefined: none), counted over its whole recording (`overWholeRecording`) or over the calls its replay made. */
+  add(idleCalls: number | undefined, overWholeRecording: boolean): this {
     if (idleCalls !== undefined && idleCalls > 0) {
       this.calls += idleCalls;
       this.runs += 1;
@@ -122,13 +122,19 @@ export class CacheIdleTally implements IdleCounts {
     return this;
   }
 
-  /** Counts made apart (another thread's). */
-  addCounted(counts: { calls: number; runs: number } | undefined): this {
+  /** Counts made apart (another thread's), with what they were counted over. */
+  addCounted(counts: IdleCounts | undefined): this {
     if (counts !== undefined) {
       this.calls += counts.calls;
       this.runs += counts.runs;
+      if (counts.wholeRecordings === true) this.wholeRecordings = true;
     }
     return this;
+  }
+
+  /** What it counted (a copy), said as counted: none when no call came idle. */
+  counted(): IdleCounts | undefined {
+    return this.calls === 0 ? undefined : { calls: this.calls, runs: this.runs, ...(this.wholeRecordings ? { wholeRecordings: true } : {}) };
   }
 
   warnings(): ReportWarning[] {

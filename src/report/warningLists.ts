@@ -11,7 +11,7 @@ import type { PopulationConfig } from '../population/run.js';
 import type { PriceTable } from '../pricing/types.js';
 import { priceGapWarningsOf } from '../replay/priceGaps.js';
 import type { Trace } from '../trace/types.js';
-import { cacheIdleWarnings } from './cacheIdleWarning.js';
+import { cacheIdleWarnings, type IdleCounts } from './cacheIdleWarning.js';
 import { importNotesWarnings, type ImportNotesSeen } from './importNotesWarning.js';
 import { oneRunWarnings } from './projectConfidenceText.js';
 import { recordedStrategyWarnings, statedStrategiesOf, type StatedStrategies } from './recordedStrategyWarning.js';
@@ -41,7 +41,7 @@ function statedStrategyWarnings(configs: readonly ConfigSaid[], stated: StatedSt
 export interface HeaderFactsSaid {
   importNotes?: ImportNotesSeen;
   statedStrategies?: StatedStrategies;
-  cacheIdle?: { calls: number; runs: number };
+  cacheIdle?: IdleCounts;
 }
 
 /** The pieces of a sweep's or a calibration's warnings that depend on how the caller holds its runs. */
@@ -75,8 +75,8 @@ export function gridWarningList(p: GridWarningPieces): ReportWarning[] {
     ...unrecordedAgentsWarnings(p.unrecorded ?? []),
     ...importNotesWarnings(p.facts.importNotes ?? { runs: 0, notes: 0 }),
     ...statedStrategyWarnings(p.configs, p.facts.statedStrategies),
-    // Recorded runs' calls past the cache's lifetime, where a configuration models the cache (cacheIdleWarning.ts), as replay says them.
-    ...(p.configs.some((c) => c.strategy.cache === 'on') ? cacheIdleWarnings({ ...(p.facts.cacheIdle ?? { calls: 0, runs: 0 }), wholeRecordings: true }) : []),
+    // Recorded runs' calls past the cache's lifetime, where a configuration models the cache (cacheIdleWarning.ts), as replay says them (counted over the whole recordings: sweepHeaderFacts.ts).
+    ...(p.configs.some((c) => c.strategy.cache === 'on') ? cacheIdleWarnings(p.facts.cacheIdle ?? { calls: 0, runs: 0 }) : []),
   ];
 }
 

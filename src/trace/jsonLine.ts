@@ -5,12 +5,14 @@
  * was truncated. A line found bad for what its JSON holds quotes its numbers as written (numbersAsWritten).
  */
 import type { InputIssue } from '../errors.js';
-import { jsonSyntaxPlace, syntaxMessage } from '../io/jsonSyntax.js';
+import { jsonSyntaxPlace, syntaxHint, syntaxMessage, type SyntaxHints } from '../io/jsonSyntax.js';
 import { valueAt } from '../zodWords.js';
 
-const NON_NUMBER_HINT = 'write the figure as a number, or leave an optional field out when it is not known; see docs/trace-format.md';
-const TRUNCATED_HINT = 'each line must be one complete JSON object; was the file truncated?';
-const LINE_HINT = 'each line must be one complete JSON object; see docs/trace-format.md';
+const LINE_HINTS: SyntaxHints = {
+  nonNumber: 'write the figure as a number, or leave an optional field out when it is not known; see docs/trace-format.md',
+  endsEarly: 'each line must be one complete JSON object; was the file truncated?',
+  other: 'each line must be one complete JSON object; see docs/trace-format.md',
+};
 
 /**
  * The issue of a native line JSON.parse refused with `error`: `is not valid JSON at column 31: <why>`, with
@@ -23,7 +25,7 @@ export function invalidJsonIssue(error: Error, text: string, at: { file: string;
     ...(place.field === undefined ? {} : { field: place.field }),
     code: 'invalid_json',
     message: syntaxMessage(place),
-    hint: place.nonNumber !== undefined ? NON_NUMBER_HINT : place.endsEarly ? TRUNCATED_HINT : LINE_HINT,
+    hint: syntaxHint(place, LINE_HINTS),
   };
 }
 

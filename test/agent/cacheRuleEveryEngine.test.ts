@@ -90,7 +90,7 @@ describe('runAgentLoop: the provider cache rule on prices without one', () => {
 
   it('a sub-agent’s own prices get their rule too (its parent’s already have it)', () => {
     const spec = { agentId: 'researcher', model: new ScriptedModel([], 'gpt-4o'), context: { system: 's', goal: 'g' }, pricing: GPT };
-    const parent = { model: new ScriptedModel([]), tools: [], brakes: NO_BRAKES, context: { system: 's', goal: 'g' }, pricing: CLAUDE, clock: new VirtualClock(), retry: TRACE_RETRY, countTokens: () => 1 } as ResolvedAgentOptions;
+    const parent = { model: new ScriptedModel([]), tools: [], brakes: NO_BRAKES, context: { system: 's', goal: 'g' }, pricing: CLAUDE, clock: new VirtualClock(), retry: TRACE_RETRY, countTokens: () => 1, reasoningInPrompt: false } as ResolvedAgentOptions;
     expect(subagentOptions(spec, parent, () => ({}) as TreeMember).pricing.cacheRule).toMatchObject({ minPrefixTokens: 1024, incrementTokens: 128 });
   });
 });
@@ -141,5 +141,11 @@ describe('runAgentTree, runLoop and replayTrace given prices with the cache on',
     expect(refused({ minPrefixTokens: 1024, incrementTokens: 0, source: 'x' })).toEqual(['pricing.cacheRule.incrementTokens 0 is not a positive whole number (at most 2^53 − 1)']);
     expect(refused({ minPrefixTokens: -1, incrementTokens: 128, source: 'x' })).toEqual(['pricing.cacheRule.minPrefixTokens -1 is not a whole number of tokens, 0 or more']);
     expect(refused('none')).toEqual(['pricing.cacheRule "none" is not a cache rule']);
+    // A field left out is said missing (before: "NaN is not a whole number of tokens", a NaN never written).
+    expect(refused({ incrementTokens: 128 })).toEqual(['pricing.cacheRule.minPrefixTokens is missing']);
+    expect(refused({ minPrefixTokens: 1024, source: 'x' })).toEqual(['pricing.cacheRule.incrementTokens is missing']);
+    expect(userErrorOf(() => replayTrace(recording, { brakes: NO_BRAKES, strategy: on, prices, pricing: { ...GPT, cacheRule: {} } as unknown as ModelPricing })).issues.map((i) => i.code)).toEqual(['missing_field', 'missing_field']);
+    // Its words, when given, are a string (reports quote them).
+    expect(refused({ minPrefixTokens: 1024, incrementTokens: 128, source: 7 })).toEqual(['pricing.cacheRule.source 7 is not a string']);
   });
 });

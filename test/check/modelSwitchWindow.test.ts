@@ -88,6 +88,23 @@ describe('loopcost check: a model switch under context-window=model', () => {
     expect([json.passed, json.brakesLoosened, json.drift.modelSwitchNotJudged]).toEqual([true, 0, [file]]);
   });
 
+  it('an old baseline whose scenarios name no models (priced at the file\'s one model) is judged by the drift\'s rule: unchanged says nothing, a switch says both', async () => {
+    const { file, baseline } = await modelWindowGate();
+    dropWindows(baseline);
+    const stored = JSON.parse(readFileSync(baseline, 'utf8'));
+    for (const scenario of stored.scenarios) delete scenario.models;
+    expect(stored.models.map((row: { model: string }) => row.model)).toEqual(['gpt-4o-mini']);
+    writeFileSync(baseline, JSON.stringify(stored, null, 2) + '\n');
+    // Before: the scenario's own `models` was read, absent taken as changed: "model switch not judged" with no change in the drift.
+    const same = await cli('check', file, '--baseline', baseline);
+    expect(same.code, same.stdout).toBe(0);
+    expect(same.stdout).not.toContain('model switch not judged');
+    switchModel(file, 'gpt-4.1-nano');
+    const switched = await cli('check', file, '--baseline', baseline, '--tolerance', '50%');
+    expect(flat(switched.stdout)).toContain(`${file}: model: gpt-4o-mini → gpt-4.1-nano`);
+    expect(flat(switched.stdout)).toContain(`model switch not judged: 1 scenario (${file})`);
+  });
+
   it('an old baseline whose models did not change says nothing of it', async () => {
     const { file, baseline } = await modelWindowGate();
     dropWindows(baseline);

@@ -139,5 +139,8 @@ describe('cache_idle: replay, whatif and sweep with the cache on', () => {
     expect(await idleWarnings('whatif', slow, slow.replace('slow', 'quick'), '--cache', 'on', '--try', 'max-steps=2')).toEqual([{ code: 'cache_idle', message: MESSAGE(3, 1, true) }]);
     expect(await idleWarnings('sweep', slow, quick, '--cache', 'on', '--grid', 'max-steps=2,5')).toEqual([{ code: 'cache_idle', message: MESSAGE(3, 1, true) }]);
     expect(await idleWarnings('sweep', slow, quick, '--grid', 'max-steps=2,5')).toEqual([]);
+    // Counted on two threads and joined: what they were counted over travels with the counts.
+    const slower = runFile(dir, 'slower.jsonl', 30 * MINUTE_MS);
+    expect(await idleWarnings('sweep', slow, quick, slower, '--cache', 'on', '--grid', 'max-steps=2,5', '--workers', '2')).toEqual([{ code: 'cache_idle', message: MESSAGE(6, 2, true) }]);
   });
 });

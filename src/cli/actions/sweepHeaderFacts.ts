@@ -13,7 +13,7 @@ import { ImportNotesTally, type ImportNotesSeen } from '../../report/importNotes
 import { StatedStrategyTally, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
 import type { Trace } from '../../trace/types.js';
 import { importNotesOf } from './runNotes.js';
-import { CacheIdleTally, idleCallsOf, idleCallsOfCompiled } from '../../report/cacheIdleWarning.js';
+import { CacheIdleTally, idleCallsOf, idleCallsOfCompiled, type IdleCounts } from '../../report/cacheIdleWarning.js';
 import { handedOverCompiled } from '../../replay/compiledRuns.js';
 
 /** Facts of runs' headers (plain data: a worker thread sends them), each absent where none of the runs has it. */
@@ -22,8 +22,8 @@ export interface RunHeaderFacts {
   importNotes?: ImportNotesSeen;
   /** The runs whose recordings state their context strategy, by spec; absent: none. */
   statedStrategies?: StatedStrategies;
-  /** Calls that came after the cache's lifetime by their recorded latencies (report/cacheIdleWarning.ts), and their runs; absent: none. */
-  cacheIdle?: { calls: number; runs: number };
+  /** Calls that came after the cache's lifetime by their recorded latencies (report/cacheIdleWarning.ts), their runs and what they were counted over (the whole recordings); absent: none. */
+  cacheIdle?: IdleCounts;
 }
 
 /** Facts of some runs (a sweep unit's) and where they come among the inputs (the unit's `order`: sweepUnits.ts). */
@@ -44,7 +44,8 @@ export class RunHeaderFactsTally {
     this.stated.add(trace);
     // A sweep's run has its calls let go once compiled (sweepStream.ts letCallsGo): read off the compiled trace then.
     const compiled = handedOverCompiled(trace);
-    this.idle.add(compiled === undefined ? idleCallsOf(trace) : idleCallsOfCompiled(compiled));
+    // No setting's replay at hand: counted over the whole recording.
+    this.idle.add(compiled === undefined ? idleCallsOf(trace) : idleCallsOfCompiled(compiled), true);
     return this;
   }
 
@@ -60,7 +61,8 @@ export class RunHeaderFactsTally {
   facts(): RunHeaderFacts {
     const notes = this.notes.counted();
     const stated = this.stated.counted();
-    const idle = this.idle.calls === 0 ? {} : { cacheIdle: { calls: this.idle.calls, runs: this.idle.runs } };
+    const counted = this.idle.counted();
+    const idle = counted === undefined ? {} : { cacheIdle: counted };
     return { ...(notes.runs === 0 ? {} : { importNotes: notes }), ...(stated === undefined ? {} : { statedStrategies: stated }), ...idle };
   }
 }

@@ -4,7 +4,7 @@
  */
 import { UserError } from '../../errors.js';
 import { parsedJsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
-import { jsonSyntaxPlace, lineOfOffset, syntaxMessage } from '../../io/jsonSyntax.js';
+import { jsonSyntaxPlace, lineOfOffset, syntaxHint, syntaxMessage } from '../../io/jsonSyntax.js';
 
 /** Where a JSON syntax error is: src/io/jsonSyntax.ts, re-exported for the readers that place one. */
 export { jsonErrorOffset, lineOfOffset } from '../../io/jsonSyntax.js';
@@ -63,11 +63,11 @@ function parseCheckedDocument(content: string, path: string, what: string): unkn
  */
 function documentSyntaxError(text: string, error: unknown, doc: { path: string; what: string }): UserError {
   const place = jsonSyntaxPlace(text, error, { noun: 'document' });
-  const hint = place.nonNumber !== undefined
-    ? `write a number there, or export the run again (Python's json.dump writes NaN or Infinity for a float JSON cannot hold)`
-    : place.endsEarly
-      ? `the ${doc.what} looks truncated: copy or decompress it again, or wait until the agent has finished writing it`
-      : `the ${doc.what} must be one JSON document: fix the syntax at the line shown or export the run again`;
+  const hint = syntaxHint(place, {
+    nonNumber: `write a number there, or export the run again (Python's json.dump writes NaN or Infinity for a float JSON cannot hold)`,
+    endsEarly: `the ${doc.what} looks truncated: copy or decompress it again, or wait until the agent has finished writing it`,
+    other: `the ${doc.what} must be one JSON document: fix the syntax at the line shown or export the run again`,
+  });
   return new UserError({
     file: doc.path,
     ...(place.line === undefined ? {} : { line: place.line }),

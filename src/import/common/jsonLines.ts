@@ -68,6 +68,22 @@ export interface JsonLine {
 }
 
 /**
+ * Where a line JSON.parse refused (trimmed, with `error`) breaks, placed in the line as written (its indent
+ * counted in the column), as the other line readers place theirs: parsed again with its indent, as spaces (a
+ * blank JSON does not take would be the fault), and without its trailing blanks (a `\r` kept before the
+ * newline would move the end of a line cut short).
+ */
+function placeInLine(text: string, error: unknown): JsonSyntaxPlace {
+  const indented = text.trimEnd().replace(/^\s+/, (indent) => ' '.repeat(indent.length));
+  try {
+    JSON.parse(indented);
+  } catch (again) {
+    return jsonSyntaxPlace(indented, again, { noun: 'line' });
+  }
+  return jsonSyntaxPlace(text.trim(), error, { noun: 'line' }); // never: spaces before a text change no verdict
+}
+
+/**
  * Reads a log's lines one at a time as JSON objects. A line that is not JSON is judged when the next
  * non-blank line comes: then it is an issue (the file is damaged); as the last line it is cut (`cutLine`).
  * Nesting and duplicate keys are held to the rule of every JSON reader (src/io/jsonText.ts).
@@ -91,9 +107,7 @@ export class JsonLineReader {
     try {
       value = JSON.parse(trimmed);
     } catch (error) {
-      const place = jsonSyntaxPlace(trimmed, error, { noun: 'line' });
-      const indent = text.length - text.trimStart().length;
-      this.broken = { line, place: place.column === undefined ? place : { ...place, column: place.column + indent } };
+      this.broken = { line, place: placeInLine(text, error) };
       return undefined;
     }
     if (!isJsonObject(value)) {

@@ -6,26 +6,14 @@
  * line holds more than it. Never V8's raw message or its quoted excerpt. Pure.
  */
 import { UserError } from '../../errors.js';
-import { jsonSyntaxPlace, syntaxMessage, type JsonSyntaxPlace } from '../../io/jsonSyntax.js';
+import { jsonSyntaxPlace, syntaxHint, syntaxMessage, type JsonSyntaxPlace, type SyntaxHints } from '../../io/jsonSyntax.js';
 
-/** What to do about a syntax error, by what it is. */
-export interface SyntaxHints {
-  /** A bare NaN or Infinity (Python's json.dump writes them for a float JSON cannot hold). */
-  nonNumber: string;
-  /** A text cut short. */
-  endsEarly: string;
-  /** Any other fault. */
-  other: string;
-}
+/** The hint rule, written once in src/io/jsonSyntax.ts: re-exported for the readers that frame a text held inside the file. */
+export { syntaxHint, type SyntaxHints } from '../../io/jsonSyntax.js';
 
 /** What to do about a bare NaN or Infinity: write a number, or `again` (`export the spans again`). */
 export function nonNumberHint(again: string): string {
   return `write a number there, or ${again}: Python's json.dump writes NaN or Infinity for a float JSON cannot hold`;
-}
-
-/** The hint of `place`: for a bare NaN or Infinity, a text cut short, or another fault. */
-export function syntaxHint(place: JsonSyntaxPlace, hints: SyntaxHints): string {
-  return place.nonNumber !== undefined ? hints.nonNumber : place.endsEarly ? hints.endsEarly : hints.other;
 }
 
 /** A text of the file JSON.parse refused: where it starts and how it is told. */
@@ -33,11 +21,20 @@ export interface FileTextAt {
   file: string;
   /** The file's line the text starts on (1 for a whole document, the line's number for a JSONL line). */
   firstLine: number;
-  /** What the text is, for "ends too early": `file`, `line`. */
-  noun: string;
+  /**
+   * What the text is, for "ends too early": the whole `file`, or one `line` of it. A line is always named at
+   * its line; a whole file at the line of the fault, left out when JSON.parse names no place.
+   */
+  noun: 'file' | 'line';
   /** Put before `is not valid JSON` (`line `), when the message names its subject. */
   subject?: string;
   hints: SyntaxHints;
+}
+
+/** The file's line of the fault: a JSONL line's own when JSON.parse names no place, none for a whole file then. */
+function lineOf(place: JsonSyntaxPlace, at: FileTextAt): number | undefined {
+  if (place.line !== undefined) return at.firstLine + place.line - 1;
+  return at.noun === 'line' ? at.firstLine : undefined;
 }
 
 /**
@@ -46,9 +43,10 @@ export interface FileTextAt {
  */
 export function fileTextSyntaxError(text: string, error: unknown, at: FileTextAt): UserError {
   const place = jsonSyntaxPlace(text, error, { noun: at.noun });
+  const line = lineOf(place, at);
   return new UserError({
     file: at.file,
-    line: at.firstLine + (place.line ?? 1) - 1,
+    ...(line === undefined ? {} : { line }),
     ...(place.field === undefined ? {} : { field: place.field }),
     code: 'invalid_json',
     message: `${at.subject ?? ''}${syntaxMessage(place)}`,
