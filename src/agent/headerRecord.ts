@@ -21,7 +21,7 @@ export function liveHeaderRecord(options: ResolvedAgentOptions, sizes: { systemT
     // The lifetime its cache writes were asked for, as its bound took it: a replay bounds them at that price too (kernel/cacheWrites.ts).
     ...(options.cacheWrites === undefined ? {} : { cacheWrites: options.cacheWrites }),
     // Whether its calls' reasoning entered its later prompts, as its estimates took it (false unless its Model sends it back): a replay's growth model takes it so (kernel/stepTokens.ts).
-    reasoningInPrompt: options.reasoningInPrompt === true,
+    reasoningInPrompt: options.reasoningInPrompt,
     // The strategy it ran under, unless full history: a replay with full context replays it as the loop ran it (replay/recordedStrategy.ts).
     ...(options.context.strategy === undefined || isIdentity(options.context.strategy) ? {} : { context: recordedContextOf(options.context.strategy) }),
     live: true,

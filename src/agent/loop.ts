@@ -45,8 +45,10 @@ import { sendCall, type CallsRun } from './failedCalls.js';
 import { afterModelCallFailed } from './modelCallFailed.js';
 import type { AgentLoopOptions, AgentRunResult, Clock, ModelTurn, RetryPolicy, SubagentSpec } from './types.js';
 
-export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes'> {
+export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes' | 'reasoningInPrompt'> {
   brakes: BrakeConfig;
+  /** Whether a call's reasoning re-enters the later prompts (AgentLoopOptions.reasoningInPrompt, resolved: left out, it does not). */
+  reasoningInPrompt: boolean;
   clock: Clock;
   retry: RetryPolicy;
   countTokens: (text: string) => number;
@@ -75,8 +77,7 @@ class AgentRun {
   private readonly calls: CallsRun; // What a failed call needs of this run (failedCalls.ts).
   private readonly summaryRun: SummaryRun; // What the summary call needs of this run (liveSummary.ts).
   private pendingWait: PendingWait | undefined; // The wait before a retry, counted as its failed call's time, not yet waited (waitBeforeRetry.ts).
-  /** The call a deadline cut (deadline.ts), named in the detail of the timeout that stops the run. */
-  private cutOff: string | undefined;
+  private cutOff: string | undefined; // The call a deadline cut (deadline.ts), named in the detail of the timeout that stops the run.
   /** The tool call ids the run used (records.ts withCallIds: a call sent without one is named apart from them); what it notes (AgentRunResult `notes`). */
   private readonly callIds = new Set<string>();
   private readonly notes: string[] = [];
@@ -92,7 +93,7 @@ class AgentRun {
     this.root = options.member === undefined && options.tools.some((tool) => tool.subagent) ? new LiveTree(options.brakes, options.subagentLimits) : undefined;
     this.member = options.member ?? this.root?.member('main');
     const brakes = this.member ? runBrakes(options.brakes) : options.brakes;
-    this.session = new LoopSession({ brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true }, { cacheWrites: cacheWritesOfOption(options.cacheWrites), reasoningReenters: options.reasoningInPrompt === true });
+    this.session = new LoopSession({ brakes, strategy, cache: 'recorded', pricing: options.pricing, ...summaryPricing, systemTokens, goalTokens, usageAsSent: true }, { cacheWrites: cacheWritesOfOption(options.cacheWrites), reasoningReenters: options.reasoningInPrompt });
     this.tools = new ToolRegistry(options.tools);
     this.conversation = new Conversation(context.system, context.goal);
     this.recorder = this.member ? this.member.recording(options.recorder, options.brakes) : (options.recorder ?? NO_RECORDER);

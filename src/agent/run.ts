@@ -1,7 +1,7 @@
 /**
  * runAgentLoop: the real loop (loop.ts, pure) with the shell's defaults filled in — the wall clock,
- * the model family's tokenizer and the retry policy the README states — and its prices' provider cache
- * rule (pricing/cacheRules.ts withCacheRules), as a replay of its recording takes it.
+ * the model family's tokenizer and the retry policy the README states. Its prices' provider cache rule is
+ * filled in by its session (loop/session.ts, pricing/cacheRules.ts withCacheRule), as a replay of its recording takes it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brakeConfig } from '../brakes/config.js';
@@ -10,7 +10,6 @@ import { agentLoop } from './loop.js';
 import { checkSummaryTrigger, strategyPlaceOf, validateAgentOptions } from './validate.js';
 import { withPartialRun, type ErrorWithPartialRun } from './thrownRun.js';
 import { UserError } from '../errors.js';
-import { withCacheRules } from '../pricing/cacheRules.js';
 import type { AgentLoopOptions, AgentRunResult, Clock, RetryPolicy } from './types.js';
 
 /** The wall clock (performance.now: monotonic). */
@@ -33,8 +32,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
   const brakes = brakeConfig(options.brakes);
   checkSummaryTrigger({ ...options, brakes }, strategyPlaceOf());
   return agentLoop({
-    ...withCacheRules(options),
+    ...options,
     brakes,
+    // Left out, the loop's reasoning does not re-enter its prompts (a Model sends it back only when it says so).
+    reasoningInPrompt: options.reasoningInPrompt === true,
     clock: options.clock ?? systemClock,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     countTokens: options.context.countTokens ?? ((text: string) => countTokens(text, model)),

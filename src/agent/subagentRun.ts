@@ -4,12 +4,12 @@
  * are checked by (validate.ts subagentSpecIssues: a misspelt brake or key, a model without call(), tools,
  * context, prices: its own, else its parent's when they price its model), so a sub-agent's model is never
  * called with settings it would silently ignore (nor billed at another model's prices); then
- * its brakes (the parent's unless it has its own), prices (their provider cache rule filled in, as the root's:
- * pricing/cacheRules.ts withCacheRules), token counter, and its place in the tree. The
+ * its brakes (the parent's unless it has its own), prices (their provider cache rule filled in, pricing/cacheRules.ts
+ * withCacheRule, as every session fills in its own: loop/session.ts), token counter, and its place in the tree. The
  * clock, retry policy, AbortSignal, cache writes and whether reasoning re-enters its prompts are the parent's.
  */
 import { brakeConfig } from '../brakes/config.js';
-import { withCacheRules } from '../pricing/cacheRules.js';
+import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ResolvedAgentOptions } from './loop.js';
 import type { TreeMember } from './subagent.js';
 import type { SubagentSpec } from './types.js';
@@ -19,7 +19,7 @@ import { checkSummaryTrigger, strategyPlaceOf, validateSubagentSpec } from './va
 export function subagentOptions(spec: SubagentSpec, parent: ResolvedAgentOptions, join: (agentId: string) => TreeMember): ResolvedAgentOptions {
   validateSubagentSpec(spec, parent.pricing);
   const brakes = spec.brakes === undefined ? parent.brakes : brakeConfig(spec.brakes);
-  const { pricing } = withCacheRules({ pricing: spec.pricing ?? parent.pricing });
+  const pricing = withCacheRule(spec.pricing ?? parent.pricing);
   checkSummaryTrigger({ context: spec.context, brakes, pricing }, strategyPlaceOf(spec.agentId));
   return {
     model: spec.model,
@@ -30,7 +30,7 @@ export function subagentOptions(spec: SubagentSpec, parent: ResolvedAgentOptions
     ...(spec.recorder === undefined ? {} : { recorder: spec.recorder }),
     ...(parent.signal === undefined ? {} : { signal: parent.signal }),
     ...(parent.cacheWrites === undefined ? {} : { cacheWrites: parent.cacheWrites }),
-    ...(parent.reasoningInPrompt === undefined ? {} : { reasoningInPrompt: parent.reasoningInPrompt }),
+    reasoningInPrompt: parent.reasoningInPrompt,
     clock: parent.clock,
     retry: parent.retry,
     countTokens: spec.context.countTokens ?? parent.countTokens,

@@ -19,6 +19,7 @@ import { CompiledField, type CompiledTrace } from './layout.js';
 import { finishTable, NO_LIMITS, recordRunTable, tableFor, type RunTable } from './runTable.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import { stepSums } from './stretch.js';
+import { keptPrompt } from './sweepClosed.js';
 
 /** Whether fillPlainTable can take this trace under these settings. */
 export function plainTableApplies(t: CompiledTrace, settings: RunSettings, prices: FlatPrices): boolean {
@@ -57,9 +58,10 @@ function fillSimple(t: CompiledTrace, before: Float64Array, keep: number, prices
   const promptMaxAt = table.store.promptMax;
   const windowed = keep !== 0x3fffffff;
   const fixed = t.fixedTokens;
+  let modelled: ModelledSteps | undefined; // Made at the first step whose latency is not recorded (rare here).
   let spent = 0, elapsed = 0, tokens = 0, promptMax = -Infinity;
   for (let k = 0; ; k++) {
-    const view = keptPrompt(before, k, keep, fixed);
+    const view = keptPrompt(before, fixed, keep, k);
     spentAt[k] = spent;
     elapsedAt[k] = elapsed;
     tokensAt[k] = tokens;
@@ -75,14 +77,9 @@ function fillSimple(t: CompiledTrace, before: Float64Array, keep: number, prices
     spent += uncachedCost(pIn, pOut, pReasoning, view, output, records[at + CallField.Reasoning]!);
     tokens += view + output;
     const stepLatency = records[at + CompiledField.StepLatency]!;
-    elapsed = stepLatency === stepLatency ? elapsed + stepLatency : elapsed + modelledStepMs(t, k, table.settings, view, output);
+    elapsed = stepLatency === stepLatency ? elapsed + stepLatency : elapsed + (modelled ??= new ModelledSteps(t, table.settings)).stepMs(k, at, view, output, 0);
   }
   return true;
-}
-
-/** The prompt of call k: system + goal (`fixed`) + the kept steps (a window keeps the last `keep`), from the step sums `before`. */
-function keptPrompt(before: Float64Array, k: number, keep: number, fixed: number): number {
-  return k > keep ? fixed + before[k]! - before[k - keep]! : fixed + before[k]!;
 }
 
 /** The tokens of call k's prompt (`view`) the previous prompt held unchanged (what the cache serves): all of it until the window slides, then system + goal. */
@@ -91,11 +88,29 @@ function unchangedTokens(k: number, keep: number, view: number, previousView: nu
   return unchanged < view ? unchanged : view;
 }
 
-/** `fromMs` plus a step whose latency the trace does not all record (or that the model works out): the call's, then its tools', added in order. */
-function modelledStepMs(t: CompiledTrace, k: number, s: RunSettings, view: number, output: number, fromMs = 0): number {
-  let ms = fromMs + modelledCallMs(t.records[k * CompiledField.Stride + CallField.LatencyMs]!, s[RunSetting.PerCallMs]!, s[RunSetting.PerInputTokenMs]!, s[RunSetting.PerOutputTokenMs]!, view, output);
-  for (let j = t.toolStart[k]!, e = t.toolStart[k + 1]!; j < e; j++) ms += modelledToolMs(t.toolLatencyMs[j]!, s[RunSetting.PerToolCallMs]!);
-  return ms;
+/** The latency model's step times for a table of trace `t`: its four settings (RunSetting.PerCallMs …) read once a table, not once a call. */
+class ModelledSteps {
+  private readonly perCallMs: number;
+  private readonly perInputTokenMs: number;
+  private readonly perOutputTokenMs: number;
+  private readonly perToolCallMs: number;
+  constructor(
+    private readonly t: CompiledTrace,
+    s: RunSettings,
+  ) {
+    this.perCallMs = s[RunSetting.PerCallMs]!;
+    this.perInputTokenMs = s[RunSetting.PerInputTokenMs]!;
+    this.perOutputTokenMs = s[RunSetting.PerOutputTokenMs]!;
+    this.perToolCallMs = s[RunSetting.PerToolCallMs]!;
+  }
+
+  /** `fromMs` plus step k (its record at `at`) whose latency the trace does not all record (or that the model works out): the call's, then its tools', added in order. */
+  stepMs(k: number, at: number, view: number, output: number, fromMs: number): number {
+    const t = this.t;
+    let ms = fromMs + modelledCallMs(t.records[at + CallField.LatencyMs]!, this.perCallMs, this.perInputTokenMs, this.perOutputTokenMs, view, output);
+    for (let j = t.toolStart[k]!, e = t.toolStart[k + 1]!; j < e; j++) ms += modelledToolMs(t.toolLatencyMs[j]!, this.perToolCallMs);
+    return ms;
+  }
 }
 
 /**
@@ -111,10 +126,11 @@ function fillGeneral(t: CompiledTrace, before: Float64Array, keep: number, setti
   const { spent: spentAt, elapsed: elapsedAt, tokens: tokensAt, prompt: promptAt, cached: cachedAt, written: writtenAt, ruleLost: ruleLostAt } = table;
   const promptMaxAt = table.store.promptMax;
   const windowed = keep !== 0x3fffffff;
+  const modelled = new ModelledSteps(t, settings);
   let spent = 0, elapsed = 0, tokens = 0, cached = 0, written = 0, previousView = 0;
   let timeGrows = true, promptMax = -Infinity;
   for (let k = 0; ; k++) {
-    const view = keptPrompt(before, k, keep, fixed);
+    const view = keptPrompt(before, fixed, keep, k);
     spentAt[k] = spent;
     elapsedAt[k] = elapsed;
     tokensAt[k] = tokens;
@@ -144,7 +160,7 @@ function fillGeneral(t: CompiledTrace, before: Float64Array, keep: number, setti
     if (exactTime && stepLatency === stepLatency) elapsed += stepLatency;
     else {
       const elapsedBefore = elapsed;
-      elapsed = modelledStepMs(t, k, settings, view, output, elapsed);
+      elapsed = modelled.stepMs(k, at, view, output, elapsed);
       if (elapsed < elapsedBefore) timeGrows = false;
     }
     previousView = view;

@@ -95,8 +95,7 @@ export class ClosedRun {
   }
 
   prompt(k: number): number {
-    const b = this.before;
-    return k > this.keep ? this.fixed + b[k]! - b[k - this.keep]! : this.fixed + b[k]!;
+    return keptPrompt(this.before, this.fixed, this.keep, k);
   }
 
   /** Σ prompt over calls 0..k−1. */
@@ -182,6 +181,11 @@ export class ClosedRun {
 export function writeClosedCapSpent(out: { costPico: number }, t: CompiledTrace, prices: FlatPrices, k: number, promptSum: number): void {
   const rows = prices.rows;
   out.costPico = costOfSums(rows[PriceField.Input]!, 0, 0, 0, rows[PriceField.Output]!, rows[PriceField.Reasoning]!, promptSum, 0, 0, 0, t.plainOutputBefore[k]!, t.reasoningBefore[k]!);
+}
+
+/** The prompt of call k: system + goal (`fixed`) + the kept steps (a window keeps the last `keep`), from K, the step sums `before` (prompt_k above; plainTable.ts fills its tables by it too). */
+export function keptPrompt(before: Float64Array, fixed: number, keep: number, k: number): number {
+  return k > keep ? fixed + before[k]! - before[k - keep]! : fixed + before[k]!;
 }
 
 /** Σ prompt over calls 0..k−1 (fixed tokens a call, `keep` steps a window keeps) from S, the running sum of the step sums. */

@@ -6,6 +6,7 @@
  * reasoning back (the trace header's `reasoningInPrompt: false`).
  */
 import type { Trace } from '../trace/types.js';
+import { plainOutputTokens } from './cost.js';
 
 /**
  * Whether a call's reasoning enters the later prompts of the run `trace` records: unless its header says it
@@ -22,11 +23,11 @@ export function reasoningReentersOf(trace: Pick<Trace, 'header'>): boolean {
  * and counts it — Codex/Responses, DeepSeek reasoner with tool calls), else the output less its reasoning (a
  * loop that drops it: loopcost's real loop, Chat Completions clients without `reasoning_content`). The one rule
  * every engine reads where a call's output enters the context (kernel/callContext.ts enterCall's callers, a
- * summary's output: loop/summary.ts, the compiled replay's per-call precompute: fast/compile.ts).
+ * summary's output: loop/summary.ts, the compiled replay's per-call precompute: fast/compile.ts). The output
+ * less its reasoning is what the output price bills (cost.ts plainOutputTokens).
  */
 export function outputEnteringContext(outputTokens: number, reasoningTokens: number, reasoningReenters: boolean): number {
-  if (reasoningReenters || !(reasoningTokens > 0)) return outputTokens;
-  return reasoningTokens < outputTokens ? outputTokens - reasoningTokens : 0;
+  return reasoningReenters || !(reasoningTokens > 0) ? outputTokens : plainOutputTokens(outputTokens, reasoningTokens);
 }
 
 /** The tokens a tool result of `resultTokens` adds to its step under a cap of `capTokens` (Infinity: no cap). */

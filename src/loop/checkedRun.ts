@@ -12,6 +12,7 @@ import { callValueIssues } from '../options/traceValues.js';
 import { isObject } from '../options/issues.js';
 import type { CallRecord } from '../trace/types.js';
 import { runLoop as runCheckedLoop } from './run.js';
+import { sourceFacts } from './sourceFacts.js';
 import type { LoopOptions, RunOutcome, StepSource } from './types.js';
 
 const FILE = argumentsFile('runLoop');
@@ -28,7 +29,7 @@ export function runLoop(source: StepSource, options: LoopOptions): RunOutcome {
   return runCheckedLoop(checkedSource(source), options);
 }
 
-/** `source` with every response it gives (`next`, a recorded summary call) checked; the rest of it as it is, called on it. */
+/** `source` with every response it gives (`next`, a recorded summary call) checked; the rest of it as it is: its facts, its methods called on it. */
 function checkedSource(source: StepSource): StepSource {
   let calls = 0;
   const named = source.constructor?.name && source.constructor !== Object ? `source (${source.constructor.name})` : 'source';
@@ -39,7 +40,9 @@ function checkedSource(source: StepSource): StepSource {
     if (issues.length > 0) throw new UserError(issues.map((issue) => ({ ...issue, file: FILE, message: `call ${calls}: ${issue.message}`, hint: issue.hint === undefined ? HINT : `${issue.hint}; ${HINT}` })));
     return response;
   };
+  // Every fact the source states (sourceFacts.ts: none left behind).
   const wrapped: { -readonly [K in keyof StepSource]: StepSource[K] } = {
+    ...sourceFacts(source),
     next: (view, state, request) => checked(source.next(view, state, request), 'next()'),
     exhaustedReason: () => source.exhaustedReason(),
   };
@@ -49,7 +52,5 @@ function checkedSource(source: StepSource): StepSource {
   if (source.refusal) wrapped.refusal = () => source.refusal!();
   if (source.toolSkipped) wrapped.toolSkipped = (index) => source.toolSkipped!(index);
   if (source.recordedSummary) wrapped.recordedSummary = () => checked(source.recordedSummary!(), 'recordedSummary()');
-  if (source.readsToolState !== undefined) wrapped.readsToolState = source.readsToolState;
-  if (source.cacheWrites !== undefined) wrapped.cacheWrites = source.cacheWrites;
   return wrapped;
 }

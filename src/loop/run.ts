@@ -5,23 +5,18 @@
  */
 import type { Stop } from '../brakes/stopReasons.js';
 import { LoopSession, SKIPPED, type TreeCheck } from './session.js';
-import type { LoopOptions, RunOutcome, SessionSetup, StepSource } from './types.js';
+import type { LoopOptions, RunOutcome, StepSource } from './types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import type { PromptView } from '../kernel/context.js';
 import { Limit } from '../kernel/limits.js';
-import { withCacheRules } from '../pricing/cacheRules.js';
+import { sessionSetupOf } from './sourceFacts.js';
 
 const NO_TOOL_CALLS: readonly ToolCallRecord[] = [];
 
-/** Runs `source` to its stop under `options`, its prices' provider cache rule filled in (pricing/cacheRules.ts withCacheRules: a replay's already are). */
+/** Runs `source` to its stop under `options` (its prices' provider cache rule filled in by the session: pricing/cacheRules.ts withCacheRule). */
 export function runLoop(source: StepSource, options: LoopOptions): RunOutcome {
-  const session = new LoopSession(withCacheRules(options), sessionSetupOf(source));
+  const session = new LoopSession(options, sessionSetupOf(source));
   return session.finish(drive(source, session));
-}
-
-/** What a session is told of its step source: whether it reads the tool counts, how long its cache writes may last, whether its reasoning re-enters its prompts. */
-function sessionSetupOf(source: StepSource): SessionSetup {
-  return { sourceReadsToolState: source.readsToolState !== false, cacheWrites: source.cacheWrites, reasoningReenters: source.reasoningReenters };
 }
 
 function drive(source: StepSource, session: LoopSession): Stop {

@@ -38,6 +38,7 @@ import { CacheWrites } from '../kernel/cacheWrites.js';
 import { boundWrites } from '../kernel/meter.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
+import { withCacheRule } from '../pricing/cacheRules.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import type { TimeoutAt } from '../kernel/cutWords.js';
 import { refusedCallLabel, SUMMARY_CALL } from '../kernel/providerWindow.js';
@@ -59,7 +60,7 @@ export type { TreeCheck } from './types.js';
 export class LoopSession {
   readonly state: BrakeState = newBrakeState();
   readonly limits: BrakeLimits;
-  private readonly context: ContextTracker;
+  private readonly context = new ContextTracker();
   /** Each stop told (runStops.ts), with the facts the stopping brake sets. */
   private readonly stops: RunStops;
   private readonly prices: FlatPrices;
@@ -77,6 +78,7 @@ export class LoopSession {
   private readonly toolBrakes: ToolBrakes;
   /** The cache writes the predictive bound prices: the run's (kernel/cacheWrites.ts), as its cache mode leaves them (kernel meter.ts boundWrites). */
   readonly cacheWrites: CacheWrites;
+  private readonly reasoningReenters: boolean;
 
   /** The run's totals so far (tokens as billed, failed calls, …): what a live loop can report mid-run. */
   get totals(): Readonly<RunAccounts['totals']> {
@@ -85,22 +87,20 @@ export class LoopSession {
 
   constructor(
     private readonly options: LoopOptions,
-    private readonly setup: SessionSetup = {},
+    setup: SessionSetup = {},
   ) {
-    this.prices = flattenPrices(options.pricing);
+    this.prices = flattenPrices(withCacheRule(options.pricing)); // Their provider's cache rule filled in, on every engine (pricing/cacheRules.ts).
     this.meterSettings = options.usageAsSent ? { ...meterSettings(FULL_HISTORY, options.cache, this.prices), asSent: true } : meterSettings(options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough, this.prices);
     this.sentOverhead = options.usageAsSent ? new SentOverhead() : undefined;
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
     this.stops = new RunStops(this.limits, this.state);
     this.cacheWrites = boundWrites(setup.cacheWrites ?? CacheWrites.MayLastAnHour, this.meterSettings.cacheMode);
-    this.context = new ContextTracker();
     const countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
-    const interner = setup.interner ?? new Interner();
-    this.toolBrakes = new ToolBrakes({ limits: this.limits, state: this.state, stops: this.stops, accounts: this.accounts, context: this.context, options, interner, countsActions });
-    this.summaries = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options, reasoningReenters: setup.reasoningReenters !== false });
-    const breakpoints = cacheAtBreakpoints(this.prices, this.cacheWrites);
-    this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)), breakpoints);
+    this.toolBrakes = new ToolBrakes({ limits: this.limits, state: this.state, stops: this.stops, accounts: this.accounts, context: this.context, options, interner: setup.interner ?? new Interner(), countsActions });
+    this.reasoningReenters = setup.reasoningReenters !== false;
+    this.summaries = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(withCacheRule(options.summaryPricing)) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options, reasoningReenters: this.reasoningReenters });
+    this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)), cacheAtBreakpoints(this.prices, this.cacheWrites));
   }
 
   /**
@@ -265,7 +265,7 @@ export class LoopSession {
     }
     this.accounts.add(response, metered, view, this.state);
     const flags = callFlags(response);
-    this.overheadTokens = enterCall(this.context, flags, outputEnteringContext(usage.output, usage.reasoning, this.setup.reasoningReenters !== false), this.overheadTokens, this.framingTokens);
+    this.overheadTokens = enterCall(this.context, flags, outputEnteringContext(usage.output, usage.reasoning, this.reasoningReenters), this.overheadTokens, this.framingTokens);
     if (backtrack) return this.stops.stopIf(backtrackStop(this.limits, state.backtracks));
     if ((flags & TOOLS_DO_NOT_RUN) !== 0) return null;
     if ((flags & CallFlag.Answer) !== 0) return this.stops.stop(StopCode.Completed);

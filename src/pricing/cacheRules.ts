@@ -1,8 +1,9 @@
 /**
  * Minimum cacheable prefix per provider and model family: with `--cache on`, providers cache a prompt
  * only from a minimum size and serve hits in increments. The kernel meter applies the rule (cache `on`, and
- * a summary call billed at its estimate; `recorded` figures stay as recorded), with the rule every engine
- * fills in where it takes its prices (withCacheRules, below). Sources, as read in 2026 (newer models may differ):
+ * a summary call billed at its estimate; `recorded` figures stay as recorded), with the rule filled in where
+ * every engine's session takes its prices (loop/session.ts: withCacheRule, below; the compiled replay's and a
+ * scenario's where they resolve theirs). Sources, as read in 2026 (newer models may differ):
  *
  * - OpenAI: caching "works automatically for prompts containing 1024 tokens or more, with cache hits
  *   occurring in increments of 128 tokens" (openai-cookbook examples/Prompt_Caching_201.ipynb, for
@@ -80,30 +81,4 @@ export function withCacheRule(pricing: ModelPricing): ModelPricing {
     withRules.set(pricing, filled);
   }
   return filled;
-}
-
-/** What an engine is priced by: the run's model's prices and, under `summary:…,model=X`, its summary calls'. */
-export interface EnginePricing {
-  pricing: ModelPricing;
-  summaryPricing?: ModelPricing | undefined;
-}
-
-/**
- * An engine's options with their prices' cache rules filled in (withCacheRule), where each engine takes its
- * options — runAgentLoop and a sub-agent's spec (agent/run.ts, subagentRun.ts), runAgentTree (tree/live.ts),
- * runLoop (loop/run.ts) — as the CLI's and replayTrace's resolving (replay.ts resolveTracePricing, a `pricing`
- * given to replayTrace, summaryPricing.ts) and the tree replays (treeReplay.ts) fill them in: so prices taken
- * straight from the table (`prices.resolve('claude-sonnet-4')`) meter a cached prefix as the provider serves
- * it on every engine, and the real loop driven by a trace bills what replayTrace of the trace bills. The same
- * object when nothing is filled in; prices that are no object are left for the engine's own check to refuse.
- */
-export function withCacheRules<T extends EnginePricing>(options: T): T {
-  const pricing = ruled(options.pricing);
-  const summaryPricing = options.summaryPricing === undefined ? undefined : ruled(options.summaryPricing);
-  if (pricing === options.pricing && summaryPricing === options.summaryPricing) return options;
-  return { ...options, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) };
-}
-
-function ruled(pricing: ModelPricing): ModelPricing {
-  return typeof pricing === 'object' && pricing !== null ? withCacheRule(pricing) : pricing;
 }

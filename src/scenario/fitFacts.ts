@@ -9,6 +9,8 @@ import { cacheOn, Metered } from '../kernel/meter.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
+import { sourceFacts } from '../loop/sourceFacts.js';
+import type { StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord, Trace } from '../trace/types.js';
 
@@ -82,14 +84,15 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
 function replayWatchingPrompts(trace: Trace, pricing: ModelPricing): { outcome: ReturnType<typeof runLoop>; views: [PromptView, CallRecord][] } {
   const views: [PromptView, CallRecord][] = [];
   const replay = new ReplaySource(trace);
-  const source = {
+  const source: StepSource = {
+    // The recording's facts (loop/sourceFacts.ts): its reasoning re-enters its prompts or not, as its header says.
+    ...sourceFacts(replay),
     next(view: PromptView) {
       const call = replay.next();
       if (call) views.push([{ ...view }, call]);
       return call;
     },
     exhaustedReason: () => replay.exhaustedReason(),
-    readsToolState: false,
   };
   const outcome = runLoop(source, {
     brakes: NO_BRAKES,

@@ -5,11 +5,11 @@
  */
 import { brakeConfig, NO_BRAKES, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
-import type { CacheWrites } from '../kernel/cacheWrites.js';
 import { flattenPrices } from '../kernel/prices.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { runLoop } from '../loop/run.js';
 import type { LoopOptions, RunOutcome, StepSource } from '../loop/types.js';
+import { sourceFacts, type SourceFacts } from '../loop/sourceFacts.js';
 import { validateScenarioOptions } from '../options/entryPoints.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, runResultOf, summaryPricingOf, type RunResult } from '../replay/replay.js';
@@ -76,14 +76,13 @@ export function pickEntry(scenario: Scenario, seed: number, run: number): Popula
   return scenario.population.filter((entry) => entry.weight > 0).at(-1)!;
 }
 
+// A Recorder states its source's facts (loop/sourceFacts.ts), assigned in its constructor (a class and an interface of one name merge).
+interface Recorder extends SourceFacts {}
 /** Records what a source returned (every response is sent when no brake refuses it). */
 class Recorder implements StepSource {
   readonly calls: CallRecord[] = [];
-  readonly readsToolState: boolean | undefined;
-  readonly cacheWrites: CacheWrites | undefined;
   constructor(private readonly inner: StepSource) {
-    this.readsToolState = inner.readsToolState;
-    this.cacheWrites = inner.cacheWrites;
+    Object.assign(this, sourceFacts(inner));
   }
   next(...args: Parameters<StepSource['next']>) {
     const response = this.inner.next(...args);

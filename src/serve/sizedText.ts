@@ -1,7 +1,7 @@
 /**
  * Text of an exact size in tokens, for a synthetic session's answers (synthetic.ts): a real model's answer is
  * re-sent in every later prompt, so a served answer carries as many tokens as its usage reports the growth
- * model keeps of it (kernel/callContext.ts enterCall: a step holds its call's output), and the real loop's
+ * model keeps of it (keptOutputTokens: a step holds its call's output entering the context), and the real loop's
  * next prompt grows as the CLI's run of the same scenario grows.
  *
  * The filler is a fixed cycle of words each one token with its leading space under every encoding served
@@ -11,6 +11,7 @@
  * by the difference until it counts exactly. Deterministic: no randomness, the same size gives the same text.
  */
 import { chatMessageTokens, countTokensWith, type EncodingName } from '../import/tokenCount.js';
+import { outputEnteringContext } from '../kernel/stepTokens.js';
 import type { CallUsage } from '../pricing/types.js';
 import { answerKind, type Reply } from './reply.js';
 import { messageText, type ChatMessage } from './request.js';
@@ -73,12 +74,14 @@ export function textOfTokens(tokens: number, label: string, encoding: EncodingNa
 }
 
 /**
- * The tokens a later prompt holds of an answer whose usage is `usage`: the growth model keeps a step's whole
- * output (kernel/callContext.ts enterCall is given the call's usage.output, reasoning included), and so
- * does the real loop's tracker (loop/session.ts recordResponse), from the usage serve reports.
+ * The tokens a later prompt holds of an answer whose usage is `usage`: what the growth model keeps of its output
+ * (kernel/stepTokens.ts outputEnteringContext) in a synthetic session, whose reasoning re-enters its prompts as the
+ * CLI's run of the scenario takes it (ServeSession's default). Synthetic agents report no reasoning, so it is the
+ * whole output: what the real loop's tracker keeps too (the output less its reasoning, by default: loop/session.ts
+ * recordResponse), from the usage serve reports.
  */
 export function keptOutputTokens(usage: CallUsage): number {
-  return usage.output;
+  return outputEnteringContext(usage.output, usage.reasoning, true);
 }
 
 /**

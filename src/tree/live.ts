@@ -18,12 +18,12 @@ import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
+import { sessionSetupOf } from '../loop/sourceFacts.js';
 import { requireLiveAgent } from '../options/given.js';
 import { validateLiveTreeOptions } from '../options/liveTree.js';
 import { isObject, optionsFile, OptionIssues, pricingIssue, type Issue } from '../options/rules.js';
 import { beforeCall, playCall, type CallHooks } from '../loop/run.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
-import { withCacheRules } from '../pricing/cacheRules.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { ToolCallRecord } from '../trace/types.js';
 import { AgentBudget, TreeBudget, type SubagentLimits } from './budget.js';
@@ -105,23 +105,22 @@ function requireAgentPricing(agent: LiveAgent, at: { field: string; started?: st
 
 /**
  * One agent's loop session: the tree's strategy, cache and latency, its own prices (the tree's by default; their
- * provider cache rule filled in, pricing/cacheRules.ts withCacheRules, as a tree replay's are) and prompt.
+ * provider cache rule filled in by the session, loop/session.ts, as a tree replay's are) and prompt.
  */
 function agentSession(run: TreeRun, agent: LiveAgent): LoopSession {
   const { options } = run;
-  const { pricing, summaryPricing } = withCacheRules({ pricing: agent.pricing ?? options.pricing, summaryPricing: options.summaryPricing });
   return new LoopSession(
     {
       brakes: run.budget.perRun,
       strategy: options.strategy,
       cache: options.cache,
-      pricing,
-      ...(summaryPricing === undefined ? {} : { summaryPricing }),
+      pricing: agent.pricing ?? options.pricing,
+      ...(options.summaryPricing === undefined ? {} : { summaryPricing: options.summaryPricing }),
       systemTokens: agent.systemTokens,
       goalTokens: agent.goalTokens,
       ...(options.latency === undefined ? {} : { latency: options.latency }),
     },
-    { interner: run.interner, cacheWrites: agent.source.cacheWrites, reasoningReenters: agent.source.reasoningReenters },
+    { interner: run.interner, ...sessionSetupOf(agent.source) },
   );
 }
 

@@ -7,18 +7,18 @@
 import type { BrakeConfig } from '../brakes/config.js';
 import { Interner } from '../brakes/fingerprint.js';
 import type { Stop } from '../brakes/stopReasons.js';
+import type { ContextStrategy } from '../context/strategy.js';
 import { LoopSession } from '../loop/session.js';
 import { beforeCall, playCall } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
+import { sessionSetupOf } from '../loop/sourceFacts.js';
 import type { RunOutcome, StepSource } from '../loop/types.js';
-import { withCacheRule } from '../pricing/cacheRules.js';
-import type { ModelPricing } from '../pricing/types.js';
+import { recordedStrategyOf } from '../replay/recordedStrategy.js';
 import { inRunContext } from '../replay/runContext.js';
-import type { CallRecord, Trace } from '../trace/types.js';
+import type { CallRecord } from '../trace/types.js';
 import type { SessionTree } from './group.js';
 import type { ScheduledCall } from './schedule.js';
 import { AgentBudget, runBrakes, TreeBudget } from './budget.js';
-import { asRanRun, type AsRanRun } from './asRan.js';
 import { treeCalls } from './waitedTime.js';
 import { agentStop, type AgentStop } from './result.js';
 import type { TreeEngineOptions } from './engine.js';
@@ -28,12 +28,19 @@ export interface AgentState {
   /** Per run: its calls as replays play them (trace/replayedCalls.ts), each tool call's time its own beyond the sub-agents it ran (waitedTime.ts). */
   calls: (readonly CallRecord[])[];
   /**
-   * Per run, made with its session: its recording's source (a lone replay's ReplaySource, of `calls`, played at each call the
-   * schedule plays), or its AsRanRun's.
+   * Per run, made with its session: its recording's source — a lone replay's ReplaySource of `calls`, played at each call the
+   * schedule plays; a run replayed as it ran, the lone replay's (its compaction calls the strategy's summary calls: ReplaySource.given
+   * says how many of its calls it has given, its summary calls among them).
    */
   sources: (ReplaySource | undefined)[];
-  /** Per run: replayed as its loop ran it (a live recording that states its strategy, under full context: asRan.ts), else undefined. */
-  asRan: (AsRanRun | undefined)[];
+  /**
+   * Per run: the strategy its loop ran under when it is replayed as it ran (a live recording that states its strategy, header `context`,
+   * under full context: replay/recordedStrategy.ts recordedStrategyOf), as a lone recording replays: its session runs under that strategy,
+   * each call billed as recorded (usage as sent), its compaction calls made when the strategy makes one due, before the call after them.
+   * The tree schedules every recorded call, the compaction calls among them; a scheduled call the source has already given (the call
+   * after a summary call, made with it) is not made again. Else undefined.
+   */
+  ranUnder: (ContextStrategy | undefined)[];
   outcomes: (RunOutcome | undefined)[];
   /** Its totals under the tree's budget, and the tree's check before its calls. */
   budget: AgentBudget;
@@ -48,16 +55,6 @@ export interface TreeStop {
   stop: AgentStop;
 }
 
-/**
- * A run's prices and its summary calls' as a lone replay prices them (replay.ts resolveTracePricing, summaryPricing.ts):
- * with the provider's cache rule (pricing/cacheRules.ts withCacheRule), also where the caller resolved them from the
- * table without it (`prices.resolve(model)`), so a summary call's cached prefix, or a call under the cache on, is served as the provider serves it.
- */
-function pricingFor(options: TreeEngineOptions, run: Trace): { pricing: ModelPricing; summaryPricing?: ModelPricing } {
-  const summaryPricing = options.summaryPricingOf?.(run);
-  return { pricing: withCacheRule(options.pricingOf(run)), ...(summaryPricing === undefined ? {} : { summaryPricing: withCacheRule(summaryPricing) }) };
-}
-
 /** Each agent's state before its first call: no session yet, its runs' calls as replays play them (as their loops ran them where they state a strategy), its budget. */
 function agentStates(tree: SessionTree, budget: TreeBudget, strategy: TreeEngineOptions['strategy']): AgentState[] {
   const calls = treeCalls(tree);
@@ -65,7 +62,7 @@ function agentStates(tree: SessionTree, budget: TreeBudget, strategy: TreeEngine
     sessions: agent.runs.map(() => undefined),
     calls: calls[a]!,
     sources: agent.runs.map(() => undefined),
-    asRan: agent.runs.map((run) => asRanRun(run, strategy)),
+    ranUnder: agent.runs.map((run) => recordedStrategyOf(run, strategy)),
     outcomes: agent.runs.map(() => undefined),
     budget: new AgentBudget(budget, agent.kind === 'subagent'),
     current: 0,
@@ -110,7 +107,7 @@ export class TreeReplay {
     const session = this.sessionOf(a, r);
     if (state.outcomes[r] !== undefined) return; // the run already ended (completed on an earlier call)
     // A run replayed as it ran made this call already (the call after a summary call, made with it): nothing to make now.
-    const made = state.asRan[r] !== undefined && state.sources[r]!.given() > c;
+    const made = state.ranUnder[r] !== undefined && state.sources[r]!.given() > c;
     const stop = made ? null : this.step(a, r, session, this.sourceAt(a, r, c));
     if (stop === null && c === run.calls.length - 1) this.ranOut.push({ a, r });
     this.ended(a, r, stop);
@@ -133,7 +130,7 @@ export class TreeReplay {
   private sourceAt(a: number, r: number, call: number): ReplaySource {
     const state = this.states[a]!;
     const source = state.sources[r]!;
-    return state.asRan[r] === undefined ? source.at(call) : source;
+    return state.ranUnder[r] === undefined ? source.at(call) : source;
   }
 
   /** Agent `a`'s run `r`'s session and source, made on first use (a later part goes on with the agent's conversation). */
@@ -143,21 +140,24 @@ export class TreeReplay {
     if (session === undefined) {
       const run = this.tree.agents[a]!.runs[r]!;
       const options = this.options;
-      // A run replayed as it ran: under the strategy its loop ran under, each call billed as recorded (replay/recordedStrategy.ts replayAsRan).
-      const asRan = state.asRan[r];
-      const source = (state.sources[r] = asRan?.source ?? new ReplaySource(run, { calls: state.calls[r]! }));
+      // A run replayed as it ran: under the strategy its loop ran under, each call billed as recorded (replay/recordedStrategy.ts replayAsRan), its source the lone replay's.
+      const ranUnder = state.ranUnder[r];
+      const source = (state.sources[r] = new ReplaySource(run, ranUnder === undefined ? { calls: state.calls[r]! } : { summariesRecorded: true }));
+      // Its prices and its summary calls' as a lone replay's (their provider's cache rule filled in by the session: loop/session.ts).
+      const summaryPricing = options.summaryPricingOf?.(run);
       session = new LoopSession(
         {
           brakes: options.runBrakesOf === undefined ? this.perRun : runBrakes(options.runBrakesOf(run)),
-          strategy: asRan?.strategy ?? options.strategy,
+          strategy: ranUnder ?? options.strategy,
           cache: options.cacheOf(run),
-          ...pricingFor(options, run),
+          pricing: options.pricingOf(run),
+          ...(summaryPricing === undefined ? {} : { summaryPricing }),
           systemTokens: run.header.systemTokens,
           goalTokens: run.header.goalTokens,
           ...(options.latency === undefined ? {} : { latency: options.latency }),
-          ...(asRan === undefined ? {} : { usageAsSent: true }),
+          ...(ranUnder === undefined ? {} : { usageAsSent: true }),
         },
-        { interner: this.interner, cacheWrites: source.cacheWrites, reasoningReenters: source.reasoningReenters },
+        { interner: this.interner, ...sessionSetupOf(source) },
       );
       // A later part goes on with the agent's conversation: its first prompt is estimated from it.
       const previous = r > 0 ? state.sessions[r - 1] : undefined;

@@ -1,5 +1,5 @@
 /**
- * One provider cache rule for every engine (pricing/cacheRules.ts withCacheRules): prices taken straight from the
+ * One provider cache rule for every engine (pricing/cacheRules.ts withCacheRule, applied by loop/session.ts): prices taken straight from the
  * table (`prices.resolve('claude-sonnet-4')`, no rule filled in, as a library caller has them) meter a cached
  * prefix with the provider's minimum and increment on runAgentLoop (its sub-agents' own prices too), runAgentTree,
  * runLoop and replayTrace's `pricing`, as the CLI and replayTrace's own resolving do. Before, only the CLI,

@@ -66,6 +66,7 @@ describe('real loop under a summary strategy → HTTP → loopcost serve = repla
       clock: new VirtualClock(),
       retry: { maxRetries: 0, backoffMs: () => 0 },
       countTokens: () => 0,
+      reasoningInPrompt: false,
       recorder,
     });
     const recording = recorder.trace();

@@ -47,7 +47,7 @@ describe('summary/hybrid under a predictive budget over HTTP (loopcost serve): t
       const recorder = memoryRecorder();
       const brakes = { ...NO_BRAKES, maxSteps: 12, maxCostPico: budget, budgetMode: 'predict' as const, maxOutputTokens: 200 };
       const context = { system: 's', goal: 'g', systemTokens: 4, goalTokens: 7, strategy: parseContextSpec(spec) };
-      const live = await agentLoop({ model: openAIChatModel({ model: MINI.model, client }), tools, brakes, context, pricing: MINI, clock: new VirtualClock(), retry: { maxRetries: 0, backoffMs: () => 0 }, countTokens: () => 0, recorder });
+      const live = await agentLoop({ model: openAIChatModel({ model: MINI.model, client }), tools, brakes, context, pricing: MINI, clock: new VirtualClock(), retry: { maxRetries: 0, backoffMs: () => 0 }, countTokens: () => 0, reasoningInPrompt: false, recorder });
       const recording = recorder.trace();
       const replayed = replayTrace(recording, { brakes: recordedBrakes(recording), strategy: { kind: 'full' }, prices: table });
       expect(figures(replayed), `$${budget / 1e12}`).toEqual(figures(live));

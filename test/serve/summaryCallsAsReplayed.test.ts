@@ -51,7 +51,7 @@ describe('serve: summary calls counted as the replay of the loop’s recording c
     const tools: AgentTool[] = RECORDING.calls.map((_, i) => ({ name: `t${i}`, description: 't', parameters: { type: 'object' }, run: () => ({ output: 'r', tokens: 400 }) }));
     const recorder = memoryRecorder();
     const context = { system: 's', goal: 'g', systemTokens: RECORDING.header.systemTokens, goalTokens: RECORDING.header.goalTokens, strategy };
-    const live = await agentLoop({ model: openAIChatModel({ model: 'claude-sonnet-4', client }), tools, brakes: NO_BRAKES, context, pricing: claude, clock: new VirtualClock(), retry: { maxRetries: 0, backoffMs: () => 0 }, countTokens: () => 0, recorder });
+    const live = await agentLoop({ model: openAIChatModel({ model: 'claude-sonnet-4', client }), tools, brakes: NO_BRAKES, context, pricing: claude, clock: new VirtualClock(), retry: { maxRetries: 0, backoffMs: () => 0 }, countTokens: () => 0, reasoningInPrompt: false, recorder });
     const recording = recorder.trace();
     // As `loopcost replay` replays it with the strategy left out (serve, a provider, sees the requests, not the
     // strategy the recording states): full history, the cache as recorded. With it, the replay counts the

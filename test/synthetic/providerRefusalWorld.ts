@@ -61,6 +61,7 @@ export async function realLoopAgainstServe(server: RunningServer, brakes: BrakeC
     clock: new VirtualClock(),
     retry: { maxRetries: 3, backoffMs: () => 0 },
     countTokens: (text: string) => countTokens(text, 'gpt-4o'),
+    reasoningInPrompt: false,
     ...(recorder === undefined ? {} : { recorder }),
   });
 }
