@@ -9,12 +9,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { importText } from '../../src/import/importText.js';
 import { BIN, cli, tempDir } from '../cli/run.js';
 import { userErrorOf } from '../helpers.js';
+import { eventStreamMessage } from './eventStreamBytes.js';
 
 const dir = tempDir();
 
@@ -121,25 +121,6 @@ describe('VCR cassette bodies', () => {
     );
   });
 });
-
-/** One AWS event-stream message of `payload` (string headers, both CRC32s). */
-function eventStreamMessage(headers: Record<string, string>, payload: string): Buffer {
-  const head = Buffer.concat(
-    Object.entries(headers).map(([name, value]) => {
-      const length = Buffer.alloc(2);
-      length.writeUInt16BE(Buffer.byteLength(value));
-      return Buffer.concat([Buffer.from([Buffer.byteLength(name)]), Buffer.from(name), Buffer.from([7]), length, Buffer.from(value)]);
-    }),
-  );
-  const prelude = Buffer.alloc(12);
-  prelude.writeUInt32BE(16 + head.length + Buffer.byteLength(payload), 0);
-  prelude.writeUInt32BE(head.length, 4);
-  prelude.writeUInt32BE(crc32(prelude.subarray(0, 8)), 8);
-  const message = Buffer.concat([prelude, head, Buffer.from(payload)]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(message));
-  return Buffer.concat([message, crc]);
-}
 
 /** A cassette of one Bedrock invoke-with-response-stream call whose body is event-stream messages of `payloads`. */
 function bedrockCassette(payloads: string[]): string {

@@ -7,7 +7,6 @@ import fc from 'fast-check';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { NO_BRAKES } from '../../src/brakes/config.js';
@@ -21,6 +20,7 @@ import { replayTrace } from '../../src/replay/replay.js';
 import { traceSchemas } from '../../src/trace/schema.js';
 import type { Trace } from '../../src/trace/types.js';
 import { userErrorOf } from '../helpers.js';
+import { eventStreamMessage } from './eventStreamBytes.js';
 
 const { callSchema, endSchema, headerSchema } = traceSchemas();
 
@@ -38,29 +38,6 @@ function load(content: string, name: string): Trace[] {
   return traces;
 }
 const fixture = (name: string): Trace[] => load(text(name), name);
-
-/** One AWS event-stream message (prelude, string headers, payload, both CRC32s). */
-function eventStreamMessage(headers: Record<string, string>, payload: string): Buffer {
-  const head = Buffer.concat(
-    Object.entries(headers).map(([name, value]) => {
-      const n = Buffer.from(name);
-      const v = Buffer.from(value);
-      const len = Buffer.alloc(2);
-      len.writeUInt16BE(v.length);
-      return Buffer.concat([Buffer.from([n.length]), n, Buffer.from([7]), len, v]);
-    }),
-  );
-  const body = Buffer.from(payload);
-  const prelude = Buffer.alloc(8);
-  prelude.writeUInt32BE(16 + head.length + body.length, 0);
-  prelude.writeUInt32BE(head.length, 4);
-  const preludeCrc = Buffer.alloc(4);
-  preludeCrc.writeUInt32BE(crc32(prelude));
-  const withoutCrc = Buffer.concat([prelude, preludeCrc, head, body]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(withoutCrc));
-  return Buffer.concat([withoutCrc, crc]);
-}
 
 describe('Chat Completions streams', () => {
   it('OpenAI: tool-call arguments rebuilt from their fragments, usage from the include_usage chunk', () => {

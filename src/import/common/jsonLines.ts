@@ -68,22 +68,6 @@ export interface JsonLine {
 }
 
 /**
- * Where a line JSON.parse refused (trimmed, with `error`) breaks, placed in the line as written (its indent
- * counted in the column), as the other line readers place theirs: parsed again with its indent, as spaces (a
- * blank JSON does not take would be the fault), and without its trailing blanks (a `\r` kept before the
- * newline would move the end of a line cut short).
- */
-function placeInLine(text: string, error: unknown): JsonSyntaxPlace {
-  const indented = text.trimEnd().replace(/^\s+/, (indent) => ' '.repeat(indent.length));
-  try {
-    JSON.parse(indented);
-  } catch (again) {
-    return jsonSyntaxPlace(indented, again, { noun: 'line' });
-  }
-  return jsonSyntaxPlace(text.trim(), error, { noun: 'line' }); // never: spaces before a text change no verdict
-}
-
-/**
  * Reads a log's lines one at a time as JSON objects. A line that is not JSON is judged when the next
  * non-blank line comes: then it is an issue (the file is damaged); as the last line it is cut (`cutLine`).
  * Nesting and duplicate keys are held to the rule of every JSON reader (src/io/jsonText.ts).
@@ -103,11 +87,14 @@ export class JsonLineReader {
       this.issues.add(brokenLine, place.field, 'invalid_json', `${syntaxMessage(place)}, and more lines follow it: the transcript is damaged`);
       this.broken = undefined;
     }
+    // Parsed once, as written column for column: its indent as spaces (JSON.parse takes those, not a no-break
+    // space), its trailing blanks dropped (a CRLF line's `\r` would be in a string cut short at its end).
+    const asWritten = text.trimEnd().replace(/^\s+/, (indent) => ' '.repeat(indent.length));
     let value: unknown;
     try {
-      value = JSON.parse(trimmed);
+      value = JSON.parse(asWritten);
     } catch (error) {
-      this.broken = { line, place: placeInLine(text, error) };
+      this.broken = { line, place: jsonSyntaxPlace(asWritten, error, { noun: 'line' }) };
       return undefined;
     }
     if (!isJsonObject(value)) {

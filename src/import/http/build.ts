@@ -14,7 +14,7 @@ import { refusedCall } from '../common/contextRefusal.js';
 import { countTokens } from '../tokenCount.js';
 import { parseExchange, type GenerationExchange, type ParsedExchange } from './parseExchange.js';
 import { toolCall, type NormMessage, type NormToolResult, type ParsedRequest, type ParsedToolCall } from './parsedBodies.js';
-import { splitAtAnswers, splitRuns } from './splitRuns.js';
+import { addedHistory, splitAtAnswers, splitRuns } from './splitRuns.js';
 import { reasoningInPromptOf } from './reasoningReturn.js';
 import { counted } from '../../plural.js';
 import { picoToUsd, usdToPico } from '../../money.js';
@@ -36,8 +36,7 @@ function failedGenerationCalls(run: ParsedExchange[], k: number): ParsedToolCall
   const body = cur?.body;
   if (cur === undefined || next === undefined || !isJsonObject(body) || !isJsonObject(body.error)) return [];
   if (body.error.failed_generation === undefined) return [];
-  return next.req.messages
-    .slice(cur.req.messages.length)
+  return (addedHistory(cur, next) ?? [])
     .filter((m) => m.role === 'assistant')
     .flatMap((m) => m.toolCalls)
     .filter((c) => c.name !== '')
@@ -63,8 +62,7 @@ function toolCallsOf(run: ParsedExchange[], k: number, calls: ParsedToolCall[], 
       if (t.id !== undefined && !byId.has(t.id)) byId.set(t.id, t);
     }
   }
-  const tailStart = next.req.previousResponseId !== undefined ? 0 : cur.req.messages.length;
-  const tail = next.req.messages.slice(tailStart).flatMap((m) => m.toolResults);
+  const tail = (addedHistory(cur, next) ?? []).flatMap((m) => m.toolResults);
   const claimed = new Set(calls.map((c) => c.id).filter((id): id is string => id !== undefined && byId.has(id)));
   const used = new Set<NormToolResult>();
 

@@ -21,7 +21,7 @@ import { flattenText } from '../common/contentText.js';
 import { isJsonObject } from '../common/jsonValue.js';
 import { parseToolArguments } from '../common/toolArguments.js';
 import type { Reader } from './bodyReader.js';
-import { emptyMessage, parsedResponse, toolCall, toolResult, type NormMessage, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
+import { emptyMessage, parsedResponse, toolCall, toolResult, type NormMessage, type OutputItemIds, type ParsedRequest, type ParsedResponse, type ParsedToolCall } from './parsedBodies.js';
 import { eachObject, requestBody, responseBody, responseNames } from './providerBody.js';
 import { retryPromptError } from './toolResultError.js';
 
@@ -90,11 +90,10 @@ function inputItem(r: Reader, item: Record<string, unknown>, path: string, into:
   }
   // Opaque items: compaction, reasoning, item_reference, tool_search_call, ... kept for run continuity.
   const msg = emptyMessage(type);
-  // A reasoning item carries the reasoning back; an item reference may point at one stored server-side.
+  // A reasoning item carries the reasoning back; an item reference names an output item stored server-side
+  // (its reasoning only when it names a reasoning item of the response: reasoningReturn.ts).
   if (type === 'reasoning') msg.reasoning = 'field';
-  if (type === 'item_reference') msg.reasoning = 'opaque';
   if (id !== undefined) msg.itemIds = [id];
-  if (type === 'item_reference' && isJsonObject(item) && typeof item.id === 'string') msg.itemIds = [item.id];
   if (type === 'compaction') into.notes.push(`request carries compaction item ${id ?? '(no id)'} in place of earlier history`);
   return msg;
 }
@@ -112,6 +111,7 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
   const output = r.array(res.output, 'output');
   const toolCalls: ParsedToolCall[] = [];
   const producedItemIds: string[] = [];
+  const outputItemIds: OutputItemIds = { reasoning: [], turn: [] };
   const notes: string[] = [];
   let hasText = false;
   let reasoningText = false;
@@ -119,6 +119,7 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
   eachObject(r, output, 'output', (item, path) => {
     const type = r.optString(item.type, `${path}.type`) ?? 'unknown';
     const id = r.optString(item.id, `${path}.id`);
+    if (id !== undefined && (type === 'reasoning' || type === 'message' || CLIENT_CALL_TYPES.has(type))) outputItemIds[type === 'reasoning' ? 'reasoning' : 'turn'].push(id);
     if (type === 'message') {
       if (item.role === 'assistant' && flattenText(item.content).trim() !== '') hasText = true;
     } else if (CLIENT_CALL_TYPES.has(type)) {
@@ -142,6 +143,7 @@ export function parseResponsesResponse(body: unknown, r: Reader): ParsedResponse
     reasoningText,
     ...responseNames(res, r),
     producedItemIds,
+    outputItemIds,
     notes,
   });
 }

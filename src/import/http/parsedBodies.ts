@@ -81,8 +81,16 @@ export interface ParsedResponse {
   id?: string;
   /** Item ids the response produced that a later request may carry (compaction items). */
   producedItemIds: string[];
+  /** Responses API: the ids of its output items a later request may name by `item_reference`, its reasoning items' and its turn's (messages, tool calls). */
+  outputItemIds?: OutputItemIds;
   latencyMs?: number;
   notes: string[];
+}
+
+/** The ids of a Responses API response's output items: its `reasoning` items', and its turn's (messages, tool calls). */
+export interface OutputItemIds {
+  reasoning: string[];
+  turn: string[];
 }
 
 export function emptyMessage(role: string): NormMessage {
@@ -119,12 +127,13 @@ export interface ResponseParts {
   id?: string | undefined;
   latencyMs?: number | undefined;
   producedItemIds?: string[];
+  outputItemIds?: OutputItemIds;
   notes?: string[];
 }
 
 /** The ParsedResponse of `parts`, its absent fields (and absent usage fields) left out. */
 export function parsedResponse(parts: ResponseParts): ParsedResponse {
-  const { usage, toolCalls, hasText, reasoningText, model, id, latencyMs, producedItemIds = [], notes = [] } = parts;
+  const { usage, toolCalls, hasText, reasoningText, model, id, latencyMs, producedItemIds = [], outputItemIds, notes = [] } = parts;
   return {
     usage: withoutUndefined(usage),
     toolCalls,
@@ -134,6 +143,7 @@ export function parsedResponse(parts: ResponseParts): ParsedResponse {
     ...(id !== undefined ? { id } : {}),
     ...(latencyMs !== undefined ? { latencyMs } : {}),
     producedItemIds,
+    ...(outputItemIds !== undefined ? { outputItemIds } : {}),
     notes,
   };
 }

@@ -9,24 +9,21 @@
  * copy of a reasoning call was recorded.
  */
 import type { ParsedExchange } from './parseExchange.js';
-import type { CarriedReasoning, NormMessage } from './parsedBodies.js';
+import type { NormMessage, ParsedResponse } from './parsedBodies.js';
+import { addedHistory } from './splitRuns.js';
 
 /**
- * Whether a copy carrying the reasoning in this way counts as sending it back. Each does: a request that carries
- * the reasoning in any form shows no dropping, and whether the provider then counts it is not in the recording
+ * What the recorded requests of a run show of its calls' reasoning: which copies left it out, and how many carried
+ * it. A copy carrying it in any form (parsedBodies.ts CarriedReasoning: its field, a signature or encrypted form, or
+ * `<think>` text) counts as sending it back: whether the provider then counts it is not in the recording
  * (pydantic-ai's cassettes: Gemini 3 on the Gemini API counts the reasoning a thoughtSignature stands for, Gemini
  * 2.5 does not; Groq counts none of gpt-oss's `<think>` text — test/import/reasoningReturn.test.ts).
  */
-const CAME_BACK: Record<CarriedReasoning, boolean> = { field: true, opaque: true, tagged: true };
-
-/** What the recorded requests of a run show of its calls' reasoning: how many copies left it out, and how many carried it. */
 export interface ReasoningReturn {
   /** Calls with reasoning whose copy in a later request carries none of it (their labels). */
   leftOut: string[];
-  /** Calls with reasoning whose copy carries it back. */
+  /** Calls with reasoning whose copy carries it back (or that a request continues server-side). */
   carried: number;
-  /** How each copy that carries it does (a continuation server-side: `opaque`). */
-  ways: CarriedReasoning[];
 }
 
 /** The run's header field: `reasoningInPrompt: false` where its reasoning was left out, else nothing (and the note saying why). */
@@ -39,31 +36,42 @@ export function reasoningInPromptOf(run: ParsedExchange[]): { field: { reasoning
 
 /** For each call of the run with reasoning, whether the next request's copy of its assistant turn carries it. */
 export function reasoningReturnOf(run: ParsedExchange[]): ReasoningReturn {
-  const seen: ReasoningReturn = { leftOut: [], carried: 0, ways: [] };
+  const seen: ReasoningReturn = { leftOut: [], carried: 0 };
   run.forEach((cur, k) => {
     const next = run[k + 1];
-    if (next === undefined || cur.res === undefined || !hadReasoning(cur)) return;
+    if (next === undefined || cur.res === undefined || !hadReasoning(cur.res)) return;
     // A request that continues the response server-side keeps its reasoning there: nothing to see.
     if (next.req.previousResponseId !== undefined) {
       seen.carried += 1;
-      seen.ways.push('opaque');
       return;
     }
-    const copy = copiedTurn(next.req.messages.slice(cur.req.messages.length));
+    const added = addedHistory(cur, next);
+    if (added === undefined) return;
+    const res = cur.res;
+    const copy = copiedTurn(added.map((m) => standingFor(m, res)));
     if (copy.length === 0) return;
-    const way = copy.map((m) => m.reasoning).find((w): w is CarriedReasoning => w !== undefined && CAME_BACK[w]);
-    if (way === undefined) seen.leftOut.push(cur.ex.label);
-    else {
-      seen.carried += 1;
-      seen.ways.push(way);
-    }
+    if (copy.some((m) => m.reasoning !== undefined)) seen.carried += 1;
+    else seen.leftOut.push(cur.ex.label);
   });
   return seen;
 }
 
 /** The response had reasoning: reasoning tokens, or reasoning text, blocks or items. */
-function hadReasoning(p: ParsedExchange): boolean {
-  return (p.res!.usage.reasoningTokens ?? 0) > 0 || p.res!.reasoningText === true;
+function hadReasoning(res: ParsedResponse): boolean {
+  return (res.usage.reasoningTokens ?? 0) > 0 || res.reasoningText === true;
+}
+
+/**
+ * A history item as the copy of the call's turn reads it: an `item_reference` (Responses API) stands for the
+ * output item of `res` it names, one of its reasoning items (the reasoning carried back) or a message or tool call
+ * of its turn; any other reference, or item, as it is.
+ */
+function standingFor(m: NormMessage, res: ParsedResponse): NormMessage {
+  const ids = res.outputItemIds;
+  if (m.role !== 'item_reference' || ids === undefined) return m;
+  const named = (of: string[]) => (m.itemIds ?? []).some((id) => of.includes(id));
+  if (named(ids.reasoning)) return { ...m, reasoning: 'field' };
+  return named(ids.turn) ? { ...m, role: 'assistant' } : m;
 }
 
 /**

@@ -10,6 +10,7 @@
  * A text answer with no tool call then ends a run (`splitAtAnswers`).
  */
 import type { ParsedExchange } from './parseExchange.js';
+import type { NormMessage } from './parsedBodies.js';
 
 function isPrefix(prefix: string[], of: string[]): boolean {
   return prefix.length <= of.length && prefix.every((p, i) => of[i] === p);
@@ -31,6 +32,18 @@ function continues(run: Run, cur: ParsedExchange): boolean {
   if (cur.req.messages.some((m) => (m.itemIds ?? []).some((id) => run.itemIds.has(id)))) return true;
   if (!isPrefix(prev.fingerprint, cur.fingerprint)) return false;
   return prev.failed !== undefined || cur.fingerprint.length > prev.fingerprint.length;
+}
+
+/**
+ * What request `next` adds to the history of `cur`, the run's request before it: all of its items when it
+ * continues a response server-side (`previous_response_id`), else the items past `cur`'s when its history
+ * extends `cur`'s; undefined when it does not (a request joined to the run by an item id it carries, after a
+ * compaction, or a rewritten history): then nothing in it is known to follow `cur`'s call.
+ */
+export function addedHistory(cur: ParsedExchange, next: ParsedExchange): NormMessage[] | undefined {
+  if (next.req.previousResponseId !== undefined) return next.req.messages;
+  if (!isPrefix(cur.fingerprint, next.fingerprint)) return undefined;
+  return next.req.messages.slice(cur.req.messages.length);
 }
 
 export function splitRuns(parsed: ParsedExchange[]): ParsedExchange[][] {

@@ -1,8 +1,9 @@
 /**
  * Bedrock converse-stream (AWS event-stream): `messageStart`, then per content block `contentBlockStart`
- * (a tool call's id and name) / `contentBlockDelta` (`text`, `toolUse.input` JSON fragments, reasoning) /
- * `contentBlockStop`, then `messageStop` (stop reason) and `metadata` (usage and `metrics.latencyMs`).
- * Reassembled into one Converse response. An exception message makes a failed call.
+ * (a tool call's id and name) / `contentBlockDelta` (`text`, `toolUse.input` JSON fragments, `reasoningContent`
+ * parts, kept as a `reasoningContent` block) / `contentBlockStop`, then `messageStop` (stop reason) and
+ * `metadata` (usage and `metrics.latencyMs`). Reassembled into one Converse response. An exception message
+ * makes a failed call.
  */
 import { isJsonObject } from '../../common/jsonValue.js';
 import { parseToolArguments } from '../../common/toolArguments.js';
@@ -14,6 +15,25 @@ interface Block {
   text: string[];
   toolUse?: { toolUseId?: unknown; name?: unknown };
   input: string[];
+  /** A reasoning block's parts: its text pieces, its signature, or its redacted (encrypted) content. */
+  reasoning?: { text: string[]; signature?: unknown; redactedContent?: unknown };
+}
+
+/** A `reasoningContent` delta's part (`text`, `signature` or `redactedContent`) added to its block. */
+function addReasoningDelta(block: Block, delta: Record<string, unknown>): void {
+  const reasoning = (block.reasoning ??= { text: [] });
+  if (typeof delta.text === 'string') reasoning.text.push(delta.text);
+  if (delta.signature !== undefined) reasoning.signature = delta.signature;
+  if (delta.redactedContent !== undefined) reasoning.redactedContent = delta.redactedContent;
+}
+
+/** The Converse content block a stream's block makes: a tool call, a `reasoningContent` block, or text. */
+function assembledBlock(b: Block): Record<string, unknown> {
+  if (b.toolUse !== undefined) return { toolUse: { ...b.toolUse, input: b.input.length > 0 ? parseToolArguments(b.input.join('')) : {} } };
+  if (b.reasoning === undefined) return { text: b.text.join('') };
+  const { text, signature, redactedContent } = b.reasoning;
+  if (redactedContent !== undefined && text.length === 0) return { reasoningContent: { redactedContent } };
+  return { reasoningContent: { reasoningText: { text: text.join(''), ...(signature !== undefined ? { signature } : {}) } } };
 }
 
 export function assembleBedrockStream(stream: StreamEvents, r: Reader): Assembled {
@@ -37,6 +57,7 @@ export function assembleBedrockStream(stream: StreamEvents, r: Reader): Assemble
       const block = blockAt(data.contentBlockIndex);
       if (typeof delta.text === 'string') block.text.push(delta.text);
       if (isJsonObject(delta.toolUse) && typeof delta.toolUse.input === 'string') block.input.push(delta.toolUse.input);
+      if (isJsonObject(delta.reasoningContent)) addReasoningDelta(block, delta.reasoningContent);
     } else if (name === 'messageStop') {
       stopReason = typeof data.stopReason === 'string' ? data.stopReason : 'unknown';
     } else if (name === 'metadata') {
@@ -45,13 +66,7 @@ export function assembleBedrockStream(stream: StreamEvents, r: Reader): Assemble
   }
   if (stopReason === undefined && metadata === undefined) return cutOff(stream.events.length, 'messageStop');
   if (!isJsonObject(metadata?.usage)) finishedWithoutUsage(r, 'usage', 'a converse-stream ends with a metadata event carrying usage; was the body cut?');
-  const content = [...blocks.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, b]) =>
-      b.toolUse !== undefined
-        ? { toolUse: { ...b.toolUse, input: b.input.length > 0 ? parseToolArguments(b.input.join('')) : {} } }
-        : { text: b.text.join('') },
-    );
+  const content = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => assembledBlock(b));
   return {
     body: { output: { message: { role: 'assistant', content } }, stopReason: stopReason ?? null, usage: metadata!.usage, ...(metadata!.metrics !== undefined ? { metrics: metadata!.metrics } : {}) },
     notes: [],

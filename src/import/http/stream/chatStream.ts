@@ -1,7 +1,8 @@
 /**
  * Chat Completions streams (OpenAI and every compatible API: Groq, Mistral, DeepSeek, OpenRouter,
  * Cerebras, …): `chat.completion.chunk` objects whose `choices[].delta` carry text and tool-call
- * fragments (`tool_calls[].index` with the id and name first, then `function.arguments` pieces), then a
+ * fragments (`tool_calls[].index` with the id and name first, then `function.arguments` pieces) and reasoning
+ * pieces (`reasoning_content` or `reasoning`, kept as the message's `reasoning_content`; `reasoning_details`), then a
  * `finish_reason`; usage comes in the last chunk (`usage`, with `stream_options.include_usage`), or in
  * Groq's `x_groq.usage`. Reassembled into one `chat.completion`.
  */
@@ -18,6 +19,9 @@ interface ToolCallParts {
 
 interface ChoiceParts {
   text: string[];
+  /** Reasoning text pieces (`reasoning_content`: DeepSeek, vLLM; `reasoning`: OpenRouter, Groq, Ollama) and OpenRouter's `reasoning_details` entries. */
+  reasoning: string[];
+  reasoningDetails: unknown[];
   toolCalls: Map<number, ToolCallParts>;
   finishReason?: string;
 }
@@ -41,22 +45,27 @@ function addChoiceDeltas(choices: Map<number, ChoiceParts>, raws: unknown): void
   for (const raw of Array.isArray(raws) ? raws : []) {
     if (!isJsonObject(raw)) continue;
     const index = typeof raw.index === 'number' ? raw.index : 0;
-    const choice: ChoiceParts = choices.get(index) ?? { text: [], toolCalls: new Map<number, ToolCallParts>() };
+    const choice: ChoiceParts = choices.get(index) ?? { text: [], reasoning: [], reasoningDetails: [], toolCalls: new Map<number, ToolCallParts>() };
     choices.set(index, choice);
     const delta = isJsonObject(raw.delta) ? raw.delta : isJsonObject(raw.message) ? raw.message : {};
     if (typeof delta.content === 'string') choice.text.push(delta.content);
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    if (typeof reasoning === 'string') choice.reasoning.push(reasoning);
+    if (Array.isArray(delta.reasoning_details)) choice.reasoningDetails.push(...(delta.reasoning_details as unknown[]));
     if (Array.isArray(delta.tool_calls)) addToolCallFragments(choice, delta.tool_calls);
     if (typeof raw.finish_reason === 'string') choice.finishReason = raw.finish_reason;
   }
 }
 
-/** A choice of the assembled `chat.completion`: its text and tool calls (in index order) joined from their parts. */
+/** A choice of the assembled `chat.completion`: its text, reasoning and tool calls (in index order) joined from their parts. */
 function assembledChoice(index: number, c: ChoiceParts): Record<string, unknown> {
   return {
     index,
     message: {
       role: 'assistant',
       content: c.text.length > 0 ? c.text.join('') : null,
+      ...(c.reasoning.length > 0 ? { reasoning_content: c.reasoning.join('') } : {}),
+      ...(c.reasoningDetails.length > 0 ? { reasoning_details: c.reasoningDetails } : {}),
       ...(c.toolCalls.size > 0
         ? {
             tool_calls: [...c.toolCalls.entries()]
