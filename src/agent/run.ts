@@ -1,7 +1,7 @@
 /**
  * runAgentLoop: the real loop (loop.ts, pure) with the shell's defaults filled in — the wall clock,
  * the model family's tokenizer and the retry policy the README states. Its prices' provider cache rule is
- * filled in by its session (loop/session.ts, pricing/cacheRules.ts withCacheRule), as a replay of its recording takes it.
+ * taken where the kernel flattens them (kernel/prices.ts flattenPrices), as a replay of its recording takes it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brakeConfig } from '../brakes/config.js';

@@ -4,12 +4,11 @@
  * are checked by (validate.ts subagentSpecIssues: a misspelt brake or key, a model without call(), tools,
  * context, prices: its own, else its parent's when they price its model), so a sub-agent's model is never
  * called with settings it would silently ignore (nor billed at another model's prices); then
- * its brakes (the parent's unless it has its own), prices (their provider cache rule filled in, pricing/cacheRules.ts
- * withCacheRule, as every session fills in its own: loop/session.ts), token counter, and its place in the tree. The
- * clock, retry policy, AbortSignal, cache writes and whether reasoning re-enters its prompts are the parent's.
+ * its brakes (the parent's unless it has its own), prices (metered with their cache rule, stated or their
+ * provider's, as every engine's are: kernel/prices.ts flattenPrices), token counter, and its place in the
+ * tree. The clock, retry policy, AbortSignal, cache writes and whether reasoning re-enters its prompts are the parent's.
  */
 import { brakeConfig } from '../brakes/config.js';
-import { withCacheRule } from '../pricing/cacheRules.js';
 import type { ResolvedAgentOptions } from './loop.js';
 import type { TreeMember } from './subagent.js';
 import type { SubagentSpec } from './types.js';
@@ -19,7 +18,7 @@ import { checkSummaryTrigger, strategyPlaceOf, validateSubagentSpec } from './va
 export function subagentOptions(spec: SubagentSpec, parent: ResolvedAgentOptions, join: (agentId: string) => TreeMember): ResolvedAgentOptions {
   validateSubagentSpec(spec, parent.pricing);
   const brakes = spec.brakes === undefined ? parent.brakes : brakeConfig(spec.brakes);
-  const pricing = withCacheRule(spec.pricing ?? parent.pricing);
+  const pricing = spec.pricing ?? parent.pricing;
   checkSummaryTrigger({ context: spec.context, brakes, pricing }, strategyPlaceOf(spec.agentId));
   return {
     model: spec.model,

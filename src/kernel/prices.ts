@@ -1,9 +1,11 @@
 /**
  * Prices flattened once per model into one Float64Array of rows, each row a whole-prompt tier (row 0 the
- * base prices), every fallback resolved, plus the provider's minimum cacheable prefix. The cost formula
- * (cost.ts), the predictive bound and the meter read these.
+ * base prices), every fallback resolved, plus the provider's minimum cacheable prefix: the rule the pricing
+ * states, else its provider's (pricing/cacheRules.ts cacheRuleOf), taken here, once, for every engine and
+ * every caller. The cost formula (cost.ts), the predictive bound and the meter read these.
  */
 import type { ModelPricing, TokenPrices } from '../pricing/types.js';
+import { cacheRuleOf } from '../pricing/cacheRules.js';
 
 export const enum PriceField {
   /** The tier applies when the prompt is larger than this (−Infinity for the base row). */
@@ -54,7 +56,7 @@ function writeRow(rows: Float64Array, k: number, above: number, p: TokenPrices):
 
 const flattened = new WeakMap<ModelPricing, FlatPrices>();
 
-/** The model's prices flattened (once per ModelPricing object; do not mutate one after pricing with it). */
+/** The model's prices flattened with its cache rule, stated or its provider's (once per ModelPricing object; do not mutate one after pricing with it). */
 export function flattenPrices(pricing: ModelPricing): FlatPrices {
   const known = flattened.get(pricing);
   if (known !== undefined) return known;
@@ -71,6 +73,7 @@ export function flattenPrices(pricing: ModelPricing): FlatPrices {
   for (let at = 0; at < rows.length; at += PriceField.Stride) {
     if (rows[at + PriceField.Cached]! < rows[at + PriceField.Input]!) cacheSaves = true;
   }
+  const cacheRule = cacheRuleOf(pricing);
   const flat: FlatPrices = {
     model: pricing.model,
     rows,
@@ -78,8 +81,8 @@ export function flattenPrices(pricing: ModelPricing): FlatPrices {
     hasCacheWritePrice: pricing.base.cacheWrite !== undefined,
     cacheSaves,
     contextWindow: pricing.contextWindow ?? Infinity,
-    minCachePrefix: pricing.cacheRule?.minPrefixTokens ?? 0,
-    cacheIncrement: pricing.cacheRule?.incrementTokens ?? 1,
+    minCachePrefix: cacheRule?.minPrefixTokens ?? 0,
+    cacheIncrement: cacheRule?.incrementTokens ?? 1,
     exact,
     webSearchPico,
     requestPico,

@@ -13,7 +13,7 @@ import { sessionSetupOf } from './sourceFacts.js';
 
 const NO_TOOL_CALLS: readonly ToolCallRecord[] = [];
 
-/** Runs `source` to its stop under `options` (its prices' provider cache rule filled in by the session: pricing/cacheRules.ts withCacheRule). */
+/** Runs `source` to its stop under `options` (its prices' provider cache rule taken where the kernel flattens them: kernel/prices.ts flattenPrices). */
 export function runLoop(source: StepSource, options: LoopOptions): RunOutcome {
   const session = new LoopSession(options, sessionSetupOf(source));
   return session.finish(drive(source, session));

@@ -38,7 +38,6 @@ import { CacheWrites } from '../kernel/cacheWrites.js';
 import { boundWrites } from '../kernel/meter.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
-import { withCacheRule } from '../pricing/cacheRules.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import type { TimeoutAt } from '../kernel/cutWords.js';
 import { refusedCallLabel, SUMMARY_CALL } from '../kernel/providerWindow.js';
@@ -63,7 +62,8 @@ export class LoopSession {
   private readonly context = new ContextTracker();
   /** Each stop told (runStops.ts), with the facts the stopping brake sets. */
   private readonly stops: RunStops;
-  private readonly prices: FlatPrices;
+  /** The run's prices, with their cache rule, stated or their provider's (kernel/prices.ts flattenPrices, one rule for every engine). */
+  readonly prices: FlatPrices;
   private readonly meterSettings: MeterSettings;
   private readonly summaries: SummaryCalls;
   /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first; the framing after a compaction. */
@@ -89,7 +89,7 @@ export class LoopSession {
     private readonly options: LoopOptions,
     setup: SessionSetup = {},
   ) {
-    this.prices = flattenPrices(withCacheRule(options.pricing)); // Their provider's cache rule filled in, on every engine (pricing/cacheRules.ts).
+    this.prices = flattenPrices(options.pricing);
     this.meterSettings = options.usageAsSent ? { ...meterSettings(FULL_HISTORY, options.cache, this.prices), asSent: true } : meterSettings(options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough, this.prices);
     this.sentOverhead = options.usageAsSent ? new SentOverhead() : undefined;
@@ -99,7 +99,7 @@ export class LoopSession {
     const countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
     this.toolBrakes = new ToolBrakes({ limits: this.limits, state: this.state, stops: this.stops, accounts: this.accounts, context: this.context, options, interner: setup.interner ?? new Interner(), countsActions });
     this.reasoningReenters = setup.reasoningReenters !== false;
-    this.summaries = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(withCacheRule(options.summaryPricing)) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options, reasoningReenters: this.reasoningReenters });
+    this.summaries = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options, reasoningReenters: this.reasoningReenters });
     this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)), cacheAtBreakpoints(this.prices, this.cacheWrites));
   }
 

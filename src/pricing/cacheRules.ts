@@ -1,9 +1,10 @@
 /**
  * Minimum cacheable prefix per provider and model family: with `--cache on`, providers cache a prompt
  * only from a minimum size and serve hits in increments. The kernel meter applies the rule (cache `on`, and
- * a summary call billed at its estimate; `recorded` figures stay as recorded), with the rule filled in where
- * every engine's session takes its prices (loop/session.ts: withCacheRule, below; the compiled replay's and a
- * scenario's where they resolve theirs). Sources, as read in 2026 (newer models may differ):
+ * a summary call billed at its estimate; `recorded` figures stay as recorded) by the rule its one price
+ * flattening takes (kernel/prices.ts flattenPrices: the rule a pricing states, else its provider's: cacheRuleOf,
+ * below), so every engine and every caller of one ModelPricing meters by one rule; withCacheRule fills it in on
+ * the pricing where a report reads its words (cache notes). Sources, as read in 2026 (newer models may differ):
  *
  * - OpenAI: caching "works automatically for prompts containing 1024 tokens or more, with cache hits
  *   occurring in increments of 128 tokens" (openai-cookbook examples/Prompt_Caching_201.ipynb, for
@@ -76,9 +77,19 @@ export function withCacheRule(pricing: ModelPricing): ModelPricing {
   if (pricing.cacheRule !== undefined) return pricing;
   let filled = withRules.get(pricing);
   if (filled === undefined) {
-    const rule = typeof pricing.model === 'string' ? cacheRuleFor(pricing.model, typeof pricing.provider === 'string' ? pricing.provider : undefined) : undefined;
+    const rule = cacheRuleOf(pricing);
     filled = rule ? { ...pricing, cacheRule: rule } : pricing;
     withRules.set(pricing, filled);
   }
   return filled;
+}
+
+/**
+ * The rule a pricing meters by: the one it states (a price file's, the caller's own, NO_CACHE_RULE), else its
+ * provider's (cacheRuleFor, by the model's name, then its provider), undefined when none applies. The kernel's
+ * one price flattening takes it (kernel/prices.ts flattenPrices), so every pricing of one model meters alike.
+ */
+export function cacheRuleOf(pricing: ModelPricing): CacheRule | undefined {
+  if (pricing.cacheRule !== undefined) return pricing.cacheRule;
+  return typeof pricing.model === 'string' ? cacheRuleFor(pricing.model, typeof pricing.provider === 'string' ? pricing.provider : undefined) : undefined;
 }

@@ -195,12 +195,12 @@ export abstract class ServeSession implements HeldSession {
    * A summary call of `summaryTokens` out and `prompt.promptTokens` in (summaryPromptTokens), sent with the prompt
    * `prompt.view`, at `pricing` (the session's model's or the summary model's), by replay's rule for it (kernel
    * meterSummaryCall: under `recorded` the cache serves the view's unchanged prefix as under `on`; another
-   * model's cache holds none of it, summaryCachedPrefixTokens).
+   * model's cache holds none of it, summaryCachedPrefixTokens). The session's own prices are its loop's.
    */
   private meterSummary(pricing: ModelPricing, prompt: { view: PromptView; promptTokens: number }, summaryTokens: number): MeteredCall {
     return estimatedSummaryCall(new Float64Array(Metered.Size), {
-      prices: flattenPrices(pricing),
-      runPrices: flattenPrices(this.setup.pricing),
+      prices: pricing === this.setup.pricing ? this.loop.prices : flattenPrices(pricing),
+      runPrices: this.loop.prices,
       cacheMode: cacheModeCode(this.setup.cache),
       promptTokens: prompt.promptTokens,
       view: prompt.view,

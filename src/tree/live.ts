@@ -105,7 +105,7 @@ function requireAgentPricing(agent: LiveAgent, at: { field: string; started?: st
 
 /**
  * One agent's loop session: the tree's strategy, cache and latency, its own prices (the tree's by default; their
- * provider cache rule filled in by the session, loop/session.ts, as a tree replay's are) and prompt.
+ * provider cache rule taken where the kernel flattens them, kernel/prices.ts, as a tree replay’s are) and prompt.
  */
 function agentSession(run: TreeRun, agent: LiveAgent): LoopSession {
   const { options } = run;

@@ -143,7 +143,7 @@ export class TreeReplay {
       // A run replayed as it ran: under the strategy its loop ran under, each call billed as recorded (replay/recordedStrategy.ts replayAsRan), its source the lone replay's.
       const ranUnder = state.ranUnder[r];
       const source = (state.sources[r] = new ReplaySource(run, ranUnder === undefined ? { calls: state.calls[r]! } : { summariesRecorded: true }));
-      // Its prices and its summary calls' as a lone replay's (their provider's cache rule filled in by the session: loop/session.ts).
+      // Its prices and its summary calls' as a lone replay's (their provider’s cache rule taken where the kernel flattens them: kernel/prices.ts).
       const summaryPricing = options.summaryPricingOf?.(run);
       session = new LoopSession(
         {

@@ -1,5 +1,5 @@
 /**
- * One provider cache rule for every engine (pricing/cacheRules.ts withCacheRule, applied by loop/session.ts): prices taken straight from the
+ * One provider cache rule for every engine (taken by the kernel's one price flattening, kernel/prices.ts flattenPrices: pricing/cacheRules.ts cacheRuleOf): prices taken straight from the
  * table (`prices.resolve('claude-sonnet-4')`, no rule filled in, as a library caller has them) meter a cached
  * prefix with the provider's minimum and increment on runAgentLoop (its sub-agents' own prices too), runAgentTree,
  * runLoop and replayTrace's `pricing`, as the CLI and replayTrace's own resolving do. Before, only the CLI,
@@ -19,6 +19,7 @@ import type { ModelRequest, ModelTurn } from '../../src/agent/types.js';
 import type { ResolvedAgentOptions } from '../../src/agent/loop.js';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../../src/context/strategy.js';
+import { flattenPrices } from '../../src/kernel/prices.js';
 import { runLoop } from '../../src/loop/checkedRun.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import { bundledPriceTable } from '../../src/pricing/index.js';
@@ -91,7 +92,9 @@ describe('runAgentLoop: the provider cache rule on prices without one', () => {
   it('a sub-agent’s own prices get their rule too (its parent’s already have it)', () => {
     const spec = { agentId: 'researcher', model: new ScriptedModel([], 'gpt-4o'), context: { system: 's', goal: 'g' }, pricing: GPT };
     const parent = { model: new ScriptedModel([]), tools: [], brakes: NO_BRAKES, context: { system: 's', goal: 'g' }, pricing: CLAUDE, clock: new VirtualClock(), retry: TRACE_RETRY, countTokens: () => 1, reasoningInPrompt: false } as ResolvedAgentOptions;
-    expect(subagentOptions(spec, parent, () => ({}) as TreeMember).pricing.cacheRule).toMatchObject({ minPrefixTokens: 1024, incrementTokens: 128 });
+    // Its session meters by the rule the kernel's one flattening takes (kernel/prices.ts flattenPrices), as its parent's does.
+    const { minCachePrefix, cacheIncrement } = flattenPrices(subagentOptions(spec, parent, () => ({}) as TreeMember).pricing);
+    expect([minCachePrefix, cacheIncrement]).toEqual([1024, 128]);
   });
 });
 
