@@ -2,8 +2,8 @@
  * The provider's cache rule is taken in the kernel's one price flattening (kernel/prices.ts flattenPrices:
  * the rule a pricing states, else its provider's), so a table's prices left without `cacheRule` (what a
  * library caller's `prices.resolve(...)` gives) meter by the same rule everywhere in one run: fit's
- * servable prefix and a scenario agent's cache share took none while the loop session filled it in
- * (review FP: two rules in one run).
+ * servable prefix (test/scenario/fitCacheShareRule.test.ts) and a scenario agent's cache share took none while
+ * the loop session filled it in (review RC: two rules in one run).
  */
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
@@ -11,10 +11,8 @@ import { flattenPrices } from '../../src/kernel/prices.js';
 import { NO_CACHE_RULE, withCacheRule } from '../../src/pricing/cacheRules.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
-import { factsOf } from '../../src/scenario/fitFacts.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { prepareScenario, runSynthetic } from '../../src/scenario/run.js';
-import { parseNativeTraces } from '../../src/trace/parseNative.js';
 
 const prices = loadPriceTable({});
 
@@ -39,26 +37,7 @@ describe('flattenPrices takes the cache rule as withCacheRule would', () => {
   });
 });
 
-/** gpt-4o (cached from 1,024 tokens, in 128-token steps): prompts 600, 1,300, 2,000, 2,700. */
-const RUN = [
-  '{"type":"header","schema":"loopcost.trace/1","model":"gpt-4o","systemTokens":500,"goalTokens":100}',
-  '{"type":"call","inputTokens":600,"cachedInputTokens":0,"outputTokens":100,"toolCalls":[{"name":"a","arguments":{"k":1},"resultTokens":600}]}',
-  '{"type":"call","inputTokens":1300,"cachedInputTokens":0,"outputTokens":100,"toolCalls":[{"name":"a","arguments":{"k":2},"resultTokens":600}]}',
-  '{"type":"call","inputTokens":2000,"cachedInputTokens":1280,"outputTokens":100,"toolCalls":[{"name":"a","arguments":{"k":3},"resultTokens":600}]}',
-  '{"type":"call","inputTokens":2700,"cachedInputTokens":1920,"outputTokens":100,"final":true}',
-  '{"type":"end","outcome":"completed"}',
-].join('\n');
-
 describe('one rule in one run, whoever resolved the prices', () => {
-  it('fit: the servable prefix of table prices without cacheRule is the one with the rule filled in', () => {
-    const [trace] = parseNativeTraces(RUN, 'run.jsonl');
-    const bare = prices.resolve('gpt-4o');
-    const facts = factsOf(trace!, bare);
-    // Of 600 nothing (below 1,024), of 1,300 1,280, of 2,000 1,920 (128-token steps); without the rule it was 600 + 1,300 + 2,000.
-    expect(facts.servablePrefixTokens).toBe(3200);
-    expect(facts).toEqual(factsOf(trace!, withCacheRule(bare)));
-  });
-
   it('a scenario run with a cache hit share: the agent serves its share by the rule the session meters by', () => {
     const scenario = parseScenario(
       `scenario: loopcost.scenario/1

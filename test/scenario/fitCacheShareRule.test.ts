@@ -5,6 +5,7 @@
  * prompts counted the rule's losses twice. A run whose cache served all the rule allows fits a share of 1.
  */
 import { describe, expect, it } from 'vitest';
+import { withCacheRule } from '../../src/pricing/cacheRules.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { resolveTracePricing } from '../../src/replay/replay.js';
 import { factsOf } from '../../src/scenario/fitFacts.js';
@@ -27,5 +28,14 @@ describe('fit: the cache hit share over what the provider rule serves', () => {
     const facts = factsOf(trace!, pricing);
     // Of 600 nothing (below 1,024), of 1,300 1,280, of 2,000 1,920 (128-token steps).
     expect([facts.cachedTokens, facts.servablePrefixTokens]).toEqual([3200, 3200]);
+  });
+
+  it('of table prices that state no rule (a library caller\'s prices.resolve): the same servable prefix as with the rule filled in', () => {
+    const [trace] = parseNativeTraces(RUN, 'run.jsonl');
+    const bare = loadPriceTable({}).resolve('gpt-4o');
+    expect(bare.cacheRule).toBeUndefined();
+    // Without the rule it was 600 + 1,300 + 2,000: the kernel's flattening takes it (kernel/prices.ts flattenPrices).
+    expect(factsOf(trace!, bare).servablePrefixTokens).toBe(3200);
+    expect(factsOf(trace!, bare)).toEqual(factsOf(trace!, withCacheRule(bare)));
   });
 });
