@@ -65,6 +65,8 @@ export interface CountedLabels {
   perRun: string;
   /** The legend under the table: the frontier, and with ground truth what a task done is. */
   legend: string;
+  /** With ground truth, what a task done is (and how recorded runs beside are counted): the chart's legend. */
+  meaning?: string;
 }
 
 /** What a task done is, and where recorded runs carry no ground truth, how theirs are counted. */
@@ -78,8 +80,9 @@ function doneMeaning(rows: readonly Pick<CountedRow, 'runs' | 'tasksDone'>[]): s
 /** The labels of completion where the rows count it (tasks done where runs carry ground truth: countsTasksDone). */
 export function countedLabels(rows: readonly Pick<CountedRow, 'runs' | 'tasksDone'>[]): CountedLabels {
   if (!countsTasksDone(rows)) return { count: 'completed', per: 'per completed', rate: 'completion rate (%)', perRun: 'cost per completed run (USD; 0 where none completed)', legend: '* on the frontier: no other configuration is both cheaper per completed run and completes more.' };
-  const legend = `* on the frontier: no other configuration is both cheaper per task done and gets more tasks done. ${doneMeaning(rows)}`;
-  return { count: 'tasks done', per: 'per task done', rate: 'tasks done (%)', perRun: 'cost per task done (USD; 0 where none done)', legend };
+  const meaning = doneMeaning(rows);
+  const legend = `* on the frontier: no other configuration is both cheaper per task done and gets more tasks done. ${meaning}`;
+  return { count: 'tasks done', per: 'per task done', rate: 'tasks done (%)', perRun: 'cost per task done (USD; 0 where none done)', legend, meaning };
 }
 
 /**

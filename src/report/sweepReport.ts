@@ -234,6 +234,7 @@ export function renderSweepChart(report: SweepReport, view: ReportView): string 
   // Completion as the table, the pick and the frontier count it: tasks done where runs carry ground truth.
   const completion = countedLabels(rows);
   let text = xAxis === undefined ? '' : wrapLine('', `x axis: ${printableCell(xAxis.key)} (${xValues.map(printableCell).join(', ')})${report.grid.length > 1 ? `; one panel per value of ${report.grid.slice(1).map((axis) => printableCell(axis.key)).join(' × ')}` : ''}`, view.width);
+  if (completion.meaning !== undefined) text += wrapLine('', completion.meaning, view.width);
   let drawn = 0;
   for (const [key, panelRows] of panels) {
     if (drawn++ === MAX_CHART_PANELS) {

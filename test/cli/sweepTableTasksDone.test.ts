@@ -83,5 +83,9 @@ describe("sweep's table counts tasks done where runs carry ground truth", () => 
     expect(both.code, both.stderr).toBe(0);
     expect(tableCells(both.stdout, ['max-steps', 'max-same-error'])!.slice(2, 4)).toEqual(['tasks done', 'per task done']);
     expect(oneLine(both.stdout)).toContain('(an agent may answer without doing it); the 2 recorded runs, which carry none, when their stop reason is `completed`: JSON and CSV');
+    // The chart says it too, under its x axis (its titles say tasks done).
+    const chart = await cli('sweep', 'scenarios/recorded-pair.jsonl', scenario, ...GRID, '--format', 'chart');
+    expect(oneLine(chart.stdout)).toContain('tasks done: runs whose task is done by their ground truth, not every run that ended `completed` (an agent may answer without doing it); the 2 recorded runs, which carry none, when their stop reason is `completed`');
+    expect((await cli('sweep', 'scenarios/recorded-pair.jsonl', '--grid', 'max-steps=5,10', '--format', 'chart')).stdout).not.toContain('tasks done');
   });
 });
