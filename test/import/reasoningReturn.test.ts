@@ -2,7 +2,8 @@
  * The HTTP importers state `reasoningInPrompt: false` where the recorded requests show a run's reasoning was
  * not sent back (src/import/http/reasoningReturn.ts): a call whose response had reasoning, and the next request's
  * copy of its assistant turn carrying none of it. A copy that carries it — in the provider's field for it, only
- * as a signature (Gemini's thoughtSignature), or as `<think>` text in its content — leaves the header unset.
+ * as a signature (Gemini's thoughtSignature, save to Gemini 2.x, which counts none of it), or as `<think>` text
+ * in its content — leaves the header unset.
  *
  * Checked against the growth model on the recordings: how each call's Δ input (recorded prompt − the growth
  * model's, the compiled replay's recordedDeltaBefore) moves to the next call's. Where the reasoning was left
@@ -60,12 +61,16 @@ describe('recorded cassettes: the header says what the requests show', () => {
     expect(moves(t!)).toEqual([{ reasoning: 22, imported: -22, unset: -22 }]);
   });
 
-  it('Gemini, only a thoughtSignature sent back: unset; Gemini 3 counts the reasoning by it, Gemini 2.5 does not', () => {
+  it('Gemini, only a thoughtSignature sent back: Gemini 2.5 counts none of the reasoning by it (false), Gemini 3 counts it (unset)', () => {
     const [g25] = cassette('reasoning-signature-gemini.yaml');
     const [g3] = cassette('stream-gemini-tools.yaml');
-    expect([g25!.header.model, g25!.header.reasoningInPrompt, g3!.header.model, g3!.header.reasoningInPrompt]).toEqual(['gemini-2.5-flash', undefined, 'gemini-3-flash-preview', undefined]);
-    // gemini-2.5-flash: Δ input falls by the reasoning less ~11 of framing (69 → −57, 33 → −22); gemini-3: moves by 12 of its 69.
-    expect(moves(g25!)).toEqual([{ reasoning: 69, imported: -57, unset: -57 }, { reasoning: 33, imported: -22, unset: -22 }]);
+    expect([g25!.header.model, g25!.header.reasoningInPrompt, g3!.header.model, g3!.header.reasoningInPrompt]).toEqual(['gemini-2.5-flash', false, 'gemini-3-flash-preview', undefined]);
+    expect(g25!.header.importedFrom?.notes).toContainEqual(
+      'reasoningInPrompt false: the reasoning of 2 calls (interaction 0, interaction 1) is sent back in the next request\'s copy of its turn as only a signature of it, of which gemini-2.5-flash counts none (each step holds its output less its reasoning)',
+    );
+    // gemini-2.5-flash: unset, Δ input falls by the reasoning less ~11 of framing (69 → −57, 33 → −22); false, it moves by the framing.
+    expect(moves(g25!)).toEqual([{ reasoning: 69, imported: 12, unset: -57 }, { reasoning: 33, imported: 11, unset: -22 }]);
+    // gemini-3: unset, Δ input moves by 12 of its 69.
     expect(moves(g3!)).toEqual([{ reasoning: 69, imported: 12, unset: 12 }]);
   });
 });
@@ -110,17 +115,19 @@ function responsesRun(copy: 'item' | 'previous' | 'none'): string {
   );
 }
 
-const GEMINI = 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent';
-function geminiRun(copy: 'thought' | 'signature' | 'none'): string {
+const GEMINI_API = 'https://generativelanguage.googleapis.com/v1beta/models';
+/** A Gemini run at `url` (its model named by the URL unless `bodyModel` names it in the request bodies). */
+function geminiRun(copy: 'thought' | 'signature' | 'none', url = `${GEMINI_API}/gemini-2.5-flash:generateContent`, bodyModel?: string): string {
   const ask = { role: 'user', parts: [{ text: 'Weather in Rome?' }] };
   const call = { functionCall: { name: 'weather', args: { city: 'Rome' } } };
   const parts = copy === 'thought' ? [{ text: 'Call the tool.', thought: true }, call] : copy === 'signature' ? [{ ...call, thoughtSignature: 'sig' }] : [call];
   const usage = (prompt: number, candidates: number, thoughts: number) => ({ promptTokenCount: prompt, candidatesTokenCount: candidates, thoughtsTokenCount: thoughts });
+  const model = bodyModel !== undefined ? { model: bodyModel } : {};
   return twoCalls(
-    GEMINI,
-    { request: { contents: [ask] }, response: { candidates: [{ content: { role: 'model', parts: [{ ...call, thoughtSignature: 'sig' }] } }], usageMetadata: usage(50, 10, 90) } },
+    url,
+    { request: { ...model, contents: [ask] }, response: { candidates: [{ content: { role: 'model', parts: [{ ...call, thoughtSignature: 'sig' }] } }], usageMetadata: usage(50, 10, 90) } },
     {
-      request: { contents: [ask, { role: 'model', parts }, { role: 'user', parts: [{ functionResponse: { name: 'weather', response: { result: 'sunny' } } }] }] },
+      request: { ...model, contents: [ask, { role: 'model', parts }, { role: 'user', parts: [{ functionResponse: { name: 'weather', response: { result: 'sunny' } } }] }] },
       response: { candidates: [{ content: { role: 'model', parts: [{ text: 'Sunny.' }] } }], usageMetadata: usage(80, 5, 0) },
     },
   );
@@ -150,8 +157,32 @@ describe('each provider shape: a copy without the reasoning → false; with it (
   it('OpenAI Responses: reasoning items passed back or previous_response_id → unset; function calls alone → false', () => {
     expect([header(responsesRun('item')), header(responsesRun('previous')), header(responsesRun('none'))]).toEqual([undefined, undefined, false]);
   });
-  it('Gemini: thought parts or a thoughtSignature → unset; neither → false', () => {
-    expect([header(geminiRun('thought')), header(geminiRun('signature')), header(geminiRun('none'))]).toEqual([undefined, undefined, false]);
+  it('Gemini: thought parts → unset; a thoughtSignature alone → unset for Gemini 3, false for Gemini 2.x; neither → false', () => {
+    expect([header(geminiRun('thought')), header(geminiRun('signature')), header(geminiRun('none'))]).toEqual([undefined, false, false]);
+    const g3 = `${GEMINI_API}/gemini-3-pro-preview:generateContent`;
+    expect([header(geminiRun('thought', g3)), header(geminiRun('signature', g3)), header(geminiRun('none', g3))]).toEqual([undefined, undefined, false]);
+  });
+  it('Gemini 2.x by its model name however routed: a models/ or google/ prefix, a Vertex publishers path, 2.0', () => {
+    const vertex = (model: string) => `https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google/models/${model}:generateContent`;
+    const signed = (url: string, bodyModel?: string) => header(geminiRun('signature', url, bodyModel));
+    expect([signed(vertex('gemini-2.5-pro')), signed(vertex('gemini-2.0-flash-001')), signed(GEMINI_API.replace('/models', '/x:generateContent'), 'models/gemini-2.5-flash-lite')]).toEqual([false, false, false]);
+    expect([signed(GEMINI_API.replace('/models', '/x:generateContent'), 'google/gemini-2.5-pro'), signed(vertex('gemini-3-flash-preview')), signed(vertex('gemini-20-future'))]).toEqual([false, undefined, undefined]);
+  });
+  it('Gemini 2.5, one copy with only a signature and one with nothing: false, the note naming which was signed', () => {
+    const [ask, reply] = [{ role: 'user', parts: [{ text: 'Weather in Rome and Oslo?' }] }, (city: string) => ({ role: 'user', parts: [{ functionResponse: { name: 'weather', response: { result: city } } }] })];
+    const call = (city: string) => ({ functionCall: { name: 'weather', args: { city } } });
+    const answer = (parts: unknown[]) => ({ candidates: [{ content: { role: 'model', parts } }], usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 10, thoughtsTokenCount: 90 } });
+    const second = [ask, { role: 'model', parts: [{ ...call('Rome'), thoughtSignature: 'sig' }] }, reply('Rome')];
+    const lines = [
+      { request: { contents: [ask] }, response: answer([{ ...call('Rome'), thoughtSignature: 'sig' }]) },
+      { request: { contents: second }, response: answer([{ ...call('Oslo'), thoughtSignature: 'sig2' }]) },
+      { request: { contents: [...second, { role: 'model', parts: [call('Oslo')] }, reply('Oslo')] }, response: answer([{ text: 'Sunny, rainy.' }]) },
+    ];
+    const [t] = importExchangesJsonl(lines.map((e) => JSON.stringify({ url: `${GEMINI_API}/gemini-2.5-flash:generateContent`, status: 200, ...e })).join('\n') + '\n', 'run.jsonl');
+    expect(t!.header.reasoningInPrompt).toBe(false);
+    expect(t!.header.importedFrom?.notes).toContainEqual(
+      "reasoningInPrompt false: the reasoning of 2 calls (line 1, line 2) is left out of the next request's copy of its turn, or (line 1) sent back as only a signature of it, of which gemini-2.5-flash counts none (each step holds its output less its reasoning)",
+    );
   });
   it('Bedrock Converse: reasoningContent blocks kept → unset; dropped → false', () => {
     expect([header(bedrockRun('reasoning')), header(bedrockRun('none'))]).toEqual([undefined, false]);

@@ -10,7 +10,8 @@
  * requests. A functionResponse whose `response` has an `error` key (pydantic-ai retry prompts) is an error.
  *
  * Reasoning: `thought: true` parts carry its text (a summary of it); a `thoughtSignature` on any part an
- * opaque form of it, which a history's model turn may carry back alone (reasoningReturn.ts).
+ * opaque form of it, which a history's model turn may carry back alone: Gemini 3 counts the reasoning it stands
+ * for, Gemini 2.x none of it (reasoningReturn.ts carriesReasoning).
  */
 import { flattenText } from '../common/contentText.js';
 import { isJsonObject } from '../common/jsonValue.js';
