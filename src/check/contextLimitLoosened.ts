@@ -19,6 +19,7 @@ import { brakeLimits, Limit } from '../kernel/limits.js';
 import type { Drift } from './baseline.js';
 import type { BaselineScenario } from './baselineFile.js';
 import { flagParts, modelsChanged } from './settingChanges.js';
+import { scenariosNamed } from './gateCounts.js';
 
 type Parts = ReadonlyMap<string, string>;
 
@@ -122,10 +123,8 @@ export function modelSwitchUnjudged(before: Pick<BaselineScenario, 'settings' | 
 /** `model switch not judged: 1 scenario (x.yaml): …`: once, the scenarios whose model switch under `context-window=model` went unjudged (none when the check wrote the baseline again). */
 export function modelSwitchLines(drift: Pick<Drift, 'file' | 'accepted' | 'modelSwitchNotJudged'>): string[] {
   const scenarios = drift.modelSwitchNotJudged ?? [];
-  const n = scenarios.length;
-  if (n === 0 || drift.accepted !== undefined) return [];
-  const which = n === 1 ? `1 scenario (${scenarios[0]})` : `${n} scenarios (${scenarios.slice(0, 3).join(', ')}${n > 3 ? `, ${n - 3} more` : ''})`;
+  if (scenarios.length === 0 || drift.accepted !== undefined) return [];
   return [
-    `model switch not judged: ${which}: its models changed under context-window=model, and the baseline holds no context windows (written before baselines held them): the limit was judged at the windows of the models run now; write the baseline again with --update-baseline ${drift.file} to judge a model switch`,
+    `model switch not judged: ${scenariosNamed(scenarios)}: its models changed under context-window=model, and the baseline holds no context windows (written before baselines held them): the limit was judged at the windows of the models run now; write the baseline again with --update-baseline ${drift.file} to judge a model switch`,
   ];
 }

@@ -72,6 +72,12 @@ export function acceptedVerdict(drift: Drift | undefined): string {
   return drift?.accepted === undefined ? '' : ' (accepted: the baseline written again)';
 }
 
+/** `1 scenario (x.yaml)`, `5 scenarios (a, b, c, 2 more)`: the scenarios a gate line names. */
+export function scenariosNamed(scenarios: readonly string[]): string {
+  const n = scenarios.length;
+  return n === 1 ? `1 scenario (${scenarios[0]})` : `${n} scenarios (${scenarios.slice(0, 3).join(', ')}${n > 3 ? `, ${n - 3} more` : ''})`;
+}
+
 /**
  * `LABEL: x.yaml: WHAT: SAYS`, one line per scenario of `findings` (in the order they first come), the line
  * of a gate finding (brake removed, loosened, runs dropped) in the report: `text` and `says` of a scenario's own.

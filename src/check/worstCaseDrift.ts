@@ -13,7 +13,7 @@ import { formatUsdNumber } from '../report/money.js';
 import { signedPercentText } from '../report/percentText.js';
 import type { BaselineScenario } from './baselineFile.js';
 import type { Drift, DriftRow, DriftStatus } from './baseline.js';
-import { acceptText } from './gateCounts.js';
+import { acceptText, scenariosNamed } from './gateCounts.js';
 import { relativeChange } from './driftFigures.js';
 import type { ScenarioCheck } from './run.js';
 
@@ -103,10 +103,8 @@ export function worstCaseLines(drift: { file: string; accepted?: string; worstCa
   const worst = drift.worstCase;
   if (worst === undefined) return [];
   const lines = worst.moved.map((move) => moveLine(move, drift));
-  const n = worst.notCompared.length;
-  if (n > 0) {
-    const which = n === 1 ? `1 scenario (${worst.notCompared[0]})` : `${n} scenarios (${worst.notCompared.slice(0, 3).join(', ')}${n > 3 ? `, ${n - 3} more` : ''})`;
-    lines.push(`worst case per run: not compared for ${which}: the baseline was written before baselines held it; write it again with --update-baseline ${drift.file} to hold it, so a loosened brake fails the check`);
+  if (worst.notCompared.length > 0) {
+    lines.push(`worst case per run: not compared for ${scenariosNamed(worst.notCompared)}: the baseline was written before baselines held it; write it again with --update-baseline ${drift.file} to hold it, so a loosened brake fails the check`);
   }
   return lines;
 }

@@ -7,9 +7,6 @@
 import type { InputIssue } from '../errors.js';
 import { jsonSyntaxPlace, syntaxMessage } from './jsonSyntax.js';
 
-/** The column of a JSON syntax error: src/io/jsonSyntax.ts, re-exported for its readers. */
-export { columnOfOffset } from './jsonSyntax.js';
-
 export interface JsonFileWords {
   /** The file as shown in the issue. */
   file: string;

@@ -24,7 +24,7 @@ import type { RunOutcome, RunTotals, StepRow } from '../loop/types.js';
 import { usdToPico } from '../money.js';
 import { validateReplayOptions } from '../options/entryPoints.js';
 import { optionPlace, requireTrace, type NamedPlace } from '../options/given.js';
-import { withCacheRule } from '../pricing/cacheRules.js';
+import { cacheRuleOf, withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { placePricingIssues } from '../pricing/issuePlace.js';
 import { RESOLVE_ARGUMENTS } from '../pricing/tableArguments.js';
@@ -48,7 +48,7 @@ export interface ReplayOptions {
   /** Re-price every run as if made on this model. */
   model?: string;
   keepSteps?: boolean;
-  /** The model's prices when the caller already resolved them (see resolveTracePricing); their provider's cache rule is filled in when they state none (withCacheRule). */
+  /** The model's prices when the caller already resolved them (see resolveTracePricing); metered by their provider's cache rule when they state none (kernel/prices.ts flattenPrices). */
   pricing?: ModelPricing;
   /** Time for calls and tool calls whose trace records none. */
   latency?: LatencyModel;
@@ -175,7 +175,7 @@ function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPrici
 export function cacheNotesOf(pricing: ModelPricing, ruleLostTokens: number): string[] {
   const notes: string[] = [];
   if (!flattenPrices(pricing).cacheSaves) notes.push(`${pricing.model} has no cached-input price below its input price: --cache on saves nothing`);
-  const rule = pricing.cacheRule;
+  const rule = cacheRuleOf(pricing);
   if (rule !== undefined && ruleLostTokens > 0) {
     notes.push(`${pricing.model}: unchanged prompt tokens not served from cache under the provider's minimum cacheable prefix (${rule.source})`);
   }
@@ -242,8 +242,7 @@ export function replayTrace(trace: Trace, input: ReplayInput): RunResult {
   if (input.scratch === undefined && handedOverCompiled(trace) === undefined) freezeTrace(trace);
   // A complaint names this entry point's options unless the caller says where they were written (the CLI: its flags).
   const options: ReplayOptions = { ...input, brakes: brakeConfig(input.brakes), strategyPlace: input.strategyPlace ?? optionPlace('replayTrace', 'strategy') };
-  // Prices the caller resolved take their provider's cache rule as resolved ones do (pricing/cacheRules.ts withCacheRule).
-  const pricing = options.pricing !== undefined ? withCacheRule(options.pricing) : resolveTracePricing(trace, { ...options, modelPlace: optionPlace('replayTrace', 'model') });
+  const pricing = options.pricing ?? resolveTracePricing(trace, { ...options, modelPlace: optionPlace('replayTrace', 'model') });
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
   const outcome = ownWords(input, () => inRunContext(trace, () => replayOutcome(trace, options, pricing, cache)));
   const result = runResultOf(outcome, {

@@ -7,11 +7,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
-import { summarisingFile, warningsOf, type Warning } from './summaryWarningHelpers.js';
+import { summarisingFile, summaryWarnings, warningsOf } from './summaryWarningHelpers.js';
 import { calibrate, loadPriceTable, readTraces } from '../../src/index.js';
 import { parseContextSpec } from '../../src/context/strategy.js';
 
-const summaryWarnings = (warnings: readonly Warning[]) => warnings.filter((w) => w.code.startsWith('summary_'));
 const SPEC = 'summary:trigger=100000,keep=2,tokens=80';
 
 describe('calibrate: the summary warnings of each configuration\'s own strategy', () => {

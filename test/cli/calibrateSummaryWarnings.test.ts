@@ -8,11 +8,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
-import { summarisingFile, warningsOf, type Warning } from './summaryWarningHelpers.js';
+import { summarisingFile, summaryWarnings, warningsOf } from './summaryWarningHelpers.js';
 import { calibrate, loadPriceTable, readTraces } from '../../src/index.js';
 import { parseContextSpec } from '../../src/context/strategy.js';
 
-const summaryWarnings = (warnings: readonly Warning[]) => warnings.filter((w) => w.code.startsWith('summary_'));
 
 describe('calibrate: what a summary strategy did, as sweep says it', () => {
   it("a scenario file's own summary strategy that never summarises: summary_none, sweep's words", async () => {

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, tempDir } from './run.js';
+import { cli, cliJson, tempDir } from './run.js';
 
 let generated = '';
 beforeAll(async () => {
@@ -19,11 +19,6 @@ const projectText = async (...argv: string[]): Promise<string> => {
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.replace(/\s+/g, ' ');
 };
-const jsonOf = async (...argv: string[]) => {
-  const r = await cli(...argv, '--format', 'json');
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout);
-};
 
 describe('project counts generated traces as synthetic runs, as calibrate does', () => {
   it('generated traces alone: drawn from 12 synthetic runs, ended as 12 generated runs', async () => {
@@ -31,7 +26,7 @@ describe('project counts generated traces as synthetic runs, as calibrate does',
     expect(text).toContain('drawn from 12 runs (12 synthetic; 20 simulated periods drawn with seed 1).');
     expect(text).toContain('How the runs ended under the brakes they took: 12 generated runs: completed');
     expect(text).not.toContain('recorded;');
-    const json = await jsonOf('project', generated, '--trials', '20');
+    const json = await cliJson('project', generated, '--trials', '20');
     expect(json.inputs).toEqual({ recordedRuns: 0, syntheticRuns: 12, scenarios: [] });
     expect(json.parts[0]).toMatchObject({ kind: 'recorded', runs: 12, generated: 12 });
   });
@@ -41,14 +36,14 @@ describe('project counts generated traces as synthetic runs, as calibrate does',
     const text = await projectText(...argv);
     expect(text).toContain('drawn from 44 runs (2 recorded, 42 synthetic; 20 simulated periods drawn with seed 1, which made the scenario files\' runs too).');
     expect(text).toContain('14 runs of traces (2 recorded, 12 generated):');
-    const project = await jsonOf('project', ...argv, '--trials', '20');
-    const calibrate = await jsonOf('calibrate', ...argv, '--grid', 'max-repeat=2');
+    const project = await cliJson('project', ...argv, '--trials', '20');
+    const calibrate = await cliJson('calibrate', ...argv, '--grid', 'max-repeat=2');
     expect(project.inputs).toMatchObject({ recordedRuns: 2, syntheticRuns: 42 });
     expect({ recordedRuns: project.inputs.recordedRuns, syntheticRuns: project.inputs.syntheticRuns }).toEqual(calibrate.inputs);
   });
 
   it('recorded runs alone are still recorded', async () => {
-    const json = await jsonOf('project', 'scenarios/recorded-pair.jsonl', '--trials', '20');
+    const json = await cliJson('project', 'scenarios/recorded-pair.jsonl', '--trials', '20');
     expect(json.inputs).toEqual({ recordedRuns: 2, syntheticRuns: 0, scenarios: [] });
     expect(json.parts[0].generated).toBeUndefined();
     expect(await projectText('scenarios/recorded-pair.jsonl')).toContain('drawn from 2 runs (2 recorded; ');

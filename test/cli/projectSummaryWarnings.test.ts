@@ -5,11 +5,10 @@
  * library's projectSpend returns the same. Before, project gave no summary warning while sweep and calibrate did.
  */
 import { describe, expect, it } from 'vitest';
-import { summarisingFile, warningsOf, type Warning } from './summaryWarningHelpers.js';
+import { summarisingFile, summaryWarnings, warningsOf } from './summaryWarningHelpers.js';
 import { loadPriceTable, projectSpend, readTraces } from '../../src/index.js';
 import { parseContextSpec } from '../../src/context/strategy.js';
 
-const summaryWarnings = (warnings: readonly Warning[]) => warnings.filter((w) => w.code === 'summary_none' || w.code === 'summary_most_steps');
 
 describe('project: what a summary strategy did, as sweep says it', () => {
   it("a scenario file's own strategy whose trigger no run reaches: summary_none, sweep's words", async () => {

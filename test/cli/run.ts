@@ -11,6 +11,13 @@ export async function cli(...argv: string[]) {
   return { code, stdout, stderr };
 }
 
+/** The JSON report of `loopcost ARGV --format json`, run in-process; the command must exit 0. */
+export async function cliJson(...argv: string[]) {
+  const r = await cli(...argv, '--format', 'json');
+  if (r.code !== 0) throw new Error(`loopcost ${argv.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
 /** The CLI as a spawned process runs it (standard input, exit status): the built bin. */
 export const BIN = join(process.cwd(), 'bin/loopcost.js');
 

@@ -1,11 +1,10 @@
 /**
- * What the summary-warning tests of calibrate and project share: a command's JSON warnings, and
+ * What the summary-warning tests of calibrate, project and sweep share: a command's JSON warnings, its summary ones, and
  * flight-search.yaml written with its own summary strategy.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'vitest';
-import { cli, tempDir } from './run.js';
+import { cliJson, tempDir } from './run.js';
 
 export interface Warning {
   code: string;
@@ -13,11 +12,10 @@ export interface Warning {
 }
 
 /** The JSON warnings of `loopcost ARGV --format json`, which must exit 0. */
-export const warningsOf = async (...argv: string[]): Promise<Warning[]> => {
-  const r = await cli(...argv, '--format', 'json');
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout).warnings;
-};
+export const warningsOf = async (...argv: string[]): Promise<Warning[]> => (await cliJson(...argv)).warnings;
+
+/** The summary strategies' warnings (`summary_none`, `summary_most_steps`, `summary_every_step`) among `warnings`. */
+export const summaryWarnings = (warnings: readonly Warning[]) => warnings.filter((w) => w.code.startsWith('summary_'));
 
 /** flight-search.yaml with its own context: a summary strategy at `trigger` tokens. */
 export function summarisingFile(trigger: number): string {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { jsonErrorOffset } from '../../src/import/common/jsonDocument.js';
+import { jsonErrorOffset } from '../../src/io/jsonSyntax.js';
 import { importText } from '../../src/import/importText.js';
 import { userErrorOf } from '../helpers.js';
 

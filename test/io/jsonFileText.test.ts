@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { parseBaseline } from '../../src/check/baseline.js';
 import { parseLiteLlmTable } from '../../src/pricing/index.js';
 import { readSweepShard } from '../../src/report/sweepShard.js';
-import { columnOfOffset, jsonSyntaxIssue, parseJsonFileText } from '../../src/io/jsonFileText.js';
+import { jsonSyntaxIssue, parseJsonFileText } from '../../src/io/jsonFileText.js';
+import { columnOfOffset } from '../../src/io/jsonSyntax.js';
 import { cli, tempDir } from '../cli/run.js';
 
 const WORDS = { file: 'f.json', what: 'a thing', hint: 'pass a thing' };

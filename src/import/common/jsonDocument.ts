@@ -4,10 +4,8 @@
  */
 import { UserError } from '../../errors.js';
 import { parsedJsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
-import { jsonSyntaxPlace, lineOfOffset, syntaxHint, syntaxMessage } from '../../io/jsonSyntax.js';
-
-/** Where a JSON syntax error is: src/io/jsonSyntax.ts, re-exported for the readers that place one. */
-export { jsonErrorOffset, lineOfOffset } from '../../io/jsonSyntax.js';
+import { lineOfOffset, type SyntaxHints } from '../../io/jsonSyntax.js';
+import { fileTextSyntaxError } from './jsonSyntaxError.js';
 
 /**
  * The document parsed last, handed to the next call on the same text: format detection parses a whole
@@ -49,33 +47,20 @@ function parseCheckedDocument(content: string, path: string, what: string): unkn
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
-    throw documentSyntaxError(text, error, { path, what });
+    throw fileTextSyntaxError(text, error, { file: path, firstLine: 1, noun: 'document', hints: documentHints(what) });
   }
   const problem = parsedJsonTextProblem(text, value, { numbers: true });
   if (problem) throw jsonTextError(problem, text, path, `the ${what} must be plain JSON as its program writes it`);
   return value;
 }
 
-/**
- * A document JSON.parse refused, named at its line, column and field (src/io/jsonSyntax.ts), with what to do:
- * a bare NaN or Infinity is what Python's json.dump writes for a float JSON cannot hold; a cut one was copied
- * or written only in part.
- */
-function documentSyntaxError(text: string, error: unknown, doc: { path: string; what: string }): UserError {
-  const place = jsonSyntaxPlace(text, error, { noun: 'document' });
-  const hint = syntaxHint(place, {
+/** What to do about a document JSON.parse refused: a bare NaN or Infinity is what Python's json.dump writes for a float JSON cannot hold; a cut one was copied or written only in part. */
+function documentHints(what: string): SyntaxHints {
+  return {
     nonNumber: `write a number there, or export the run again (Python's json.dump writes NaN or Infinity for a float JSON cannot hold)`,
-    endsEarly: `the ${doc.what} looks truncated: copy or decompress it again, or wait until the agent has finished writing it`,
-    other: `the ${doc.what} must be one JSON document: fix the syntax at the line shown or export the run again`,
-  });
-  return new UserError({
-    file: doc.path,
-    ...(place.line === undefined ? {} : { line: place.line }),
-    ...(place.field === undefined ? {} : { field: place.field }),
-    code: 'invalid_json',
-    message: syntaxMessage(place),
-    hint,
-  });
+    endsEarly: `the ${what} looks truncated: copy or decompress it again, or wait until the agent has finished writing it`,
+    other: `the ${what} must be one JSON document: fix the syntax at the line shown or export the run again`,
+  };
 }
 
 /** A nesting or duplicate-key problem (src/io/jsonText.ts) as a UserError naming file, line and field. */

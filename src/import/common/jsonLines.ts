@@ -68,6 +68,21 @@ export interface JsonLine {
 }
 
 /**
+ * Where a line JSON.parse refused fails, column for column as written: parsed again (the failure path only) with
+ * its indent as spaces (JSON.parse takes those, not a no-break space) and its trailing blanks dropped (a CRLF
+ * line's `\r` would be in a string cut short at its end); it fails as the trimmed line did.
+ */
+function placedAsWritten(text: string): JsonSyntaxPlace {
+  const asWritten = text.trimEnd().replace(/^\s+/, (indent) => ' '.repeat(indent.length));
+  try {
+    JSON.parse(asWritten);
+  } catch (error) {
+    return jsonSyntaxPlace(asWritten, error, { noun: 'line' });
+  }
+  throw new Error(`placedAsWritten: a line JSON.parse refused trimmed parsed as written`);
+}
+
+/**
  * Reads a log's lines one at a time as JSON objects. A line that is not JSON is judged when the next
  * non-blank line comes: then it is an issue (the file is damaged); as the last line it is cut (`cutLine`).
  * Nesting and duplicate keys are held to the rule of every JSON reader (src/io/jsonText.ts).
@@ -87,14 +102,11 @@ export class JsonLineReader {
       this.issues.add(brokenLine, place.field, 'invalid_json', `${syntaxMessage(place)}, and more lines follow it: the transcript is damaged`);
       this.broken = undefined;
     }
-    // Parsed once, as written column for column: its indent as spaces (JSON.parse takes those, not a no-break
-    // space), its trailing blanks dropped (a CRLF line's `\r` would be in a string cut short at its end).
-    const asWritten = text.trimEnd().replace(/^\s+/, (indent) => ' '.repeat(indent.length));
     let value: unknown;
     try {
-      value = JSON.parse(asWritten);
-    } catch (error) {
-      this.broken = { line, place: jsonSyntaxPlace(asWritten, error, { noun: 'line' }) };
+      value = JSON.parse(trimmed);
+    } catch {
+      this.broken = { line, place: placedAsWritten(text) };
       return undefined;
     }
     if (!isJsonObject(value)) {

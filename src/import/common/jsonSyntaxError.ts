@@ -8,9 +8,6 @@
 import { UserError } from '../../errors.js';
 import { jsonSyntaxPlace, syntaxHint, syntaxMessage, type JsonSyntaxPlace, type SyntaxHints } from '../../io/jsonSyntax.js';
 
-/** The hint rule, written once in src/io/jsonSyntax.ts: re-exported for the readers that frame a text held inside the file. */
-export { syntaxHint, type SyntaxHints } from '../../io/jsonSyntax.js';
-
 /** What to do about a bare NaN or Infinity: write a number, or `again` (`export the spans again`). */
 export function nonNumberHint(again: string): string {
   return `write a number there, or ${again}: Python's json.dump writes NaN or Infinity for a float JSON cannot hold`;
@@ -22,10 +19,10 @@ export interface FileTextAt {
   /** The file's line the text starts on (1 for a whole document, the line's number for a JSONL line). */
   firstLine: number;
   /**
-   * What the text is, for "ends too early": the whole `file`, or one `line` of it. A line is always named at
-   * its line; a whole file at the line of the fault, left out when JSON.parse names no place.
+   * What the text is, for "ends too early": the whole `file` (or `document`), or one `line` of it. A line is
+   * always named at its line; a whole file at the line of the fault, left out when JSON.parse names no place.
    */
-  noun: 'file' | 'line';
+  noun: 'file' | 'document' | 'line';
   /** Put before `is not valid JSON` (`line `), when the message names its subject. */
   subject?: string;
   hints: SyntaxHints;

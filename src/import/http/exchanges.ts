@@ -9,7 +9,8 @@
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/types.js';
 import { inputError } from '../common/issues.js';
-import { fileTextSyntaxError, nonNumberHint, type SyntaxHints } from '../common/jsonSyntaxError.js';
+import { fileTextSyntaxError, nonNumberHint } from '../common/jsonSyntaxError.js';
+import type { SyntaxHints } from '../../io/jsonSyntax.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { buildTraces, type PositionedNote } from './build.js';
 import { Reader } from './bodyReader.js';

@@ -6,9 +6,9 @@
 import { inputError } from '../common/issues.js';
 import { jsonTextProblem } from '../../io/jsonText.js';
 import { endBeforeStart } from '../../trace/rules.js';
-import { UserError } from '../../errors.js';
-import { handedDocument, jsonTextError, lineOfOffset } from '../common/jsonDocument.js';
-import { fileTextSyntaxError, nonNumberHint, type SyntaxHints } from '../common/jsonSyntaxError.js';
+import { handedDocument, jsonTextError } from '../common/jsonDocument.js';
+import { fileTextSyntaxError, nonNumberHint } from '../common/jsonSyntaxError.js';
+import { lineOfOffset, type SyntaxHints } from '../../io/jsonSyntax.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { decodeAnyValue } from './anyValue.js';
 import type { AttrValue, OtelSpan } from './span.js';
@@ -72,12 +72,13 @@ function parseDocs(content: string, path: string): Doc[] {
     const docs: Doc[] = [];
     lines.forEach((text, i) => {
       if (text.trim() === '') return;
+      let value: unknown;
       try {
-        docs.push(checked({ value: JSON.parse(text) as unknown, line: i + 1, text }, path));
+        value = JSON.parse(text);
       } catch (lineErr) {
-        if (lineErr instanceof UserError) throw lineErr;
         throw fileTextSyntaxError(text, lineErr, { file: path, firstLine: i + 1, noun: 'line', subject: 'line ', hints: LINE_HINTS });
       }
+      docs.push(checked({ value, line: i + 1, text }, path));
     });
     return docs;
   }

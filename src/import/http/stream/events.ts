@@ -8,8 +8,8 @@
  * Each event's data is parsed as JSON; a data line that is not JSON is a UserError naming its line.
  */
 import type { Reader } from '../bodyReader.js';
-import { jsonSyntaxPlace } from '../../../io/jsonSyntax.js';
-import { nonNumberHint, syntaxHint, type SyntaxHints } from '../../common/jsonSyntaxError.js';
+import { jsonSyntaxPlace, syntaxHint, type SyntaxHints } from '../../../io/jsonSyntax.js';
+import { nonNumberHint } from '../../common/jsonSyntaxError.js';
 import { eventStreamMessages } from './eventStream.js';
 
 export interface StreamEvent {
