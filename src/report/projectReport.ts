@@ -103,7 +103,20 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
     const spec = synthetic[i]?.settings ?? { latency: s.latency };
     text += labelledLine(printableText(scenarioLine({ ...s, spec }, report.settings)), view.width, SETTINGS_SEPARATOR);
   }
+  const rule = scenarioSettingsRule(report);
+  if (rule !== undefined) text += labelledLine(rule, view.width);
   return `${text}${reportFooter({ priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
+}
+
+/**
+ * With scenario files, how their runs' settings were made, in the settings block (one block, as every report
+ * ends with; before, a `Settings:` paragraph above it said this): each file's own, the flags on top; the
+ * recorded runs beside them the flags alone.
+ */
+function scenarioSettingsRule(report: Pick<ProjectReport, 'inputs' | 'parts' | 'tree'>): string | undefined {
+  if (report.tree !== undefined || report.inputs.scenarios.length === 0) return undefined;
+  const recorded = report.parts.some((part) => part.kind === 'recorded') ? '; the recorded runs beside them take the flags alone (as sweep, replay and calibrate run them)' : '';
+  return `synthetic runs: each scenario file's runs take its own brakes, context and cache, with the flags given on top${recorded}`;
 }
 
 /**

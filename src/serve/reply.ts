@@ -57,9 +57,13 @@ export function servedUsage(usage: CallUsage, record: CallRecord): CallUsage {
   return record.webSearchRequests ? { ...usage, webSearches: record.webSearchRequests } : usage;
 }
 
-/** What loopcost adds to each response beside the standard fields (clients ignore unknown fields). */
+/**
+ * What loopcost adds to each response beside the standard fields (clients ignore unknown fields). Its
+ * `costPico` is a string of digits, as every picodollar figure serve writes (`/loopcost/sessions`,
+ * `error.loopcost` of a recorded failure): money is exact, and a JSON number past 2^53 is not.
+ */
 export function loopcostExtension(reply: Reply): Record<string, unknown> {
-  return { session: reply.session, call: reply.call, usage: reply.usage, costPico: reply.costPico, record: reply.record };
+  return { session: reply.session, call: reply.call, usage: reply.usage, costPico: String(reply.costPico), record: reply.record };
 }
 
 function completionId(reply: Reply): string {

@@ -241,6 +241,6 @@ function inSessionSource<T>(source: string, work: () => T): T {
 function failedCall(reply: Reply, failed: NonNullable<CallRecord['failed']>): ApiError {
   const status = failed.status !== undefined && failed.status >= 400 && failed.status <= 599 ? failed.status : 500;
   const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
-  const billed = { session: reply.session, call: reply.call, usage: reply.usage, costPico: reply.costPico };
+  const billed = { session: reply.session, call: reply.call, usage: reply.usage, costPico: String(reply.costPico) };
   return new ApiError(status, `recorded provider failure (call ${reply.call}): ${failed.message}`, type, null, RECORDED_FAILURE, { ...billed, record: reply.record }, billed);
 }

@@ -12,7 +12,8 @@ import type { CallRecord } from '../../src/trace/types.js';
 export interface Extension {
   record: CallRecord;
   usage: { cacheWrite: number; cacheWrite1h: number; input: number; cached: number; output: number; reasoning: number };
-  costPico: number;
+  /** A string of digits, as every picodollar figure serve writes. */
+  costPico: string;
 }
 
 export function serveClient(server: RunningServer, by: { session?: string; traceIndex?: number } = {}): { client: OpenAI; last: () => Extension; lastBody: () => unknown } {

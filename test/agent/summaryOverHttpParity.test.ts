@@ -51,7 +51,7 @@ describe('real loop under a summary strategy → HTTP → loopcost serve = repla
       name: 'claude-sonnet-4',
       async call(request) {
         const turn = await http.call({ ...request, maxOutputTokens: Math.max(request.maxOutputTokens, 200) });
-        if (request.purpose === 'summary') summaries.push({ costPico: last().costPico, ...last().usage });
+        if (request.purpose === 'summary') summaries.push({ costPico: Number(last().costPico), ...last().usage });
         return turn;
       },
     };

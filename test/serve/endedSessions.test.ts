@@ -82,7 +82,7 @@ describe('ended sessions are retired to their totals', () => {
     const server = await serving([deepseek]);
     const header = { 'x-loopcost-session': 'done' };
     const costs: number[] = [];
-    for (let call = 1; call <= 3; call++) costs.push((await post(server.url, { model: 'x', messages: opening }, header)).json.loopcost.costPico);
+    for (let call = 1; call <= 3; call++) costs.push(Number((await post(server.url, { model: 'x', messages: opening }, header)).json.loopcost.costPico));
     const atEnd = (await get(server.url, '/loopcost/sessions')).json;
     const summaryCall = await post(server.url, { model: 'x', messages: opening, max_tokens: 500 }, { ...header, 'x-loopcost-purpose': 'summary' });
     expect(where(summaryCall)).toEqual(['done', 409, 'loopcost_trace_ended']);

@@ -100,11 +100,11 @@ describe('serve: sessions of runs stopped by their own brakes are retired', () =
   it('--session-idle-seconds: a session with no request for that long is retired (injected clock), least recently asked first', async () => {
     let nowMs = 0;
     const server = await serving({ maxSessions: 2, sessionIdleSeconds: 30, nowMs: () => nowMs });
-    const costA = (await ask(server.url, 'a')).json.loopcost.costPico;
+    const costA = Number((await ask(server.url, 'a')).json.loopcost.costPico);
     nowMs = 20_000;
     expect(where(await ask(server.url, 'b'))).toEqual([200, 1]);
     nowMs = 29_999;
-    const costA2 = (await ask(server.url, 'a')).json.loopcost.costPico; // a request starts a's idle time again
+    const costA2 = Number((await ask(server.url, 'a')).json.loopcost.costPico); // a request starts a's idle time again
     expect(where(await ask(server.url, 'c'))).toEqual([503, 'loopcost_too_many_sessions']);
     nowMs = 50_000; // b idle 30 s, a 20 s
     const report = await sessions(server.url);

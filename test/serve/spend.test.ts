@@ -70,7 +70,7 @@ describe('serve: spend equals replay', () => {
       });
       // Each answer's usage is what replay billed that call; their costs add up to the session's.
       const billed = answers.map((a) => a.json.loopcost);
-      expect(billed.reduce((sum, b) => sum + b.costPico, 0)).toBe(replayed.costPico);
+      expect(billed.reduce((sum, b) => sum + Number(b.costPico), 0)).toBe(replayed.costPico);
       expect(billed.reduce((sum, b) => sum + b.usage.input, 0)).toBe(replayed.inputTokens);
     }
     expect([...statuses].sort()).toEqual([200, 400, 429]);

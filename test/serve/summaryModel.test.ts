@@ -61,7 +61,7 @@ describe('serve: a summary call is answered by the model it names', () => {
     const { prompt_tokens: input, completion_tokens: output } = answered.json.usage;
     expect(output).toBe(WINDOW);
     const pico = input * usdPerMillionToPico(5) + output * usdPerMillionToPico(10);
-    expect(answered.json.loopcost.costPico).toBe(pico);
+    expect(answered.json.loopcost.costPico).toBe(String(pico));
     expect(served(answered).costPico).toBe(String(pico));
   });
 
@@ -73,7 +73,7 @@ describe('serve: a summary call is answered by the model it names', () => {
       const fits = await summary(model, 100);
       expect(fits.status).toBe(200);
       expect(fits.json.model).toBe('tiny');
-      expect(fits.json.loopcost.costPico).toBe(fits.json.usage.prompt_tokens * usdPerMillionToPico(1) + 100 * usdPerMillionToPico(2));
+      expect(fits.json.loopcost.costPico).toBe(String(fits.json.usage.prompt_tokens * usdPerMillionToPico(1) + 100 * usdPerMillionToPico(2)));
     }
   });
 

@@ -54,8 +54,8 @@ describe('serve with a scenario: a summary call', () => {
         const turn = await http.call(request);
         if (request.purpose === 'summary') {
           summaries.push({ messages: (lastBody() as { messages: unknown }).messages, promptTokens: last().usage.input });
-          summaryPico += last().costPico;
-        } else ordinaryPico += last().costPico;
+          summaryPico += Number(last().costPico);
+        } else ordinaryPico += Number(last().costPico);
         return turn;
       },
     };

@@ -52,7 +52,7 @@ describe('serve: a summary request on a recording with recorded prompt sizes', (
     expect(summary.status).toBe(200);
     const usage = summary.json.usage;
     const billed = { input: usage.prompt_tokens, cached: usage.prompt_tokens_details.cached_tokens, cacheWrite: usage.prompt_tokens_details.cache_write_tokens, costPico: summary.json.loopcost.costPico };
-    const replaySummary = { input: row.inputTokens, cached: row.cachedInputTokens, cacheWrite: row.cacheWriteTokens, costPico: replayed.summaryCostPico };
+    const replaySummary = { input: row.inputTokens, cached: row.cachedInputTokens, cacheWrite: row.cacheWriteTokens, costPico: String(replayed.summaryCostPico) };
     // The tracked context before the summary is 100 + 3 × 50 + 100 + 100 + 3000 = 3,450; the last call showed 1,500 more.
     expect(replaySummary.input).toBe(3450 + 1500);
     // Before the fix: serve billed the tracked context alone (3,450 in).

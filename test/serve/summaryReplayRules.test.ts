@@ -78,7 +78,7 @@ describe('serve: a summary request by replay’s rules', () => {
     const usage = summary.json.usage;
     const after = served(server, session);
     const billed = { input: usage.prompt_tokens, cached: usage.prompt_tokens_details.cached_tokens, cacheWrite: usage.prompt_tokens_details.cache_write_tokens, costPico: summary.json.loopcost.costPico };
-    const replaySummary = { input: row.inputTokens, cached: row.cachedInputTokens, cacheWrite: row.cacheWriteTokens, costPico: replayed.summaryCostPico };
+    const replaySummary = { input: row.inputTokens, cached: row.cachedInputTokens, cacheWrite: row.cacheWriteTokens, costPico: String(replayed.summaryCostPico) };
     expect(billed).toEqual(replaySummary);
     // Before the fix: no cache writes on claude (its prompt not cacheable under `recorded`), none of the prefix served on mini.
     if (model === 'mini') expect(billed.cached).toBeGreaterThan(0);

@@ -49,7 +49,7 @@ describe('serve: web searches in the usage it answers with', () => {
     const first = await ask();
     expect(first.json.loopcost.usage.webSearches).toBe(3);
     // Tokens ($0.0027 + $0.0006) and 3 searches ($0.03).
-    expect(first.json.loopcost.costPico).toBe(2_700_000_000 + 600_000_000 + 3 * SEARCH_PICO);
+    expect(first.json.loopcost.costPico).toBe(String(2_700_000_000 + 600_000_000 + 3 * SEARCH_PICO));
     const failed = await ask();
     expect(failed.status).toBe(529);
     expect(failed.json.error.loopcost.usage.webSearches).toBe(1);

@@ -79,7 +79,7 @@ describe('a synthetic agent drawing past max_tokens is cut there, simulated and 
       const cut = call.unparseable === true;
       expect(choice.finish_reason, `call ${i + 1}`).toBe(cut ? 'length' : i === STEPS - 1 ? 'stop' : 'tool_calls');
       expect(answer.json.usage.completion_tokens).toBe(call.outputTokens);
-      expect(answer.json.loopcost.costPico).toBe(answer.json.usage.prompt_tokens * PICO.input + call.outputTokens * PICO.output);
+      expect(answer.json.loopcost.costPico).toBe(String(answer.json.usage.prompt_tokens * PICO.input + call.outputTokens * PICO.output));
       const record = answer.json.loopcost.record;
       expect(record.unparseable).toBe(call.unparseable);
       expect(record.final).toBe(call.final);

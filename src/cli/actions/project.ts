@@ -200,7 +200,6 @@ function projectReportOf(
     ...handWrittenRecord(runs.handWritten),
     ...(suggestCap === undefined ? {} : { suggestCap }),
     notes: tree !== undefined ? [...treeNotes(tree, prepared.traces.length), ...predictiveNotes(runs.predictiveStops, n)] : [
-      ...(prepared.scenarios.length > 0 ? [`Settings: each scenario file's runs take its own brakes, context and cache, with the flags given on top${prepared.traces.length > 0 ? '; the recorded runs beside them take the flags alone (as sweep, replay and calibrate run them)' : ''}.`] : []),
       periodNote(runs.fitted),
       ...predictiveNotes(runs.predictiveStops, n),
       ...runs.meanings,
