@@ -9,8 +9,9 @@
  * agent at the time they were made. A sub-agent launched in the background (its Task result's
  * `toolUseResult.status` is `async_launched`, or — no result saying — the Task call asked
  * `run_in_background: true`) is marked `background` in its header: that call returned at launch. What
- * cannot be linked is imported with a note; a warm-up agent (its prompt `Warmup`, which Claude Code starts to
- * fill the prompt cache, no Task call) is named `warmup-<id>` in its source.
+ * cannot be linked is imported with a note. A file so placed and named whose lines say it is another agent's
+ * (`sessionId`, `agentId`, `isSidechain`) is refused (subagentOwner.ts). A warm-up agent (its prompt `Warmup`,
+ * which Claude Code starts to fill the prompt cache, no Task call) is named `warmup-<id>` in its source.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -23,6 +24,7 @@ import { agentRuns, type AgentCall } from '../common/agentRuns.js';
 import { consumeLineBatches, linesOfText } from '../common/jsonLines.js';
 import { CLAUDE_CODE_AGENT_FILE as AGENT_FILE, sessionFileCandidates } from '../formats.js';
 import { readTranscript, transcriptReader, type Transcript } from './transcript.js';
+import type { ExpectedOwner } from './subagentOwner.js';
 import type { UnreadLines } from './lineFields.js';
 import { noModelCall } from '../importers.js';
 import { missingCompactionNote, type TranscriptPlace } from './missingTranscript.js';
@@ -94,15 +96,24 @@ function subagentTranscript(file: string, transcript: Transcript): SubagentTrans
   return { agentId: transcript.agentId ?? agentIdOfName(file), transcript };
 }
 
+/** A sub-agent file of a session tree, and the sub-agent its place and name make it (its lines must agree: subagentOwner.ts). */
+interface SubagentFile {
+  file: string;
+  owner: ExpectedOwner;
+}
+
 /**
  * The sub-agent files of the session whose own transcript is `main` (none for a lone agent's, or standard
  * input's): its `subagents/` folder's (2.1.x), then those beside it that name it (2.0.x), an id found in both once.
  */
-function subagentFilesOf(path: string, main: Transcript, walk?: readonly string[]): string[] {
+function subagentFilesOf(path: string, main: Transcript, walk?: readonly string[]): SubagentFile[] {
   if (main.agentId !== undefined || path === STDIN_LABEL || readWithItsOwnFile(path, main, walk)) return [];
-  const nested = subagentFiles(path, main.sessionId ?? sessionIdOfName(path));
+  const folderSession = main.sessionId ?? sessionIdOfName(path);
+  const nested = subagentFiles(path, folderSession);
   const found = new Set(nested.map(agentIdOfName));
-  return [...nested, ...siblingAgentFiles(path, sessionIdOfName(path)).filter((file) => !found.has(agentIdOfName(file)))];
+  const beside = siblingAgentFiles(path, sessionIdOfName(path)).filter((file) => !found.has(agentIdOfName(file)));
+  const of = (sessionId: string) => (file: string): SubagentFile => ({ file, owner: { sessionId, agentId: agentIdOfName(file) } });
+  return [...nested.map(of(folderSession)), ...beside.map(of(sessionIdOfName(path)))];
 }
 
 /**
@@ -142,7 +153,7 @@ function loneAgentRuns(transcript: Transcript, path: string): Trace[] {
  */
 export function importClaudeCodeSession(path: string, lines: Iterable<SourceLine>): Trace[] {
   const main = readTranscript(lines, path);
-  const agents = subagentFilesOf(path, main).map((file) => subagentTranscript(file, readTranscript(linesOfText(readSmallTextFileSync(file)), file)));
+  const agents = subagentFilesOf(path, main).map(({ file, owner }) => subagentTranscript(file, readTranscript(linesOfText(readSmallTextFileSync(file)), file, owner)));
   return sessionTreeRuns(path, main, agents);
 }
 
@@ -152,10 +163,10 @@ export async function importClaudeCodeStream(path: string, batches: AsyncIterabl
   // The walk's other session files are scanned only once this one is read whole (a bad line is refused first).
   const main = withoutCopies(read, await copiedCalls(path, walk, limits));
   const agents: SubagentTranscript[] = [];
-  for (const file of subagentFilesOf(path, main, walk)) {
+  for (const { file, owner } of subagentFilesOf(path, main, walk)) {
     const input = await openInput(file, limits);
     try {
-      agents.push(subagentTranscript(file, await consumeLineBatches(lineBatches(input, limits.maxLineBytes), transcriptReader(file))));
+      agents.push(subagentTranscript(file, await consumeLineBatches(lineBatches(input, limits.maxLineBytes), transcriptReader(file, owner))));
     } finally {
       await input.close();
     }

@@ -21,9 +21,18 @@
  */
 import type { LineIssues } from '../common/jsonLines.js';
 import { LatestTime, MAX_CLOCK_SKEW_SECONDS, pastClockSkew, stepInWords } from '../common/clockSkew.js';
+import type { LogClock } from '../common/timestamp.js';
 
 const TIME_HINT =
   'restore the timestamps of the lines named from the transcript Claude Code wrote; or delete the "timestamp" field of the lines dated wrong: a line without one gives no time, and a call or tool call it would end is read with no latency';
+
+/** A line's `timestamp` in ms; undefined when it has none, an issue of the line when it is no ISO 8601 time. */
+export function timestampOf(issues: LineIssues, clock: LogClock, line: number, raw: unknown): number | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const ms = typeof raw === 'string' ? clock.read(raw) : undefined;
+  if (ms === undefined) issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(raw)}`);
+  return ms;
+}
 
 /** Whether the line ends a model call's span: an assistant line or an `api_error` line (a failed attempt). */
 export function endsCall(value: Record<string, unknown>): boolean {

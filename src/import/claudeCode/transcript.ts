@@ -39,7 +39,8 @@ import { transcriptNotes } from './transcriptNotes.js';
 import { SubagentLinks } from './subagentLinks.js';
 import { agentIdOf, SidechainKeys } from './sidechainKeys.js';
 import { CompactBoundaryLog } from './compactBoundaries.js';
-import { endsCall, TranscriptTime } from './timeSteps.js';
+import { endsCall, timestampOf, TranscriptTime } from './timeSteps.js';
+import { OwnerCheck, type ExpectedOwner } from './subagentOwner.js';
 import type { SubagentLink, Transcript } from './transcriptTypes.js';
 
 /** The prompt of a warm-up agent (anthropics/claude-code#17457: `agent-*.jsonl` files, `isSidechain`, no Task call). */
@@ -59,13 +60,6 @@ interface PendingTool {
 }
 
 export type { SubagentLink, Transcript };
-
-function timestampOf(issues: LineIssues, clock: LogClock, line: number, raw: unknown): number | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  const ms = typeof raw === 'string' ? clock.read(raw) : undefined;
-  if (ms === undefined) issues.add(line, 'timestamp', 'wrong_type', `expected an ISO 8601 time, got ${JSON.stringify(raw)}`);
-  return ms;
-}
 
 /** 1 for a sidechain line, 0 for the main chain's. */
 function chainOf(value: Record<string, unknown>): number {
@@ -258,20 +252,24 @@ class TranscriptReader {
   }
 }
 
-/** Reads one transcript file line by line; `finish` throws every invalid line together (UserError). */
-export function transcriptReader(path: string): LineConsumer<Transcript> {
+/** Reads one transcript file line by line (`owner`: the sub-agent a session tree reads it as, subagentOwner.ts); `finish` throws every invalid line together (UserError). */
+export function transcriptReader(path: string, owner?: ExpectedOwner): LineConsumer<Transcript> {
   const issues = new LineIssues(path, CLAUDE_CODE_HINT);
   const reader = new TranscriptReader(issues, basename(path).replace(TRANSCRIPT_FILE, ''));
+  const check = owner === undefined ? undefined : new OwnerCheck(owner, issues);
   return jsonLineConsumer(
     issues,
-    (line, value) => reader.read(line, value),
+    (line, value) => {
+      check?.read(line, value);
+      reader.read(line, value);
+    },
     (cutLine) => transcriptOf(path, reader, cutLine),
   );
 }
 
-/** Reads one transcript file held in lines; every invalid line is reported together (UserError). */
-export function readTranscript(lines: Iterable<SourceLine>, path: string): Transcript {
-  return consumeLines(lines, transcriptReader(path));
+/** Reads one transcript file held in lines; every invalid line is reported together (UserError). `owner`: see transcriptReader. */
+export function readTranscript(lines: Iterable<SourceLine>, path: string, owner?: ExpectedOwner): Transcript {
+  return consumeLines(lines, transcriptReader(path, owner));
 }
 
 function transcriptOf(path: string, reader: TranscriptReader, cutLine: number | undefined): Transcript {
