@@ -5,6 +5,7 @@
  * recordedRunPart); and the default rule said without the runs (defaultCacheSpec).
  */
 import type { BrakeConfig } from '../brakes/config.js';
+import { canonicalJson } from '../brakes/fingerprint.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 
@@ -92,6 +93,23 @@ export function runsBrakes(own: string, files: readonly string[], recordedRuns: 
 /** The context a report's runs took (runsOwn), as the brakes are said: the flags' (`own`), and each scenario file's (`files`: contextSpecOf). */
 export function runsContext(own: string, files: readonly string[], recordedRuns: boolean): string {
   return runsOwn(own, files, recordedRuns);
+}
+
+/**
+ * The context strategy a report's runs took, the rule runsContext says in words taken on the strategies
+ * themselves: the flags' (`own`, which trace files' runs take) when every scenario file's runs took it too
+ * (`files`: each file's), else the one every file's runs took when no trace file's run is among them; none
+ * where the runs took several. Two strategies are one when their context and tool-result cap are (sameContext).
+ */
+export function runsStrategy(own: ContextStrategy, files: readonly ContextStrategy[], recordedRuns: boolean): ContextStrategy | undefined {
+  if (files.every((file) => sameContext(file, own))) return own;
+  if (recordedRuns || files.some((file) => !sameContext(file, files[0]!))) return undefined;
+  return files[0];
+}
+
+/** Whether runs under `a` and under `b` took one context: the same strategy and tool-result cap (the cache, said apart as runsCache says it, aside). */
+function sameContext(a: ContextStrategy, b: ContextStrategy): boolean {
+  return a === b || canonicalJson({ ...a, cache: undefined }) === canonicalJson({ ...b, cache: undefined });
 }
 
 /** What a trace file's run took of the brakes or context runsOwn names for all the runs: `own`, without what synthetic runs took. */

@@ -8,8 +8,10 @@
  *   - `summary_none`: no summary call in a run: its prompt never passed the trigger with more than K steps
  *     before it (kernel/context.ts), so the strategy ran as if it had no summary at all.
  * replay (and the library's replayWarnings), whatif and contexts tally run by run (SummaryCallTally); sweep
- * (and merge), whose rows keep a configuration's totals only, say the second where no run under a strategy
- * made a summary call (sweepSummaryWarnings).
+ * (and merge) and calibrate, which keep a configuration's totals only, say the second where no run under a
+ * strategy made a summary call (configurationSummaryWarnings), each configuration under the strategy its runs
+ * took (cli/actions/sweepTook.ts configurationStrategy, the rule runsTook.ts runsStrategy): calibrate takes it
+ * as it is, sweep through its rows (sweepSummaryWarnings), whose context and tool-result cap say it.
  */
 import { counted } from '../plural.js';
 import { parseContextSpec, type ContextStrategy } from '../context/strategy.js';
@@ -98,23 +100,43 @@ export function summaryCallWarnings(strategy: ContextStrategy, tally: SummaryCal
 }
 
 /**
- * Configurations' totals (sweep), grouped by strategy: `summary_none` for each summary strategy under
- * which no run of any configuration made a summary call (their runs are counted once per configuration).
+ * Configurations' totals (sweep, calibrate), each under the strategy its runs took, grouped by strategy:
+ * `summary_none` for each summary strategy under which no run of any configuration made a summary call
+ * (their runs are counted once per configuration).
  */
 export function configurationSummaryWarnings(configurations: readonly { strategy: ContextStrategy; runs: number; summaryCalls?: number | undefined }[]): ReportWarning[] {
-  const byContext = new Map<string, { strategy: ContextStrategy; runs: number; calls: number }>();
-  for (const { strategy, runs, summaryCalls } of configurations) {
-    if (strategy.summary === undefined) continue;
-    const key = contextText(strategy);
-    const seen = byContext.get(key) ?? { strategy, runs: 0, calls: 0 };
-    seen.runs += runs;
-    seen.calls += summaryCalls ?? 0;
-    byContext.set(key, seen);
-  }
-  return [...byContext.values()].flatMap(({ strategy, runs, calls }) => (calls > 0 ? [] : summaryCallWarnings(strategy, Object.assign(new SummaryCallTally(), { runs, none: runs }), 'run')));
+  return bySummaryStrategy(configurations).flatMap(({ strategy, items }) => {
+    const runs = items.reduce((n, c) => n + c.runs, 0);
+    const calls = items.reduce((n, c) => n + (c.summaryCalls ?? 0), 0);
+    return calls > 0 ? [] : summaryCallWarnings(strategy, Object.assign(new SummaryCallTally(), { runs, none: runs }), 'run');
+  });
 }
 
-/** A sweep's configurations (its rows: `context` as `--context` takes it, the tool-result cap, runs, summary calls where not 0), as configurationSummaryWarnings reads them. */
+/**
+ * `items` of summary strategies grouped by strategy, in the order first met: one group per strategy as a
+ * warning names it (its context and tool-result cap: contextText), what configurations and projected runs
+ * (warningLists.ts projectSummaryWarnings) are counted together under.
+ */
+export function bySummaryStrategy<T extends { strategy: ContextStrategy }>(items: Iterable<T>): { strategy: ContextStrategy; items: T[] }[] {
+  const groups = new Map<string, { strategy: ContextStrategy; items: T[] }>();
+  for (const item of items) {
+    if (item.strategy.summary === undefined) continue;
+    const key = contextText(item.strategy);
+    const group = groups.get(key) ?? { strategy: item.strategy, items: [] };
+    group.items.push(item);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * A sweep's configurations (its rows: `context` as `--context` takes it, the tool-result cap, runs, summary
+ * calls where not 0), as configurationSummaryWarnings reads them: a row's context and cap are the strategy its
+ * runs took where they took one (sweepTook.ts rowsOf), its context no one spec where they took several — but
+ * for recorded runs beside scenario files whose runs took the same spec under another cap: the row names the
+ * configuration's cap, and its strategy is read (calibrate names none). Read off the rows' words, not the
+ * configurations, because a merge has only the shards' rows.
+ */
 export function sweepSummaryWarnings(rows: readonly { context: string; toolResultCap?: number | undefined; runs: number; summaryCalls?: number | undefined }[]): ReportWarning[] {
   const parsed = new Map<string, ContextStrategy | undefined>();
   const strategyOf = (context: string): ContextStrategy | undefined => (parsed.has(context) ? parsed.get(context) : parsed.set(context, specOrNone(context)).get(context));

@@ -16,7 +16,7 @@ import { importNotesWarnings, type ImportNotesSeen } from './importNotesWarning.
 import { oneRunWarnings } from './projectConfidenceText.js';
 import { recordedStrategyWarnings, statedStrategiesOf, type StatedStrategies } from './recordedStrategyWarning.js';
 import { contextText, hasBrakes } from './settings.js';
-import { SummaryCallTally, summaryCallWarnings, type SummaryRun } from './summaryCallWarning.js';
+import { bySummaryStrategy, SummaryCallTally, summaryCallWarnings, type SummaryRun } from './summaryCallWarning.js';
 import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type ReportWarning, type UnrecordedInTree } from './warnings.js';
 
 /** A configuration as the lists read it: its brakes and context. */
@@ -118,15 +118,7 @@ export interface SummaryRuns {
  * one before most steps. Runs of the same strategy (the flags' and a file's) are counted together, as sweep groups them.
  */
 export function projectSummaryWarnings(summaries: readonly SummaryRuns[]): ReportWarning[] {
-  const byContext = new Map<string, { strategy: ContextStrategy; tally: SummaryCallTally }>();
-  for (const { strategy, runs } of summaries) {
-    if (strategy.summary === undefined) continue;
-    const key = contextText(strategy);
-    const seen = byContext.get(key) ?? { strategy, tally: new SummaryCallTally() };
-    for (const run of runs) seen.tally.add(run);
-    byContext.set(key, seen);
-  }
-  return [...byContext.values()].flatMap(({ strategy, tally }) => summaryCallWarnings(strategy, tally, 'run'));
+  return bySummaryStrategy(summaries).flatMap(({ strategy, items }) => summaryCallWarnings(strategy, SummaryCallTally.of(items.flatMap((s) => s.runs)), 'run'));
 }
 
 /** A projection's warnings (after what reading the inputs said), in their order. */

@@ -16,7 +16,7 @@ import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 import type { ReportWarning } from '../../report/warnings.js';
-import { configurationSayer, scenarioNotes, sweepTookOwn } from './sweepTook.js';
+import { configurationSayer, configurationStrategy, scenarioNotes, sweepTookOwn } from './sweepTook.js';
 import { tallyDropping } from './sweepDrop.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { sweepPriceGaps } from './sweepPricing.js';
@@ -25,9 +25,6 @@ import { runHeaderFactsOf } from './sweepHeaderFacts.js';
 import { inputWarningsOf, sayInputWarning } from './inputWarnings.js';
 import { noGroundTruthWarning } from '../../report/warningLists.js';
 import { configurationSummaryWarnings } from '../../report/summaryCallWarning.js';
-import { contextSpecOf, type ContextStrategy } from '../../context/strategy.js';
-import type { GridConfiguration } from '../../population/grid.js';
-import { scenarioConfig } from '../../population/run.js';
 import { traceRunKinds } from '../../population/generatedRuns.js';
 
 /** Inputs with no ground truth: calibrate says so when it reads them, and its report warns of it (inputWarnings.ts). */
@@ -84,30 +81,15 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
   return 0;
 }
 
-/** What calibrate's report warns of beyond reading its inputs: sweep's grid warnings, and what each summary strategy's summaries did (read off each configuration's totals as sweep reads its rows: summaryCallWarning.ts). */
+/** What calibrate's report warns of beyond reading its inputs: sweep's grid warnings, and what each summary strategy's summaries did (read off each configuration's totals under the strategy its runs took, as sweep reads its rows: summaryCallWarning.ts). */
 function calibrateWarnings(args: { prepared: PreparedSweep; figures: ReturnType<typeof calibrationsOf>; recordedRuns: number; inputs: string[] }): ReportWarning[] {
   const { prepared, figures } = args;
-  const say = configurationSayer(prepared);
   const summaryRuns = prepared.configurations.flatMap((c, i) => {
-    const strategy = strategyNamed(c, say(c).context, prepared.scenarios.length);
+    const strategy = configurationStrategy(c.config, prepared);
     return strategy === undefined ? [] : [{ strategy, runs: figures[i]!.synthetic.runs + figures[i]!.recorded.runs, summaryCalls: figures[i]!.summaryCalls }];
   });
   return [
     ...gridWarnings({ setup: prepared, recordedRuns: args.recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs: args.inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces) }),
     ...configurationSummaryWarnings(summaryRuns),
   ];
-}
-
-/**
- * The context strategy a configuration's runs took, as its settings line names one (`context`: configurationSayer,
- * runsTook.ts runsContext): the configuration's own, or the one every scenario file's runs took; none where the
- * line names several (`… (synthetic: …)`, `each scenario file's own`).
- */
-function strategyNamed(c: GridConfiguration, context: string, scenarios: number): ContextStrategy | undefined {
-  if (contextSpecOf(c.config.strategy) === context) return c.config.strategy;
-  for (let s = 0; s < scenarios; s++) {
-    const own = scenarioConfig(c.config, s).strategy;
-    if (contextSpecOf(own) === context) return own;
-  }
-  return undefined;
 }

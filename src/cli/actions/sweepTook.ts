@@ -14,7 +14,7 @@ import { brakeSpec, reportSettings, settingsFlags, settingsText, shellWord } fro
 import { scenarioRunsText } from '../../report/scenarios.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import { SCENARIO_LINE_START } from '../../report/sweepTable.js';
-import { latencySpec, runsBrakes, runsCache, runsContext, type RunsTook } from '../../report/runsTook.js';
+import { latencySpec, runsBrakes, runsCache, runsContext, runsStrategy, type RunsTook } from '../../report/runsTook.js';
 import type { ScenarioInput } from '../../scenario/replayScenarios.js';
 import { everyStopReason } from '../../report/stopReasonCounts.js';
 
@@ -91,6 +91,16 @@ export function configurationSayer(took: SweepRunsTook, tree?: boolean): (c: Gri
   };
 }
 
+/**
+ * The context strategy a configuration's runs took (runsTook.ts runsStrategy): its own, or the one every scenario
+ * file's runs took; none where they differ. What its summary warnings name (calibrate; sweep through its rows'
+ * context and tool-result cap, which say this strategy where there is one).
+ */
+export function configurationStrategy(config: GridConfiguration['config'], took: SweepRunsTook): ContextStrategy | undefined {
+  if (config.perScenario === undefined) return config.strategy;
+  return runsStrategy(config.strategy, took.scenarios.map((_, s) => scenarioConfig(config, s).strategy), took.recordedCaches.length > 0);
+}
+
 /** The cache a configuration's runs took, said as every settings line says it (runsCache): its own, else what each run took. */
 export function configurationCache(config: GridConfiguration['config'], took: SweepRunsTook): string {
   const cache = config.strategy.cache;
@@ -103,12 +113,14 @@ export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly Sw
   return slice.map((c, i) => {
     const { config } = c;
     const { flags, brakes, context, cache } = say(c);
+    // The cap of the strategy the runs took (a scenario file's own too), else the configuration's.
+    const toolResultCap = (configurationStrategy(config, over.took) ?? config.strategy).toolResultCap;
     return {
       settings: c.settings,
       flags,
       brakes,
       context,
-      ...(config.strategy.toolResultCap === undefined ? {} : { toolResultCap: config.strategy.toolResultCap }),
+      ...(toolResultCap === undefined ? {} : { toolResultCap }),
       cache,
       ...(config.model === undefined ? {} : { model: config.model }),
       ...metrics[i]!,
