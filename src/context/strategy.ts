@@ -6,7 +6,8 @@
  * context, so it never rewrites what an earlier prompt already held.
  *
  * `mask` (observation masking, SWE-agent) keeps every output but replaces each tool result of the
- * steps older than the last M with a placeholder of P tokens. `summary` (compaction: OpenHands
+ * steps older than the last M with a placeholder of P tokens (with `batch=B`, in batches of B steps, so the
+ * prompt changes only every B steps: kernel/maskBoundary.ts). `summary` (compaction: OpenHands
  * condensers, Claude Code auto-compact, LangChain SummarizationMiddleware) makes a paid summary call
  * when the prompt passes a trigger: system + goal stay, the steps before the last K are replaced by a
  * summary of S tokens. `hybrid` masks first and summarises when even the masked prompt passes the
@@ -42,6 +43,8 @@ export interface ContextStrategy {
   windowSteps?: number;
   /** `mask`/`hybrid`: tool results of the last M steps are kept; older ones become placeholders. */
   maskSteps?: number;
+  /** `mask`/`hybrid` `batch=B`: the masking boundary moves only at multiples of B steps (unset: 1, every step; kernel/maskBoundary.ts). */
+  maskBatchSteps?: number;
   /** Tokens of a masked tool result's placeholder (default DEFAULT_PLACEHOLDER_TOKENS). */
   placeholderTokens?: number;
   /** `summary`/`hybrid`. */
@@ -74,6 +77,7 @@ export function contextSpecOf(strategy: ContextStrategy): string {
   const parts: string[] = [];
   if (strategy.kind !== 'summary') parts.push(strategy.kind === 'mask' ? `${strategy.maskSteps}` : `mask=${strategy.maskSteps}`);
   if (strategy.placeholderTokens !== undefined) parts.push(`placeholder=${strategy.placeholderTokens}`);
+  if (strategy.maskBatchSteps !== undefined) parts.push(`batch=${strategy.maskBatchSteps}`);
   const s = strategy.summary;
   if (s) {
     parts.push(`trigger=${s.triggerPercent !== undefined ? `${s.triggerPercent}%` : s.triggerTokens}`, `keep=${s.keepSteps}`, `tokens=${s.summaryTokens}`);
@@ -82,7 +86,7 @@ export function contextSpecOf(strategy: ContextStrategy): string {
   return `${strategy.kind}:${parts.join(',')}`;
 }
 
-const SPEC_HELP = "'full', 'window:K', 'mask:M[,placeholder=P]', 'summary:trigger=T|R%,keep=K,tokens=S[,model=X]' or 'hybrid:mask=M,trigger=T|R%,keep=K,tokens=S[,placeholder=P][,model=X]'";
+const SPEC_HELP = "'full', 'window:K', 'mask:M[,placeholder=P][,batch=B]', 'summary:trigger=T|R%,keep=K,tokens=S[,model=X]' or 'hybrid:mask=M,trigger=T|R%,keep=K,tokens=S[,placeholder=P][,batch=B][,model=X]'";
 
 function specError(place: StrategyPlace, value: string, message: string): UserError {
   return new UserError({ ...place, code: 'bad_value', message: `'${value}': ${message}`, hint: `write ${SPEC_HELP}` });
@@ -107,6 +111,7 @@ const COUNT_EXAMPLES: Record<string, string> = {
   M: 'mask:3',
   mask: 'mask=3',
   placeholder: 'placeholder=12',
+  batch: 'batch=10',
   keep: 'keep=3',
   tokens: 'tokens=500',
   trigger: 'trigger=8000 (tokens, 8e3 too) or trigger=80% (of the context window)',
@@ -123,9 +128,9 @@ type RewritingKind = 'mask' | 'summary' | 'hybrid';
 
 /** The keys each kind takes after its `:` (`mask:` takes its M bare, as its first part, or as mask=M). */
 const KEYS: Record<RewritingKind, readonly string[]> = {
-  mask: ['placeholder'],
+  mask: ['placeholder', 'batch'],
   summary: ['trigger', 'keep', 'tokens', 'model'],
-  hybrid: ['mask', 'placeholder', 'trigger', 'keep', 'tokens', 'model'],
+  hybrid: ['mask', 'placeholder', 'batch', 'trigger', 'keep', 'tokens', 'model'],
 };
 
 /** A bad `key=value` part of a `kind:` body, said as --context says it (its whole syntax in the hint). */
@@ -204,6 +209,7 @@ export function parseContextSpec(spec: string, where: SpecPlace = SPEC_ARGUMENT)
   if (k !== 'summary') {
     if (!parts.has('mask')) throw specError(place, spec, k === 'mask' ? 'M (steps whose tool results are kept) is missing' : 'mask is missing');
     strategy.maskSteps = wholeAbove(place, spec, k === 'mask' ? 'M' : 'mask', parts.get('mask')!, 1);
+    if (parts.has('batch')) strategy.maskBatchSteps = wholeAbove(place, spec, 'batch', parts.get('batch')!, 1);
     if (parts.has('placeholder')) strategy.placeholderTokens = wholeAbove(place, spec, 'placeholder', parts.get('placeholder')!, 0);
   }
   if (k !== 'mask') strategy.summary = summaryOf(place, spec, parts);

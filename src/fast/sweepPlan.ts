@@ -75,7 +75,7 @@ export class LimitsCache {
 
 /** A pass's strategy as a key: cells of equal keys are one pass. */
 function strategyKey(s: ContextStrategy): string {
-  return JSON.stringify([s.kind, s.windowSteps, s.toolResultCap, s.cache, s.maskSteps, s.placeholderTokens, s.summary]);
+  return JSON.stringify([s.kind, s.windowSteps, s.toolResultCap, s.cache, s.maskSteps, s.maskBatchSteps ?? 1, s.placeholderTokens, s.summary]);
 }
 
 /** Brakes without the step cap as a key: cells of a pass with equal keys are one cap group. */

@@ -26,7 +26,7 @@ export interface PassSharing {
 /** The strategy a pass runs without its window (full history), as a key. */
 function withoutWindow(pass: Pass): string {
   const s = pass.strategy;
-  return JSON.stringify([s.toolResultCap, s.cache, s.maskSteps, s.placeholderTokens, s.summary]);
+  return JSON.stringify([s.toolResultCap, s.cache, s.maskSteps, s.maskBatchSteps ?? 1, s.placeholderTokens, s.summary]);
 }
 
 export function passSharing(passes: readonly Pass[], cells: readonly SweepCell[]): PassSharing {

@@ -13,7 +13,8 @@
  * replaces the tool results of steps before the last M with a placeholder of P tokens each (a third
  * prefix sum, `maskedPrefix`, holds the masked form); a summary replaces the steps before the last K
  * with S tokens (`summarize()`, made by the loop when `summaryDue()`). For the cache: the masking
- * boundary moves each step, so the prompt changes at the first tool result of the step just masked
+ * boundary (maskBoundary.ts) moves each step (each B steps when batched: `maskBatch`), so the prompt
+ * changes at the first tool result of the step just masked
  * (its output, before it, is unchanged: rewrittenContext.ts, with `outputPrefix`; a cache that serves only
  * what a breakpoint wrote, `breakpoints`, then serves system + goal); a summary rewrites
  * everything after system + goal. `cacheLostTokens()` counts the tokens the next prompt re-sends that
@@ -28,6 +29,7 @@ import { promptEstimate } from './cost.js';
 import { promptRewritten, rewrittenCacheLost, unchangedRewritten } from './rewrittenContext.js';
 import { rewriteSettings, type PromptView, type RewriteSettings } from './promptView.js';
 import { cappedResultTokens } from './stepTokens.js';
+import { maskBoundary, startRewriting } from './maskBoundary.js';
 
 export { rewriteSettings, type PromptView, type RewriteSettings } from './promptView.js';
 
@@ -65,6 +67,8 @@ export class ContextTracker {
   /** The strategy rewrites older steps (masking, summaries): the fields below are in use. */
   extended = false;
   maskKeep = Infinity;
+  /** Masking in batches: the boundary moves only at multiples of this many steps (1: every step; maskBoundary.ts). */
+  maskBatch = 1;
   placeholder = 0;
   /** maskedPrefix[i] = tokens of steps 0..i−1 with every tool result a placeholder (made, as long as the others, by `rewriting`). */
   maskedPrefix: Float64Array = NO_PREFIX;
@@ -95,17 +99,9 @@ export class ContextTracker {
     if (strategy && rewritesHistory(strategy)) this.rewriting(rewriteSettings(strategy, triggerTokens, breakpointCache));
   }
 
-  /** After resetTo: the run's strategy rewrites older steps. */
+  /** After resetTo: the run's strategy rewrites older steps (maskBoundary.ts startRewriting). */
   rewriting(settings: RewriteSettings): void {
-    if (this.maskedPrefix.length < this.keptPrefix.length) this.maskedPrefix = new Float64Array(this.keptPrefix.length);
-    if (this.outputPrefix.length < this.keptPrefix.length) this.outputPrefix = new Float64Array(this.keptPrefix.length);
-    this.extended = true;
-    this.maskKeep = settings.maskSteps;
-    this.placeholder = settings.placeholderTokens;
-    this.trigger = settings.triggerTokens;
-    this.summaryKeep = settings.summaryKeepSteps;
-    this.summaryOutput = settings.summaryTokens;
-    this.breakpoints = settings.breakpointCache;
+    startRewriting(this, settings);
   }
 
   /** Empties the context for a new run with the strategy as numbers (keep: window steps or Infinity). */
@@ -156,8 +152,7 @@ export class ContextTracker {
 
   /** Masking: the first step whose tool results the next prompt holds (`first`: its first kept step). */
   maskStart(first: number): number {
-    const start = this.length - this.maskKeep;
-    return start > first ? start : first;
+    return maskBoundary(this, first);
   }
 
   /** Tokens of the next prompt under the strategy. */

@@ -24,6 +24,8 @@ export interface PromptView {
 export interface RewriteSettings {
   /** Steps whose tool results are kept unmasked. */
   maskSteps: number;
+  /** Masking in batches: the boundary moves only at multiples of this many steps (1: every step; kernel/maskBoundary.ts). */
+  maskBatchSteps: number;
   placeholderTokens: number;
   /** A summary is due when the prompt passes this many tokens. */
   triggerTokens: number;
@@ -39,6 +41,7 @@ export function rewriteSettings(strategy: ContextStrategy, triggerTokens: number
   const mask = strategy.kind === 'mask' || strategy.kind === 'hybrid';
   return {
     maskSteps: mask ? strategy.maskSteps! : Infinity,
+    maskBatchSteps: mask ? (strategy.maskBatchSteps ?? 1) : 1,
     placeholderTokens: strategy.placeholderTokens ?? DEFAULT_PLACEHOLDER_TOKENS,
     triggerTokens: strategy.summary ? triggerTokens : Infinity,
     summaryKeepSteps: strategy.summary?.keepSteps ?? Infinity,

@@ -9,7 +9,9 @@
  * the steps between the two boundaries change form (their tool results masked, or unmasked after a
  * backtrack). Everything before the first of them whose results change is unchanged, and so is that
  * step's output, which precedes its results: the change starts at its first tool result. A step with
- * no tool results (or whose results have no tokens in either form) does not change. Cache hits lost
+ * no tool results (or whose results have no tokens in either form) does not change. Batched masking
+ * (maskBoundary.ts) leaves the boundary where it was between batch points: no step changes form, the whole
+ * previous prompt is unchanged (at breakpoints too: its end was one). Cache hits lost
  * are the tokens the next prompt re-sends that the previous one held, outside the unchanged prefix: a
  * changed step's output and every later step held by both; a new placeholder is written, not lost.
  *

@@ -160,7 +160,7 @@ export function strategyIssues(issue: Issue, strategy: unknown, field: string, r
 }
 
 const STRATEGY_KINDS = ['full', 'window', 'mask', 'summary', 'hybrid'] as const;
-const STRATEGY_KEYS = ['kind', 'windowSteps', 'maskSteps', 'placeholderTokens', 'summary', 'toolResultCap', 'cache'] as const;
+const STRATEGY_KEYS = ['kind', 'windowSteps', 'maskSteps', 'maskBatchSteps', 'placeholderTokens', 'summary', 'toolResultCap', 'cache'] as const;
 const SUMMARY_KEYS = ['triggerTokens', 'triggerPercent', 'keepSteps', 'summaryTokens', 'model'] as const;
 const STRATEGY_KEYS_COMPLETE: [ListsEvery<ContextStrategy, typeof STRATEGY_KEYS>, ListsEvery<SummarySpec, typeof SUMMARY_KEYS>] = [true, true];
 void STRATEGY_KEYS_COMPLETE;

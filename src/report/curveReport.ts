@@ -107,6 +107,12 @@ export function curveMarks(rows: readonly CurveRow[], pricing: ModelPricing, win
   return marks.sort((a, b) => a.step - b.step);
 }
 
+/** How the masking boundary moves (every step, or every B steps when batched) and what the cache then serves. */
+function maskBoundaryWords(batchSteps: number, caching: boolean): string {
+  if (batchSteps === 1) return `the masking boundary moves every step${caching ? ' and the cache serves nothing after the result just masked' : ''}`;
+  return `the masking boundary moves every ${batchSteps} steps (results masked in batches)${caching ? '; between those moves the cache serves the whole previous prompt, at each move nothing after the first result just masked' : ''}`;
+}
+
 /** How the prompt grows under the strategy actually used, said in one line. */
 export function growthDescription(spec: ConstantStepsSpec, strategy: ContextStrategy, rows: readonly CurveRow[], cache: string): string {
   const tool = strategy.toolResultCap === undefined ? spec.toolTokens : Math.min(spec.toolTokens, strategy.toolResultCap);
@@ -118,7 +124,7 @@ export function growthDescription(spec: ConstantStepsSpec, strategy: ContextStra
     const flat = rows[Math.min(rows.length, k + 1) - 1]?.inputTokens;
     return `context window:${k}: each prompt holds system + goal + the last ${k} steps (${tokens(perStep)} tokens a step${capped}), so input grows for ${k} steps, then stays at ${flat === undefined ? '-' : tokens(flat)} tokens and the total grows linearly${caching}`;
   }
-  if (strategy.kind === 'mask') return `context ${contextSpecOf(strategy)}: each prompt holds every output, but the tool results of steps before the last ${strategy.maskSteps} are placeholders, so input grows by the outputs and placeholders only; the masking boundary moves every step${caching ? ' and the cache serves nothing after the result just masked' : ''}${caching}`;
+  if (strategy.kind === 'mask') return `context ${contextSpecOf(strategy)}: each prompt holds every output, but the tool results of steps before the last ${strategy.maskSteps} are placeholders, so input grows by the outputs and placeholders only; ${maskBoundaryWords(strategy.maskBatchSteps ?? 1, caching !== '')}${caching}`;
   if (strategy.summary) return `context ${contextSpecOf(strategy)}: when the prompt passes the trigger, a summary call (not a step, paid, in the totals) replaces all but the last ${strategy.summary.keepSteps} steps with ${tokens(strategy.summary.summaryTokens)} tokens${caching ? '; the call after it finds only the system prompt and goal in the cache' : ''}${caching}`;
   return `context full: each prompt holds every step so far (${tokens(perStep)} tokens a step${capped}), so input grows linearly per step and the total quadratically${caching}`;
 }

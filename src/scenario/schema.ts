@@ -161,7 +161,7 @@ export const contextSchema = z.strictObject({
         .check(
           z.regex(
             /^(full|window:[1-9]\d*|(mask|summary|hybrid):.+)$/,
-            "'full', 'window:K', 'mask:M[,placeholder=P]', 'summary:trigger=T|R%,keep=K,tokens=S[,model=X]' or 'hybrid:mask=M,trigger=…,keep=K,tokens=S'",
+            "'full', 'window:K', 'mask:M[,placeholder=P][,batch=B]', 'summary:trigger=T|R%,keep=K,tokens=S[,model=X]' or 'hybrid:mask=M,trigger=…,keep=K,tokens=S'",
           ),
         ),
     ),

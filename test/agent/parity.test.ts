@@ -84,9 +84,11 @@ describe('real loop (trace-driven model) = replay', () => {
     };
     let summaries = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(callArb, { minLength: 10, maxLength: 30 }), fc.oneof(fc.constant({}), brakesArb), fc.constantFrom(...pricings), fc.constantFrom(...strategies), async (calls, brakes, pricing, strategy) => {
+      // Masking in batches of 1–6 steps (kernel/maskBoundary.ts) where the strategy masks.
+      fc.asyncProperty(fc.array(callArb, { minLength: 10, maxLength: 30 }), fc.oneof(fc.constant({}), brakesArb), fc.constantFrom(...pricings), fc.constantFrom(...strategies), fc.integer({ min: 1, max: 6 }), async (calls, brakes, pricing, strategy, batch) => {
         const t = trace(calls.map(unrecorded), { model: pricing.model });
-        const settings = { brakes: { ...NO_BRAKES, ...brakes } as BrakeConfig, strategy: { ...strategy, cache: 'recorded' as const }, pricing };
+        const batched = strategy.maskSteps === undefined ? strategy : { ...strategy, maskBatchSteps: batch };
+        const settings = { brakes: { ...NO_BRAKES, ...brakes } as BrakeConfig, strategy: { ...batched, cache: 'recorded' as const }, pricing };
         const real = figures(await runTraceDriven(t, settings));
         expect(real).toEqual(replayFigures(t, settings));
         if (real.summaryCalls > 0) summaries += 1;

@@ -53,6 +53,8 @@ export function randomCase(seed: number): Case {
   ];
   // A tool-result cap in some (the header states it beside the spec).
   const strategy: ContextStrategy = { ...kinds[r(kinds.length)]!, ...(r(5) === 0 ? { toolResultCap: 5 + r(20) } : {}) };
+  // Masking in batches of 1–6 steps (kernel/maskBoundary.ts), drawn apart so the other draws stay as they were.
+  if (strategy.maskSteps !== undefined) strategy.maskBatchSteps = 1 + lcg(seed ^ 0x5bd1e995)(6);
   const budgetMode = r(2) === 0 ? 'predict' : 'check';
   const maxOutputTokens = 60 + r(200);
   const window = r(4) === 0 ? { contextWindow: triggerTokens + 100 + r(300) } : {};

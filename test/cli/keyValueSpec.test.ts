@@ -95,7 +95,7 @@ describe('a name the flag takes, given no value, needs one (it read "is not a la
 describe('--context: its own wording, its whole syntax in the hint', () => {
   it.each([
     ['summary:trigger=5000,keep=3,tokens=500,colour=red', "'summary:trigger=5000,keep=3,tokens=500,colour=red': unknown key 'colour=red' for summary, whose keys are trigger, keep, tokens, model"],
-    ['mask:5,keep=3', "'mask:5,keep=3': unknown key 'keep=3' for mask, whose keys are M, placeholder"],
+    ['mask:5,keep=3', "'mask:5,keep=3': unknown key 'keep=3' for mask, whose keys are M, placeholder, batch"],
     ['summary:trigger=5000,keeps=3,tokens=500', "'summary:trigger=5000,keeps=3,tokens=500': unknown key 'keeps=3' for summary, whose keys are trigger, keep, tokens, model: did you mean keep?"],
     ['summary:trigger=5000,keep=,tokens=500', "'summary:trigger=5000,keep=,tokens=500': keep has no value"],
     ['summary:trigger=5000,keep,tokens=500', "'summary:trigger=5000,keep,tokens=500': keep has no value"],
@@ -107,7 +107,7 @@ describe('--context: its own wording, its whole syntax in the hint', () => {
   ])('%s', (spec, message) => {
     const issue = said(() => parseContextSpec(spec, '--context'));
     expect(issue).toMatchObject({ field: '--context', message });
-    expect(issue.hint).toMatch(/^write 'full', 'window:K', 'mask:M\[,placeholder=P\]'/);
+    expect(issue.hint).toMatch(/^write 'full', 'window:K', 'mask:M\[,placeholder=P\]\[,batch=B\]'/);
   });
 
   it('reads what it read before: the bare M, mask=M, and every key of hybrid', () => {

@@ -18,16 +18,18 @@ const rewritingArb: fc.Arbitrary<ContextStrategy> = fc
   .record({
     kind: fc.constantFrom('mask' as const, 'summary' as const, 'hybrid' as const, 'full' as const, 'window' as const),
     mask: fc.integer({ min: 1, max: 6 }),
+    // Batched masking (kernel/maskBoundary.ts): 1 is plain masking, said explicitly.
+    batch: fc.integer({ min: 1, max: 6 }),
     placeholder: fc.option(fc.integer({ min: 0, max: 50 }), { nil: undefined }),
     trigger: fc.integer({ min: 200, max: 8000 }),
     keep: fc.integer({ min: 1, max: 5 }),
     tokens: fc.integer({ min: 1, max: 2000 }),
     cap: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
   })
-  .map(({ kind, mask, placeholder, trigger, keep, tokens, cap }) => {
+  .map(({ kind, mask, batch, placeholder, trigger, keep, tokens, cap }) => {
     const s: ContextStrategy = { kind };
     if (kind === 'window') s.windowSteps = mask;
-    if (kind === 'mask' || kind === 'hybrid') s.maskSteps = mask;
+    if (kind === 'mask' || kind === 'hybrid') Object.assign(s, { maskSteps: mask, maskBatchSteps: batch });
     if (placeholder !== undefined && kind !== 'summary') s.placeholderTokens = placeholder;
     if (kind === 'summary' || kind === 'hybrid') s.summary = { triggerTokens: trigger, keepSteps: keep, summaryTokens: tokens };
     if (cap !== undefined) s.toolResultCap = cap;

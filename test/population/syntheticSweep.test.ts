@@ -100,7 +100,8 @@ describe('synthetic runs swept by recording', () => {
     const skipOrMask = fc.oneof(
       brakesArb.map((brakes) => ({ brakes, strategy: undefined as ContextStrategy | undefined })),
       brakesArb.map((brakes) => ({ brakes: { ...brakes, maxRepeat: brakes.maxRepeat ?? 2, repeatAction: 'skip' as const }, strategy: undefined as ContextStrategy | undefined })),
-      brakesArb.map((brakes) => ({ brakes, strategy: { kind: 'mask', maskSteps: 3 } as ContextStrategy | undefined })),
+      // Masking in batches of 1–6 steps (kernel/maskBoundary.ts).
+      fc.tuple(brakesArb, fc.integer({ min: 1, max: 6 })).map(([brakes, batch]) => ({ brakes, strategy: { kind: 'mask', maskSteps: 3, maskBatchSteps: batch } as ContextStrategy | undefined })),
     );
     fc.assert(
       fc.property(fc.uniqueArray(fc.integer({ min: 0, max: scenarios.length - 1 }), { minLength: 1, maxLength: 3 }), fc.array(fc.tuple(skipOrMask, settingsArb), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 1000 }), fc.boolean(), (picked, grid, seed, partialHits) => {

@@ -68,6 +68,7 @@ const strategyArb: fc.Arbitrary<ContextStrategy> = fc
     windowSteps: count(1, 1000),
     maskSteps: count(1, 1000),
     placeholderTokens: option(count(0, 100)),
+    maskBatchSteps: option(count(1, 50)),
     summary: summaryArb,
     toolResultCap: option(count(0, 100_000)),
     cache: option(fc.constantFrom('on' as const, 'off' as const)),
@@ -78,6 +79,7 @@ const strategyArb: fc.Arbitrary<ContextStrategy> = fc
     if (s.kind === 'mask' || s.kind === 'hybrid') {
       strategy.maskSteps = s.maskSteps;
       if (s.placeholderTokens !== undefined) strategy.placeholderTokens = s.placeholderTokens;
+      if (s.maskBatchSteps !== undefined) strategy.maskBatchSteps = s.maskBatchSteps;
     }
     if (s.kind === 'summary' || s.kind === 'hybrid') {
       const { trigger, model, ...rest } = s.summary;
