@@ -18,7 +18,7 @@ import type { ScenarioKeys } from './scenarioKey.js';
 import { scenarioChanges, type ScenarioChanges } from './settingChanges.js';
 import { brakesRemoved, type BrakeRemoved } from './brakesRemoved.js';
 import { brakesLoosened, type BrakeLoosened } from './brakesLoosened.js';
-import { modelSwitchUnjudged } from './contextLimitLoosened.js';
+import { modelSwitchFields, modelSwitchUnjudged, type UnjudgedSwitch } from './contextLimitLoosened.js';
 import { runsDropped, type RunsDropped } from './runsDropped.js';
 import { figureRows, sameAgents } from './driftFigures.js';
 import type { RateRuns } from './rareRates.js';
@@ -100,17 +100,16 @@ export interface Drift {
   sameAgents?: string[];
   /** The scenarios whose runs are another sample than the baseline's, judged against its agents run again on their draws (pairedAgents.ts). Absent when none is. */
   paired?: string[];
-  /**
-   * Those judged against the noise band instead, each with why its baseline's agents were not run again (`rewrite: false`:
-   * writing the baseline again would not pair it). Absent when none is.
-   */
+  /** Those judged against the noise band instead, each with why its baseline's agents were not run again (`rewrite: false`: writing the baseline again would not pair it). Absent when none is. */
   unpaired?: Unpaired[];
   /** The brakes the baseline had that are off now: each a failure (brakesRemoved.ts). Absent when none is. */
   brakesRemoved?: BrakeRemoved[];
   /** The brakes that hold less than the baseline's (a limit raised, a mode that stops later): each a failure (brakesLoosened.ts). Absent when none does. */
   brakesLoosened?: BrakeLoosened[];
-  /** The scenarios under `context-window=model` whose models changed since a baseline that holds no context windows: a model switch not judged (contextLimitLoosened.ts). Absent when none is. */
+  /** The scenarios under `context-window=model` whose model switch went unjudged, the baseline holding no context windows: their models changed, or it cannot tell them (`modelsUnknown`) (contextLimitLoosened.ts). Absent when none is. */
   modelSwitchNotJudged?: string[];
+  /** Of `modelSwitchNotJudged`, those whose baseline cannot tell the models its runs were priced at: whether they changed is not known. Absent when none is. */
+  modelsUnknown?: string[];
   /** The scenarios checked on fewer runs than the baseline's: each a failure (runsDropped.ts). Absent when none is. */
   runsDropped?: RunsDropped[];
   /** The baseline file written again by this check (`--update-baseline` naming it): its failures accepted, none fails the check (gateCounts.ts). */
@@ -179,7 +178,7 @@ interface Gathered {
   changes: ScenarioChanges[];
   removed: BrakeRemoved[];
   loosened: BrakeLoosened[];
-  switchNotJudged: string[];
+  switchNotJudged: UnjudgedSwitch[];
   dropped: RunsDropped[];
   worst: WorstCaseDrift;
   sameAgents: string[];
@@ -208,7 +207,7 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
   into.removed.push(...brakesRemoved(before, check));
   into.loosened.push(...brakesLoosened(before, check));
   const modelsThen = modelsOf(before, args.baseline);
-  if (modelSwitchUnjudged(before, { baseline: modelsThen, now: check.models })) into.switchNotJudged.push(check.source);
+  into.switchNotJudged.push(...modelSwitchUnjudged(before, { scenario: check.source, baseline: modelsThen, now: check.models }));
   into.dropped.push(...runsDropped(before, check));
   if (same) into.sameAgents.push(check.source);
   const changed = scenarioChanges(before, check, modelsThen);
@@ -254,7 +253,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(into.unpaired.length === 0 ? {} : { unpaired: into.unpaired }),
     ...(removed.length === 0 ? {} : { brakesRemoved: removed }),
     ...(into.loosened.length === 0 ? {} : { brakesLoosened: into.loosened }),
-    ...(into.switchNotJudged.length === 0 ? {} : { modelSwitchNotJudged: into.switchNotJudged }),
+    ...modelSwitchFields(into.switchNotJudged),
     ...(into.dropped.length === 0 ? {} : { runsDropped: into.dropped }),
     ...(worst.moved.length === 0 && worst.notCompared.length === 0 ? {} : { worstCase: worst }),
     rows,

@@ -159,10 +159,14 @@ export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineW
   return JSON.stringify(file, null, 2) + '\n';
 }
 
-/** The context window of each model the runs were priced at that the table knows, by model name (contextLimitLoosened.ts judges a model switch with them). */
+/**
+ * The context window of each model the runs were priced at that the table knows, by model name
+ * (contextLimitLoosened.ts judges a model switch with them), in the order of `models` (sorted where the check is made).
+ */
 function windowsField(check: ScenarioCheck): { contextWindowTokens?: Record<string, number> } {
-  if (check.contextWindows === undefined) return {};
-  return { contextWindowTokens: Object.fromEntries(Object.entries(check.contextWindows).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
+  const windows = check.contextWindows;
+  if (windows === undefined) return {};
+  return { contextWindowTokens: Object.fromEntries(check.models.flatMap((model) => (windows[model] === undefined ? [] : [[model, windows[model]] as const]))) };
 }
 
 function noiseField(check: ScenarioCheck): { noise?: FigureNoise; sample?: string; agents?: StoredAgents } {

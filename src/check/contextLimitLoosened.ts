@@ -107,24 +107,56 @@ export function contextLimitsLoosened(was: Parts, is: Parts, on: WindowJudging):
   return [...windowLoosened(was, is, on), ...predictLoosened(was, is)];
 }
 
-/**
- * Whether a baseline scenario written before baselines stored windows (no `contextWindowTokens`) had
- * `context-window=model` and its runs were priced at other models than now's (settingChanges.ts
- * modelsChanged, as the drift's `model` row says it), or at models the baseline cannot tell: its limit is
- * judged at now's windows, so a switch to a model of a larger window cannot be told. `models.baseline`: the
- * models its runs were priced at as baseline.ts reads them (its own list, else the baseline's one model).
- */
-export function modelSwitchUnjudged(before: Pick<BaselineScenario, 'settings' | 'contextWindowTokens'>, models: { baseline: readonly string[] | undefined; now: readonly string[] }): boolean {
-  if (before.contextWindowTokens !== undefined || before.settings.brakes === undefined) return false;
-  if (new Map(flagParts(before.settings.brakes) ?? []).get(WINDOW) !== 'model') return false;
-  return models.baseline === undefined || modelsChanged(models.baseline, models.now);
+/** A scenario whose model switch under `context-window=model` went unjudged; `modelsUnknown`: whether its models changed is not known. */
+export interface UnjudgedSwitch {
+  scenario: string;
+  modelsUnknown: boolean;
 }
 
-/** `model switch not judged: 1 scenario (x.yaml): …`: once, the scenarios whose model switch under `context-window=model` went unjudged (none when the check wrote the baseline again). */
-export function modelSwitchLines(drift: Pick<Drift, 'file' | 'accepted' | 'modelSwitchNotJudged'>): string[] {
+/** The scenario checked and the models its runs were priced at: in the baseline as baseline.ts reads them (its own list, else the baseline's one model; undefined when it cannot tell), and now. */
+export interface ScenarioModels {
+  scenario: string;
+  baseline: readonly string[] | undefined;
+  now: readonly string[];
+}
+
+/**
+ * The scenario, when a baseline scenario written before baselines stored windows (no `contextWindowTokens`)
+ * had `context-window=model` and its runs were priced at other models than now's (settingChanges.ts
+ * modelsChanged, as the drift's `model` row says it), or at models the baseline cannot tell (said so: a
+ * switch may or may not have been): its limit is judged at now's windows, so a switch to a model of a larger
+ * window cannot be told. None (an empty list) otherwise.
+ */
+export function modelSwitchUnjudged(before: Pick<BaselineScenario, 'settings' | 'contextWindowTokens'>, models: ScenarioModels): UnjudgedSwitch[] {
+  if (before.contextWindowTokens !== undefined || before.settings.brakes === undefined) return [];
+  if (new Map(flagParts(before.settings.brakes) ?? []).get(WINDOW) !== 'model') return [];
+  if (models.baseline === undefined) return [{ scenario: models.scenario, modelsUnknown: true }];
+  return modelsChanged(models.baseline, models.now) ? [{ scenario: models.scenario, modelsUnknown: false }] : [];
+}
+
+/** The drift's fields of the scenarios whose model switch went unjudged (absent when none is). */
+export function modelSwitchFields(unjudged: readonly UnjudgedSwitch[]): Pick<Drift, 'modelSwitchNotJudged' | 'modelsUnknown'> {
+  const unknown = unjudged.filter((one) => one.modelsUnknown).map((one) => one.scenario);
+  return {
+    ...(unjudged.length === 0 ? {} : { modelSwitchNotJudged: unjudged.map((one) => one.scenario) }),
+    ...(unknown.length === 0 ? {} : { modelsUnknown: unknown }),
+  };
+}
+
+/**
+ * `model switch not judged: 1 scenario (x.yaml): …`: once, the scenarios whose model switch under
+ * `context-window=model` went unjudged, those whose models changed and those whose baseline cannot tell its
+ * models each in their own words (none when the check wrote the baseline again).
+ */
+export function modelSwitchLines(drift: Pick<Drift, 'file' | 'accepted' | 'modelSwitchNotJudged' | 'modelsUnknown'>): string[] {
   const scenarios = drift.modelSwitchNotJudged ?? [];
   if (scenarios.length === 0 || drift.accepted !== undefined) return [];
+  const unknown = new Set(drift.modelsUnknown ?? []);
+  const changed = scenarios.filter((scenario) => !unknown.has(scenario));
+  const untold = scenarios.filter((scenario) => unknown.has(scenario));
+  const judged = `the limit was judged at the windows of the models run now; write the baseline again with --update-baseline ${drift.file} to judge a model switch`;
   return [
-    `model switch not judged: ${scenariosNamed(scenarios)}: its models changed under context-window=model, and the baseline holds no context windows (written before baselines held them): the limit was judged at the windows of the models run now; write the baseline again with --update-baseline ${drift.file} to judge a model switch`,
+    ...(changed.length === 0 ? [] : [`model switch not judged: ${scenariosNamed(changed)}: its models changed under context-window=model, and the baseline holds no context windows (written before baselines held them): ${judged}`]),
+    ...(untold.length === 0 ? [] : [`model switch not judged: ${scenariosNamed(untold)}: the baseline cannot tell which models its runs were priced at (it names none for the scenario, and it priced several models or none, or the scenario had no runs), so whether they changed under context-window=model could not be told, and it holds no context windows (written before baselines held them): ${judged}`]),
   ];
 }

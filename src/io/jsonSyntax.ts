@@ -7,6 +7,7 @@
  * stops short said to end too early, and which of a reader's hints fits (syntaxHint). Pure; each caller
  * frames the words (a 400, an InputIssue).
  */
+import { fieldPath } from '../fieldPath.js';
 import { bareNonNumber, NON_NUMBER } from './bareNonNumber.js';
 
 /** Where a JSON text breaks and what is wrong there. */
@@ -155,8 +156,10 @@ export function jsonSyntaxPlace(text: string, error: unknown, words: JsonSyntaxW
 }
 
 /**
- * Dotted path of the innermost value open at `pos` in a JSON text (e.g. `response.usage` for a line cut
- * inside the usage object), to name the field of a JSON syntax error. Undefined at the top level.
+ * Path of the innermost value open at `pos` in a JSON text (e.g. `response.usage` for a line cut inside
+ * the usage object), to name the field of a JSON syntax error: its keys and indices, written by fieldPath
+ * (the one rule every reader names a field by). Undefined at the top level (or where the path writes as
+ * nothing: under one empty key).
  */
 export function jsonPathAt(text: string, pos: number): string | undefined {
   type Frame = { kind: 'object'; key?: string; expectKey: boolean } | { kind: 'array'; index: number };
@@ -190,15 +193,12 @@ export function jsonPathAt(text: string, pos: number): string | undefined {
     }
     i += 1;
   }
-  let path = '';
   // The outermost object is the record itself; each open frame contributes the key/index that leads into the next.
-  for (let k = 0; k < stack.length; k++) {
-    const frame = stack[k]!;
-    if (frame.kind === 'object') {
-      if (frame.key !== undefined && !frame.expectKey) path = path === '' ? frame.key : `${path}.${frame.key}`;
-    } else {
-      path = `${path}[${frame.index}]`;
-    }
+  const parts: (string | number)[] = [];
+  for (const frame of stack) {
+    if (frame.kind === 'array') parts.push(frame.index);
+    else if (frame.key !== undefined && !frame.expectKey) parts.push(frame.key);
   }
+  const path = fieldPath(parts);
   return path === '' ? undefined : path;
 }

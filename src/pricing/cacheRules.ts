@@ -3,8 +3,10 @@
  * only from a minimum size and serve hits in increments. The kernel meter applies the rule (cache `on`, and
  * a summary call billed at its estimate; `recorded` figures stay as recorded) by the rule its one price
  * flattening takes (kernel/prices.ts flattenPrices: the rule a pricing states, else its provider's: cacheRuleOf,
- * below), so every engine and every caller of one ModelPricing meters by one rule; withCacheRule fills it in on
- * the pricing where a report reads its words (cache notes). Sources, as read in 2026 (newer models may differ):
+ * below), so every engine and every caller of one ModelPricing meters by one rule, and a report reads its words
+ * (cache notes) through cacheRuleOf too; withCacheRule fills it in only on the pricing the library's resolvers
+ * return (resolveTracePricing, resolveScenarioPricing, resolveSummaryModel), for a caller that reads the rule
+ * there (no figure depends on it). Sources, as read in 2026 (newer models may differ):
  *
  * - OpenAI: caching "works automatically for prompts containing 1024 tokens or more, with cache hits
  *   occurring in increments of 128 tokens" (openai-cookbook examples/Prompt_Caching_201.ipynb, for

@@ -114,9 +114,11 @@ function recordedRunCost(trace: Trace): number | undefined {
 }
 
 /**
- * The model's pricing for a trace (with `model`, that model's), its provider's cache rule filled in. An
- * unknown `model` is named at `modelPlace` (default: this function's own `model` option; replayTrace and
- * the tree replays name theirs, the CLI's commands `--model`, COMMAND_LINE_MODEL).
+ * The model's pricing for a trace (with `model`, that model's), its provider's cache rule filled in: a library
+ * result shows the rule its runs meter by (the kernel takes the same rule anyway: kernel/prices.ts
+ * flattenPrices, so no figure depends on the fill). An unknown `model` is named at `modelPlace` (default: this
+ * function's own `model` option; replayTrace and the tree replays name theirs, the CLI's commands `--model`,
+ * COMMAND_LINE_MODEL).
  */
 export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'> & { modelPlace?: NamedPlace }): ModelPricing {
   requirePricingArguments(trace, options);

@@ -21,20 +21,25 @@ export interface ScenarioModelOptions {
 }
 
 /**
- * The scenario's model priced from the table; an unknown model names the scenario's `model:` line, or where
- * `model` (which re-prices it) was given: `modelPlace`, by default this function's own option. A bare
+ * The scenario's model priced from the table, its provider's cache rule filled in (a library result: the
+ * rule shown as resolveTracePricing shows a run's); an unknown model names the scenario's `model:` line, or
+ * where `model` (which re-prices it) was given: `modelPlace`, by default this function's own option. A bare
  * string third argument is `model` (the former form, kept).
  */
 export function resolveScenarioPricing(scenario: Scenario, prices: PriceTable, options: ScenarioModelOptions | string = {}): ModelPricing {
   const { model, modelPlace } = typeof options === 'string' ? { model: options, modelPlace: undefined } : options;
-  return scenarioPricing(scenario, prices, { model, modelPlace: modelPlace ?? optionPlace('resolveScenarioPricing', 'model') });
+  return withCacheRule(scenarioPricing(scenario, prices, { model, modelPlace: modelPlace ?? optionPlace('resolveScenarioPricing', 'model') }));
 }
 
-/** resolveScenarioPricing, an unknown `model` named where the caller was given it (`modelPlace`: default `--model`; runScenario's `model`). */
+/**
+ * resolveScenarioPricing, an unknown `model` named where the caller was given it (`modelPlace`: default
+ * `--model`; runScenario's `model`): the table's prices as they are. The provider's minimum cacheable prefix
+ * applies to synthetic runs as to recorded ones (--cache on) where the kernel flattens them (kernel/prices.ts
+ * flattenPrices takes cacheRuleOf), so it is not filled in here.
+ */
 export function scenarioPricing(scenario: Scenario, prices: PriceTable, { model, modelPlace }: { model?: string | undefined; modelPlace?: NamedPlace | undefined }): ModelPricing {
   try {
-    // The provider's minimum cacheable prefix applies to synthetic runs as to recorded ones (--cache on).
-    return withCacheRule(model !== undefined ? prices.resolve(model) : prices.resolve(scenario.model, scenario.provider));
+    return model !== undefined ? prices.resolve(model) : prices.resolve(scenario.model, scenario.provider);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     const line = model !== undefined ? undefined : scenarioLineOf(scenario, ['model']);

@@ -1,9 +1,10 @@
 /**
  * The one rule for a JSON syntax error (src/io/jsonSyntax.ts) as the import readers frame it: a text of
  * the file (a whole document, or one JSONL line) is named at the file's line, its column and the field open
- * there; a text held inside the file (a cassette body string, an SSE event's data, an event-stream payload)
- * is named at its own line and column, said to be its own (`at column 45 of the body`), since the file's
- * line holds more than it. Never V8's raw message or its quoted excerpt. Pure.
+ * there; a text held inside the file (a cassette body string, an event-stream payload) is named at its own
+ * line and column, said to be its own (`at column 45 of the body`), since the file's line holds more than
+ * it, or, when its lines are lines of the text around it (an SSE event's data in the body), at the column
+ * of that line the caller names. Never V8's raw message or its quoted excerpt. Pure.
  */
 import { UserError } from '../../errors.js';
 import { jsonSyntaxPlace, syntaxHint, syntaxMessage, type JsonSyntaxPlace, type SyntaxHints } from '../../io/jsonSyntax.js';
@@ -52,12 +53,28 @@ export function fileTextSyntaxError(text: string, error: unknown, at: FileTextAt
 }
 
 /**
- * `is not valid JSON at line 2, column 5 of the body (usage): <why>` of a text held inside the file (a
- * body, a payload): its own line and column (the line left out of a text of one line), the field open there.
+ * Where a text held inside the file sits in a text around it whose line the caller names (an SSE event's
+ * data lines, each a line of the body): the column is that line's, `columnOffset` characters past the
+ * text's own.
  */
-export function embeddedSyntaxMessage(text: string, place: JsonSyntaxPlace, noun: string): string {
-  const where = place.column === undefined ? '' : text.includes('\n') ? ` at line ${place.line}, column ${place.column} of the ${noun}` : ` at column ${place.column} of the ${noun}`;
-  return `is not valid JSON${where}${place.field === undefined ? '' : ` (${place.field})`}: ${place.said}`;
+export interface EnclosingLine {
+  columnOffset: number;
+}
+
+/** ` at line 2, column 5 of the body`, ` at column 5 of the body`, or in an enclosing line ` at column 11`. */
+function embeddedWhere(text: string, place: JsonSyntaxPlace, noun: string, enclosing?: EnclosingLine): string {
+  if (place.column === undefined) return '';
+  if (enclosing !== undefined) return ` at column ${enclosing.columnOffset + place.column}`;
+  return text.includes('\n') ? ` at line ${place.line}, column ${place.column} of the ${noun}` : ` at column ${place.column} of the ${noun}`;
+}
+
+/**
+ * `is not valid JSON at line 2, column 5 of the body (usage): <why>` of a text held inside the file (a
+ * body, a payload): its own line and column (the line left out of a text of one line), the field open there;
+ * with `enclosing`, the column of the line around it the caller names (`at column 11 (usage)`).
+ */
+export function embeddedSyntaxMessage(text: string, place: JsonSyntaxPlace, noun: string, enclosing?: EnclosingLine): string {
+  return `is not valid JSON${embeddedWhere(text, place, noun, enclosing)}${place.field === undefined ? '' : ` (${place.field})`}: ${place.said}`;
 }
 
 /** Where and why a text held inside the file JSON.parse refused with `error` breaks, and the message saying so. */
