@@ -12,7 +12,7 @@
  *                      billed it (zero tokens unless it returned usage, its record stating the cost: records.ts billed), the wait
  *                      before its retry counted as its time; the retry behind the brakes again, the wait waited only once they
  *                      let it through (a model that gives up ends the run there: kernel/gaveUp.ts); a refused prompt ends it too
- *   the response       session.recordResponse; each tool call: checkTool → run → recordToolResult (aborted
+ *   the response       session.recordResponse; each tool call (stepTools.ts): checkTool → run → recordToolResult (aborted
  *                      between them: the ones never reached recorded `unreached`, which no replay plays; after the last: no final mark)
  *   each call          one record to the recorder once its tools ran (or the run stopped inside it), stating its cost (and before they run, pending)
  *   the timeout        each model (summary too) and tool call's signal fires at it (deadline.ts): one cut is recorded as it ran, the brakes stop the run
@@ -20,30 +20,29 @@
 import type { BrakeConfig } from '../brakes/config.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { FULL_HISTORY, isIdentity } from '../context/strategy.js';
-import { Limit, toolOwnMs } from '../kernel/index.js';
+import { Limit } from '../kernel/index.js';
 import type { PromptView } from '../kernel/context.js';
-import { LoopSession, SKIPPED } from '../loop/session.js';
-import type { CallRecord, TraceEnd } from '../trace/types.js';
+import { LoopSession } from '../loop/session.js';
+import type { TraceEnd } from '../trace/types.js';
 import { billed, callRecordOf, endRecord, endRecorded, NO_RECORDER, pendingCall, readableTurn, withCallIds } from './records.js';
 import { liveHeaderRecord } from './headerRecord.js';
 import { checkedTurn } from './turnCheck.js';
 import { usageAsCounted, type UsageCounting } from './unreportedUsage.js';
-import { subagentOptions } from './subagentRun.js';
-import { capToolOutput, Conversation, SKIP_WARNING } from './conversation.js';
+import { Conversation } from './conversation.js';
 import { ToolRegistry } from './tools.js';
 import { LiveTree, type TreeMember } from './subagent.js';
-import type { ToolCallStarts } from './toolCallStarts.js';
 import { runBrakes } from '../tree/budget.js';
 import { picoToUsd } from '../money.js';
 import { cacheWritesOfOption } from './cacheWrites.js';
-import { thrownEnd, thrownInside, thrownText, withPartialRun, type InFlight } from './thrownRun.js';
-import { checkedDate, checkedReading, checkedToolResult, countedTokens } from './valueCheck.js';
+import { thrownEnd, thrownInside, thrownText, withPartialRun } from './thrownRun.js';
+import { checkedDate, checkedReading, countedTokens } from './valueCheck.js';
 import { waitBeforeRetry, writeHeld, type PendingWait } from './waitBeforeRetry.js';
 import { summarizeLive, type SummaryRun } from './liveSummary.js';
-import { callDeadline, CUT_MODEL_CALL, cutToolCall, recordToolError, runTimeOf, withCut, type CallDeadline } from './deadline.js';
+import { callDeadline, CUT_MODEL_CALL, runTimeOf, withCut, type CallDeadline } from './deadline.js';
 import { sendCall, type CallsRun } from './failedCalls.js';
 import { afterModelCallFailed } from './modelCallFailed.js';
-import type { AgentLoopOptions, AgentRunResult, Clock, ModelTurn, RetryPolicy, SubagentSpec } from './types.js';
+import { StepTools } from './stepTools.js';
+import type { AgentLoopOptions, AgentRunResult, Clock, ModelTurn, RetryPolicy } from './types.js';
 
 export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes' | 'reasoningInPrompt'> {
   brakes: BrakeConfig;
@@ -69,13 +68,11 @@ class AgentRun {
   private readonly fullHistory: boolean;
   private readonly member: TreeMember | undefined; // In a tree (sub-agent tools): this agent's checks and totals; `root`: the tree this run started.
   private readonly root: LiveTree | undefined;
-  private childElapsedMs = 0; // Time sub-agents (and theirs) took inside the current tool call: in the tree's totals, not the parent's tool's.
   private finalText: string | null = null;
-  private inFlight: InFlight | undefined; // The call whose tools are running (thrownRun.ts).
-  private thrown: { error: unknown } | undefined; // What a sub-agent's run threw (bad options, a Model's bug): thrown on out of this run once its tool returns.
   private readonly counting: UsageCounting; // What a response's usage not reported is counted with (unreportedUsage.ts).
   private readonly calls: CallsRun; // What a failed call needs of this run (failedCalls.ts).
   private readonly summaryRun: SummaryRun; // What the summary call needs of this run (liveSummary.ts).
+  private readonly stepTools: StepTools; // Each step's tool calls (stepTools.ts), with the call whose tools are running.
   private pendingWait: PendingWait | undefined; // The wait before a retry, counted as its failed call's time, not yet waited (waitBeforeRetry.ts).
   private cutOff: string | undefined; // The call a deadline cut (deadline.ts), named in the detail of the timeout that stops the run.
   /** The tool call ids the run used (records.ts withCallIds: a call sent without one is named apart from them); what it notes (AgentRunResult `notes`). */
@@ -101,6 +98,7 @@ class AgentRun {
     this.recorder.header(liveHeaderRecord(options, { systemTokens, goalTokens }), checkedDate(options.clock, this.mark)); // Dated by its clock when it tells dates (a VirtualClock's).
     this.calls = { session: this.session, options, recorder: this.recorder, lap: () => this.lap(), aborted: () => this.aborted };
     this.summaryRun = { ...this.calls, conversation: this.conversation, toolSpecs: this.tools.specs, deadline: () => this.deadline(), cut: (what) => (this.cutOff = what), notes: this.notes, counting: this.counting };
+    this.stepTools = new StepTools({ ...this.summaryRun, tools: this.tools, member: this.member, agentLoop });
   }
 
   async run(): Promise<AgentRunResult> {
@@ -111,7 +109,7 @@ class AgentRun {
   /** What the run threw (thrownRun.ts): the call it was inside and an `error` end recorded, its figures so far attached (`partialRun`); a failure to finish leaves the error as it was. */
   private thrownOut(error: unknown): unknown {
     try {
-      if (this.inFlight) this.recorder.call(thrownInside(this.inFlight, error));
+      if (this.stepTools.inFlight) this.recorder.call(thrownInside(this.stepTools.inFlight, error));
       const stop = this.session.modelGaveUp(thrownText(error));
       return withPartialRun(error, this.ended(stop, thrownEnd(stop.detail)));
     } catch {
@@ -125,22 +123,6 @@ class AgentRun {
     this.member?.finish(this.session, outcome);
     // A recording whose end cannot be written (records.ts endRecorded): what that threw, the result attached as `partialRun`.
     return endRecorded(this.recorder, { ...end, recordedCostUsd: picoToUsd(outcome.costPico) }, { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.notes.length > 0 ? { notes: [...this.notes] } : {}), ...(this.root ? { tree: this.root.report() } : {}), ...(this.member?.parent ? { agentId: this.member.agentId } : {}) });
-  }
-
-  /** A sub-agent tool's agent (subagentRun.ts), run to its stop inside this run's tool call, in this run's tree, once the ones it started before have ended (TreeMember.inTurn); what it throws ends this run too (runTools). */
-  private runSubagent(spec: SubagentSpec, starts: ToolCallStarts): Promise<AgentRunResult> {
-    return this.member!.inTurn(async () => {
-      if (this.thrown) throw this.thrown.error;
-      try {
-        const before = this.member!.treeElapsedMs; // The child's subtree time: what the tree's totals gain while it runs.
-        const child = await agentLoop(subagentOptions(spec, this.options, (agentId) => starts.join(agentId)));
-        this.childElapsedMs += this.member!.treeElapsedMs - before;
-        return child;
-      } catch (error) {
-        this.thrown ??= { error };
-        throw error;
-      }
-    });
   }
 
   /** Time since the last event (call or tool), and the mark moved: Σ of all of them is the run's time. */
@@ -237,64 +219,9 @@ class AgentRun {
       return after;
     }
     if (record.toolCalls) this.recorder.pending?.(pendingCall(record)); // On disk before its tools run: a run killed in them keeps the call it paid.
-    const stop = await this.runTools(turn, record);
-    this.inFlight = undefined;
+    const stop = await this.stepTools.runAll(turn, record);
+    this.stepTools.inFlight = undefined;
     this.recorder.call(record);
     return stop ?? session.endStep(record);
-  }
-
-  private async runTools(turn: ModelTurn, record: CallRecord): Promise<Stop | null> {
-    const { session, options } = this;
-    const cap = options.context.strategy?.toolResultCap ?? Infinity;
-    for (let i = 0; i < turn.toolCalls.length; i++) {
-      if (this.aborted) return this.abortedAt(record, i);
-      const call = turn.toolCalls[i]!;
-      const tool = record.toolCalls![i]!;
-      this.inFlight = { record, at: i, ran: false };
-      const refused = session.checkTool(tool);
-      if (refused === SKIPPED) {
-        // The duplicate-action guard: not executed; the model sees a warning in its place.
-        this.conversation.addToolResult(call.id, SKIP_WARNING);
-        tool.resultTokens = session.limits[Limit.SkipWarningTokens]!;
-        continue;
-      }
-      if (refused) return refused;
-      this.member?.sync(session);
-      this.childElapsedMs = 0;
-      this.inFlight.ran = true;
-      // Its sub-agents start only while it runs (toolCallStarts.ts): a runSubagent kept past it is refused.
-      const starts = this.member?.toolCall(call.id, i);
-      const deadline = this.deadline();
-      const ran = await this.tools.run(call, { callId: call.id, callIndex: i, ...(deadline.signal === undefined ? {} : { signal: deadline.signal }), ...(starts ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, starts) } : {}) });
-      starts?.close();
-      deadline.end();
-      const result = checkedToolResult(ran, call.name);
-      if (this.thrown) throw this.thrown.error;
-      const tokens = result.tokens ?? countedTokens(options.countTokens, result.output, `tools.${call.name} output`);
-      tool.resultTokens = tokens;
-      tool.latencyMs = toolOwnMs(this.lap(), this.childElapsedMs);
-      recordToolError(tool, ran, this.aborted);
-      this.conversation.addToolResult(call.id, capToolOutput(result.output, tokens, cap));
-      const failed = session.recordToolResult(tool);
-      if (failed) return failed;
-      if (ran.cutOff && !this.aborted) return this.cutAt(record, i, call.name);
-    }
-    if (!this.aborted) return null;
-    delete record.final; // Aborted after its tool calls, before its step ended: a final mark completed nothing (replayed, it would complete the run: session.endStep).
-    return session.aborted();
-  }
-
-  /** Tool call `at` of `record` (`name`) cut at its deadline (deadline.ts): the ones after it recorded `unreached`, no final mark (its step never ended); the brakes before the next call stop the run. */
-  private cutAt(record: CallRecord, at: number, name: string): null {
-    for (const tool of record.toolCalls!.slice(at + 1)) tool.unreached = true;
-    delete record.final;
-    this.cutOff = cutToolCall(name);
-    return null;
-  }
-
-  /** Aborted before tool call `from` of `record` ran: it and the ones after are recorded `unreached`, so a replay plays none of them (the run never did). */
-  private abortedAt(record: CallRecord, from: number): Stop {
-    for (const tool of record.toolCalls!.slice(from)) tool.unreached = true;
-    return this.session.aborted();
   }
 }

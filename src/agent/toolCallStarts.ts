@@ -5,7 +5,7 @@
  * while the tool call runs: a runSubagent kept past it (the tool returned, and its saved function is called
  * later; or a start it asked for unawaited, queued behind another sub-agent (TreeMember.inTurn), comes to
  * run after it returned) is refused with a SubagentAfterToolCallError naming the agent and the tool call it
- * belonged to, and the run it belonged to throws it on (loop.ts runSubagent).
+ * belonged to, and the run it belonged to throws it on (stepTools.ts runSubagent).
  */
 import type { TreeMember } from './subagent.js';
 

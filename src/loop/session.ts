@@ -1,8 +1,9 @@
 /**
  * One run's state machine: context, brakes, meter and accounting (accounts.ts), with one method per point of the
- * loop where something happens. Every rule it applies is a kernel function (src/kernel), the ones the
- * compiled replay applies too. The synchronous simulator (run.ts) and a real, asynchronous agent loop
- * drive the same session in the same order:
+ * loop where something happens; its stops (runStops.ts), tool brakes (toolBrakes.ts), summary calls
+ * (sessionSummaries.ts) and next prompt's estimate (promptOverhead.ts) are parts of their own, each in its
+ * file. Every rule it applies is a kernel function (src/kernel), the ones the compiled replay applies too.
+ * The synchronous simulator (run.ts) and a real, asynchronous agent loop drive the same session in the same order:
  *
  *   summarizeIfDue()                a summary call when the strategy's trigger is passed (not a step; its window may stop the run)
  *   prompt()                        what the next call would send
@@ -23,32 +24,30 @@
 import { Interner } from '../brakes/fingerprint.js';
 import { newBrakeState, type BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
-import { backtrackStop, beforeCallStop, countsAsStep, repeatBrakeOn, summaryMayRun } from '../kernel/brakes.js';
+import { backtrackStop, beforeCallStop, countsAsStep, repeatBrakeOn } from '../kernel/brakes.js';
 import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
-import { framingAfterCall } from '../kernel/compaction.js';
-import { enterCall } from '../kernel/callContext.js';
 import { outputEnteringContext } from '../kernel/stepTokens.js';
-import { SentOverhead } from '../kernel/sentOverhead.js';
 import { cacheAtBreakpoints } from '../kernel/rewrittenContext.js';
 import { CallFlag, callFlags, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import { Fact } from '../kernel/describe.js';
-import { predictiveBoundPico, promptEstimate, summaryBoundPico, type SummaryCallSize } from '../kernel/cost.js';
+import { predictiveBoundPico } from '../kernel/cost.js';
 import { CacheWrites } from '../kernel/cacheWrites.js';
 import { boundWrites } from '../kernel/meter.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
 import type { TimeoutAt } from '../kernel/cutWords.js';
-import { refusedCallLabel, SUMMARY_CALL } from '../kernel/providerWindow.js';
+import { refusedCallLabel } from '../kernel/providerWindow.js';
 import { callLatencyMs } from '../kernel/latency.js';
-import { RUN_ENDS_AT_SUMMARY, summaryCallChecks } from '../kernel/summaryBeforeCall.js';
 import { cutShort } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
 import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import { RunStops } from './runStops.js';
-import { recordedSummary, refusalFacts, SummaryCalls, summaryRefusal, summaryReplaces, type SummaryDue } from './summary.js';
+import { refusalFacts, SummaryCalls, type SummaryDue } from './summary.js';
+import { SessionSummaries } from './sessionSummaries.js';
+import { PromptOverhead } from './promptOverhead.js';
 import type { LoopOptions, RunOutcome, SessionSetup, StepSource, TreeCheck, WindowRefusal } from './types.js';
 import { SKIPPED, ToolBrakes } from './toolBrakes.js';
 import { runsTools as responseRunsTools } from '../trace/toolsRun.js';
@@ -65,13 +64,10 @@ export class LoopSession {
   /** The run's prices, with their cache rule, stated or their provider's (kernel/prices.ts flattenPrices, one rule for every engine). */
   readonly prices: FlatPrices;
   private readonly meterSettings: MeterSettings;
-  private readonly summaries: SummaryCalls;
-  /** Prompt tokens the last call was billed beyond what the context holds (tool schemas, framing): 0 before the first; the framing after a compaction. */
-  private overheadTokens = 0;
-  /** The conversation's framing (kernel/compaction.ts): what its first call was billed beyond the context; NaN before. */
-  private framingTokens = NaN;
-  /** Prompts billed as sent (`usageAsSent`): their overhead apportioned, for the estimate after a summary (kernel/sentOverhead.ts). */
-  private readonly sentOverhead: SentOverhead | undefined;
+  /** The run's summary calls: when one is due, its checks, paying it (sessionSummaries.ts). */
+  private readonly summaries: SessionSummaries;
+  /** What the next prompt is estimated at: the context plus the overhead the last call showed (promptOverhead.ts). */
+  private readonly overhead: PromptOverhead;
   private readonly accounts: RunAccounts;
   private readonly metered = newMeteredCall();
   /** The repeated-action and same-error brakes (toolBrakes.ts). */
@@ -92,67 +88,36 @@ export class LoopSession {
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = options.usageAsSent ? { ...meterSettings(FULL_HISTORY, options.cache, this.prices), asSent: true } : meterSettings(options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough, this.prices);
-    this.sentOverhead = options.usageAsSent ? new SentOverhead() : undefined;
+    this.overhead = new PromptOverhead(options.usageAsSent === true);
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
     this.stops = new RunStops(this.limits, this.state);
     this.cacheWrites = boundWrites(setup.cacheWrites ?? CacheWrites.MayLastAnHour, this.meterSettings.cacheMode);
     const countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
     this.toolBrakes = new ToolBrakes({ limits: this.limits, state: this.state, stops: this.stops, accounts: this.accounts, context: this.context, options, interner: setup.interner ?? new Interner(), countsActions });
     this.reasoningReenters = setup.reasoningReenters !== false;
-    this.summaries = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options, reasoningReenters: this.reasoningReenters });
+    const calls = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options, reasoningReenters: this.reasoningReenters });
+    this.summaries = new SessionSummaries({ session: this, context: this.context, stops: this.stops, overhead: this.overhead, calls });
     this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)), cacheAtBreakpoints(this.prices, this.cacheWrites));
   }
 
-  /**
-   * Before the next call, a summary call is due when the prompt passes the strategy's trigger and the brakes would let the next
-   * call through (predict mode: bounded by its estimate; in a tree, the tree's too). Its estimate, else null; recordSummary pays it.
-   */
+  /** Before the next call, the summary call due (the strategy's trigger passed, the brakes letting it through on its estimate; in a tree, the tree's too), else null; recordSummary pays it. */
   summaryDue(tree?: TreeCheck): SummaryDue | null {
-    const { context, state } = this;
-    if (!context.summaryDue(this.overheadTokens) || this.summaries.summaryHeld(state.calls)) return null;
-    const size: SummaryCallSize = { prices: this.summaries.prices, promptEstimate: this.nextPromptEstimate(), summaryTokens: context.summaryOutput, cacheWrites: this.cacheWrites };
-    const mayRun = summaryMayRun(this.limits, state.steps, state.elapsedMs, state.spentPico, state.tokensUsed, summaryBoundPico(this.limits, size));
-    return mayRun && (tree === undefined || tree.summaryMayRun(this, size)) ? { view: context.view(), size } : null;
+    return this.summaries.due(tree);
   }
 
-  /**
-   * Before the summary call `due` (summaryDue let it through) is made, its other checks in the kernel's order (summaryCallChecks): its
-   * window's brake (`--context-window model`); no call left of `source`'s (none: a model), the run ends; `simulated`, its provider's refusal.
-   */
+  /** Before the summary call `due` is made, its other checks (its window's brake; `source` out of calls; `simulated`, its provider's refusal). */
   beforeSummary(due: SummaryDue, simulated = false, source?: Pick<StepSource, 'callsLeft' | 'exhaustedReason' | 'exhaustedDetail'>): Stop | null {
-    const code = summaryCallChecks(this.limits, { call: due.size, callsLeft: source?.callsLeft?.() ?? Infinity, simulated });
-    if (code === RUN_ENDS_AT_SUMMARY) return this.exhausted(source!.exhaustedReason(), source!.exhaustedDetail?.());
-    if (code === StopCode.None) return null;
-    const { refusal, record } = summaryRefusal(due);
-    if (code === StopCode.ProviderRefused) return this.providerRefused(record, due.view, refusal);
-    refusalFacts(this.stops.facts, refusal);
-    return this.stops.stop(code, SUMMARY_CALL);
+    return this.summaries.before(due, simulated, source);
   }
 
-  /**
-   * The summary call `due` was made: paid (not a step) as `response` reports it, else by its estimate; unless it failed, the summary
-   * replaces the older steps (summary.ts), and where prompts are billed as sent the next estimate's overhead is what the prompt
-   * now holds showed (kernel/sentOverhead.ts: not the dropped steps' corrections; the summary's message framing).
-   */
+  /** The summary call `due` was made: paid (not a step) as `response` reports it, else by its estimate; unless it failed, the summary replaces the older steps. */
   recordSummary(due: SummaryDue, response: CallRecord | null): MeteredCall {
-    if (response) this.stops.called(response, true);
-    const replacesSummary = this.context.summaryStart > 0;
-    const metered = this.summaries.record(due, response);
-    if (this.sentOverhead && summaryReplaces(response)) this.overheadTokens = this.sentOverhead.summary(this.context.view(), replacesSummary);
-    return metered;
+    return this.summaries.record(due, response);
   }
 
-  /**
-   * A synchronous driver's summary call when due, past its other checks (beforeSummary), paid by its estimate (as replay pays it); from a
-   * `source` that recorded the strategy's summary calls (a live run's recording replayed as its loop ran it), as recorded (summary.ts recordedSummary).
-   */
+  /** A synchronous driver's summary call when due, past its other checks, paid by its estimate, or as `source` recorded it. */
   summarizeIfDue(tree?: TreeCheck, source?: Pick<StepSource, 'recordedSummary' | 'callsLeft' | 'exhaustedReason' | 'exhaustedDetail'>): Stop | null {
-    const due = this.summaryDue(tree);
-    if (!due) return null;
-    if (source?.recordedSummary) return recordedSummary(this, due, source.recordedSummary());
-    const stop = this.beforeSummary(due, true, source);
-    if (!stop) this.recordSummary(due, null);
-    return stop;
+    return this.summaries.ifDue(tree, source);
   }
 
   prompt(): PromptView {
@@ -166,7 +131,7 @@ export class LoopSession {
 
   /** The next prompt as a live loop would estimate it now: what the context holds plus the overhead the last call showed. */
   nextPromptEstimate(): number {
-    return promptEstimate(this.context.promptTokens(), this.overheadTokens);
+    return this.overhead.estimate(this.context.promptTokens());
   }
 
   /**
@@ -177,8 +142,7 @@ export class LoopSession {
    */
   continueConversation(previous: LoopSession): void {
     if (this.state.calls > 0) throw new Error('continueConversation: the run has already made a call');
-    this.overheadTokens = previous.nextPromptEstimate() + this.options.goalTokens - this.context.promptTokens();
-    this.framingTokens = previous.framingTokens;
+    this.overhead.continued(previous.overhead, previous.nextPromptEstimate() + this.options.goalTokens - this.context.promptTokens());
   }
 
   /**
@@ -187,7 +151,7 @@ export class LoopSession {
    * be billed at, the run's cache writes lasting as they may, plus the `max_tokens` the loop sends at the output price.
    */
   boundPico(view: PromptView): { boundPico: number; promptEstimate: number } {
-    const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
+    const estimate = this.overhead.estimate(view.inputTokens);
     return { boundPico: predictiveBoundPico(this.prices, estimate, this.limits[Limit.MaxOutputTokens]!, this.cacheWrites), promptEstimate: estimate };
   }
 
@@ -208,7 +172,7 @@ export class LoopSession {
 
   private ownCheckBeforeCall(view: PromptView): Stop | null {
     const { state, limits } = this;
-    const estimate = promptEstimate(view.inputTokens, this.overheadTokens);
+    const estimate = this.overhead.estimate(view.inputTokens);
     const boundPico = predicts(limits) ? predictiveBoundPico(this.prices, estimate, limits[Limit.MaxOutputTokens]!, this.cacheWrites) : 0;
     const code = beforeCallStop(limits, state.steps, state.elapsedMs, state.spentPico, boundPico, state.tokensUsed, estimate);
     if (code === StopCode.None) return null;
@@ -258,14 +222,10 @@ export class LoopSession {
     state.spentPico += costPico;
     state.tokensUsed += usage.input + usage.output;
     state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, usage.input, usage.output);
-    if (!response.failed) {
-      this.overheadTokens = usage.input - view.inputTokens;
-      this.framingTokens = framingAfterCall(this.framingTokens, this.overheadTokens);
-      this.sentOverhead?.shown(view, this.overheadTokens);
-    }
+    if (!response.failed) this.overhead.shown(view, usage.input);
     this.accounts.add(response, metered, view, this.state);
     const flags = callFlags(response);
-    this.overheadTokens = enterCall(this.context, flags, outputEnteringContext(usage.output, usage.reasoning, this.reasoningReenters), this.overheadTokens, this.framingTokens);
+    this.overhead.entered(this.context, flags, outputEnteringContext(usage.output, usage.reasoning, this.reasoningReenters));
     if (backtrack) return this.stops.stopIf(backtrackStop(this.limits, state.backtracks));
     if ((flags & TOOLS_DO_NOT_RUN) !== 0) return null;
     if ((flags & CallFlag.Answer) !== 0) return this.stops.stop(StopCode.Completed);

@@ -4,7 +4,7 @@
  *
  * A run its AbortSignal stopped after the tool calls of its last call (kernel/gaveUp.ts runAborted) ended
  * before that step did, so a `final` mark on that call completed nothing: the real loop leaves the mark
- * out there (agent/loop.ts runTools), but recordings written before 2026-12-05 carry it. Read as it
+ * out there (agent/stepTools.ts runAll), but recordings written before 2026-12-05 carry it. Read as it
  * stands, the mark would complete the run (LoopSession.endStep) that the recording says was aborted; so
  * no replay reads it. (A mark on a call the run stopped inside, some of its tool calls `unreached`,
  * completes nothing either: trace/rules.ts cutShort, read where the step ends.)
