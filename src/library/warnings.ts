@@ -21,6 +21,8 @@ import type { SummaryRun } from '../report/summaryCallWarning.js';
 import { traceRunKinds } from '../population/generatedRuns.js';
 import { importNotesTallyOf, pricingFor, RunNotes } from '../cli/actions/runNotes.js';
 import { cacheOnWarnings } from '../cli/actions/scenarioWarnings.js';
+import { whatIfStoppedRuns } from '../cli/actions/whatifOpenLoop.js';
+import type { WhatIfRun } from '../replay/whatif.js';
 
 /** The runs' notes (runNotes.ts) as replay, whatif and compare take them, each run priced as the command prices it. */
 function notedRuns(traces: readonly Trace[], notes: RunNotes, options: { prices: PriceTable; model?: string }): RunNotes {
@@ -28,12 +30,12 @@ function notedRuns(traces: readonly Trace[], notes: RunNotes, options: { prices:
   return notes;
 }
 
-/** `loopcost whatif`'s warnings (cli/actions/whatif.ts runWhatIf): the runs' notes under every tried setting, and a try that skips repeated actions. */
-export function whatIfWarnings(traces: readonly Trace[], settings: readonly { brakes: BrakeConfig; onTop?: Partial<BrakeConfig> }[], options: { prices: PriceTable; strategy: ContextStrategy; model?: string }): ReportWarning[] {
+/** `loopcost whatif`'s warnings (cli/actions/whatif.ts runWhatIf): the runs' notes under every tried setting (`runs`: the what-ifs, for a brake's early stop of a run), and a try that skips repeated actions. */
+export function whatIfWarnings(traces: readonly Trace[], settings: readonly { brakes: BrakeConfig; onTop?: Partial<BrakeConfig> }[], options: { prices: PriceTable; strategy: ContextStrategy; model?: string; runs: readonly WhatIfRun[] }): ReportWarning[] {
   const model = options.model === undefined ? {} : { model: options.model };
   const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens(settings.map((s) => s.brakes)), partsBraked: settings.some((s) => hasBrakes(s.brakes)) });
   const skips = settings.some((s) => (s.onTop === undefined ? s.brakes.repeatAction : s.onTop.repeatAction) === 'skip');
-  return [...notedRuns(traces, notes, { prices: options.prices, ...model }).warnings([]), ...skipOpenLoopWarnings(skips ? traces.length : 0)];
+  return [...notedRuns(traces, notes, { prices: options.prices, ...model }).warnings([], whatIfStoppedRuns(options.runs)), ...skipOpenLoopWarnings(skips ? traces.length : 0)];
 }
 
 /** `loopcost compare`'s warnings (cli/actions/compare.ts): the runs' notes, replayed as recorded. */

@@ -90,7 +90,7 @@ export function whatIf(traces: readonly Trace[], settings: readonly WhatIfTry[],
   const engine = { strategy: options.strategy ?? { kind: 'full' as const }, prices: options.prices, ...pick(options) };
   if (traces.length === 0) throw new UserError({ file: `<${ENTRY} arguments>`, field: 'traces', code: 'no_runs', message: 'is empty: no run to ask what-ifs of', hint: 'readTraces(paths) reads the runs of files, directories and globs' });
   const { runs, totals } = inOwnWords(ENTRY, () => whatIfEngine(traces, tried, engine));
-  return { runs, totals, warnings: whatIfWarnings(traces, tried, { prices: options.prices, strategy: engine.strategy, ...(options.model === undefined ? {} : { model: options.model }) }) };
+  return { runs, totals, warnings: whatIfWarnings(traces, tried, { prices: options.prices, strategy: engine.strategy, ...(options.model === undefined ? {} : { model: options.model }), runs }) };
 }
 
 function pick(options: WhatIfLibraryOptions): Partial<Pick<WhatIfLibraryOptions, 'model' | 'latency' | 'engine'>> {

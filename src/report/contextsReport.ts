@@ -78,7 +78,7 @@ const COLUMNS: Column[] = [
   { header: 'cache' },
   { header: 'runs', align: 'right' },
   { header: 'cost per run', align: 'right' },
-  { header: 'vs first', align: 'right' },
+  { header: 'vs first\nsame cache', align: 'right' },
   { header: 'input tok', align: 'right' },
   { header: 'cached tok', align: 'right' },
   { header: 'summaries', align: 'right' },
@@ -87,13 +87,35 @@ const COLUMNS: Column[] = [
 
 const percent = (p: number | null): string => (p === null ? '-' : signedPercentText(p / 100));
 
+/** Where the `vs first same cache` column is among COLUMNS. */
+const VS_FIRST = COLUMNS.findIndex((c) => c.header.startsWith('vs first'));
+
+/**
+ * The `vs first same cache` column (`vs #1 same cache` when strategies are numbered) and the line under the
+ * table saying what it compares: each row against the first strategy's row of its own cache mode, not
+ * against the first row (`#2 off` against `#1 off`, though `#1 on` may be cheaper).
+ */
+function againstFirst(report: ContextsReport, label: (strategy: string) => string): { columns: Column[]; legend: string } {
+  const first = report.rows[0];
+  if (first === undefined) return { columns: COLUMNS, legend: '' };
+  const numbered = label(first.strategy) !== first.strategy;
+  const name = numbered ? label(first.strategy) : 'first';
+  const columns = COLUMNS.map((c, i) => (i === VS_FIRST ? { ...c, header: `vs ${name}\nsame cache` } : c));
+  if (report.rows.every((r) => r.vsFirstPercent === null)) return { columns, legend: '' };
+  const whose = numbered ? `${name}'s` : `the first strategy's (${first.strategy})`;
+  const other = report.rows.find((r) => r.cache !== first.cache);
+  const firstName = numbered ? name : first.strategy;
+  const example = other === undefined ? '' : ` (an ${other.cache} row against ${firstName} ${other.cache}, not ${firstName} ${first.cache})`;
+  return { columns, legend: `vs ${name} same cache: each row's cost per run against ${whose} under the same cache mode${example}` };
+}
+
 /**
  * Each strategy as its rows say it: whole when the table fits `width` so (or with --wide), else `#1`, `#2`, …
  * with a legend above the table (numberedLegend, as curve and whatif do), so two long strategies are never
  * cut to the same label.
  */
 function strategyLabels(report: ContextsReport, rows: readonly (readonly Cell[])[], view: ReportView): { label: (strategy: string) => string; legend: string } {
-  const whole = cellWidthsOf(COLUMNS.length, [COLUMNS.map((c) => c.header), ...rows]).reduce((sum, w) => sum + w, COLUMN_GAP * (COLUMNS.length - 1));
+  const whole = cellWidthsOf(COLUMNS.length, [COLUMNS.map((c) => c.header.replace('\n', ' ')), ...rows]).reduce((sum, w) => sum + w, COLUMN_GAP * (COLUMNS.length - 1));
   if (view.wide || whole <= view.width) return { label: (strategy) => strategy, legend: '' };
   const strategies = [...new Set(report.rows.map((r) => r.strategy))];
   const { labels, legend } = numberedLegend(strategies, view.width);
@@ -113,6 +135,7 @@ export function renderContextsTable(report: ContextsReport, view: ReportView, wa
     r.cacheHitsLostTokens === 0 ? '-' : tokenCount(r.cacheHitsLostTokens),
   ]);
   const { label, legend } = strategyLabels(report, rows, view);
-  const table = formatTable(COLUMNS, rows.map(([strategy, ...rest]) => [label(strategy as string), ...rest]), { maxWidth: view.wide ? Infinity : view.width });
-  return `${legend}${table}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings, width: view.width })}`;
+  const against = againstFirst(report, label);
+  const table = formatTable(against.columns, rows.map(([strategy, ...rest]) => [label(strategy as string), ...rest]), { maxWidth: view.wide ? Infinity : view.width });
+  return `${legend}${table}${against.legend === '' ? '' : wrapLine('', against.legend, view.width)}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings, width: view.width })}`;
 }

@@ -43,6 +43,19 @@ function bySpec(strategies: Iterable<readonly [string, number]>): StatedStrategi
 export type StatedStrategyWhere = 'settings' | 'some configurations';
 
 /**
+ * The context the settings line names when every recorded run replays under the strategy its recording states
+ * (`ranUnder`: each stated spec with its runs; `recordedRuns`: every run read from a file): `as recorded
+ * (window:8 ×1)`; undefined when some run does not (or none does). The one rule both the settings line and the
+ * warning read (runNotes.ts RunNotes.recordedContext): where it names them, recordedStrategyWarnings is not given.
+ */
+export function recordedContextText(ranUnder: ReadonlyMap<string, number> | StatedStrategies | undefined, recordedRuns: number): string | undefined {
+  const stated = bySpec(ranUnder ?? []);
+  const runs = stated.reduce((sum, [, n]) => sum + n, 0);
+  if (runs === 0 || runs !== recordedRuns) return undefined;
+  return `as recorded (${stated.map(([spec, n]) => `${spec} ×${n}`).join(', ')})`;
+}
+
+/**
  * Recordings of the real loop that state the context strategy it ran under (header `context`), replayed under
  * full context: they replay as their loop ran them, under that strategy (replay/recordedStrategy.ts), not under
  * the context the settings line names. `strategies`: each stated strategy (its spec) with its runs. Every command

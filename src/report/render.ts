@@ -11,8 +11,10 @@ import { SETTINGS_COLUMNS } from './settings.js';
 import { formatFields, formatTable, type Cell, type Column } from './table.js';
 import { shortenPaths, tokenCount, wrapLine } from './text.js';
 import { strategyFields } from './strategyFields.js';
-import { DEFAULT_VIEW, perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
+import { DEFAULT_VIEW, perRunHint, reportFooter, showPerRunRows, sourcesLineOf, type ReportView } from './view.js';
 import { percentText } from './percentText.js';
+import { OVERSHOOT_LABEL, overshootText } from './overshootWords.js';
+import { falseStopsText, type FalseStopFigures } from './replayFalseStops.js';
 
 export type { ReportFormat } from '../cli/options.js';
 export { REPORT_FORMATS } from '../cli/options.js';
@@ -94,7 +96,8 @@ function summaryFields(report: ReplayReport, width: number): string {
     ['cost per completed task', usd(s.costPerCompletedTaskUsd)],
     ['wasted (runs not completed)', usd(s.wastedUsd)],
   ];
-  if (budgetBrakeOn(report)) fields.push(['overshoot (total / max)', `${usd(s.totalOvershootUsd)} / ${usd(s.maxOvershootUsd)}`]);
+  if (s.falseStops !== undefined) fields.push(['false stops', falseStopsText(s as FalseStopFigures)]);
+  if (budgetBrakeOn(report)) fields.push([OVERSHOOT_LABEL, overshootText(s.totalOvershootUsd, s.maxOvershootUsd, 'run')]);
   fields.push(...strategyFields(s));
   return formatFields(fields, { maxWidth: width });
 }
@@ -155,7 +158,8 @@ export function failedRunsNote(runs: readonly RunRecord[], width: number): strin
 
 /** The per-run table (columns marked `wide` only with view.wide), sources shortened to the part that differs. */
 function runsTable(report: ReplayReport, view: ReportView): string {
-  const { prefix, suffix, short, runs } = shortenPaths(report.runs.map((run) => run.source));
+  const shortened = shortenPaths(report.runs.map((run) => run.source));
+  const { short } = shortened;
   const columns = RUN_COLUMNS.filter((column) => view.wide || !column.wide);
   const rows = report.runs.map((run, i) => columns.map((column) => column.cell(run, short[i]!)));
   const deltaNote =
@@ -163,7 +167,7 @@ function runsTable(report: ReplayReport, view: ReportView): string {
       ? 'Δ input vs model: recorded prompt tokens minus what the growth model rebuilds (system + goal + outputs + tool results): overhead such as tool schemas and framing\n'
       : '';
   // --wide asks for every column: the table may then be wider than the terminal.
-  return sourcesLine(report.runs.length, prefix, suffix, runs) + formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width }) + failedRunsNote(report.runs, view.width) + deltaNote;
+  return sourcesLineOf(report.runs.length, shortened) + formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width }) + failedRunsNote(report.runs, view.width) + deltaNote;
 }
 
 /** Summary first, then per-run rows (when few, or with --per-run), then settings, prices and warnings. */

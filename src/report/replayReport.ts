@@ -20,6 +20,7 @@ import { type RunsTook } from './runsTook.js';
 import type { ReportWarning } from './warnings.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { jsonPieces } from './jsonPieces.js';
+import type { FalseStopFigures } from './replayFalseStops.js';
 
 export { LOOPCOST_VERSION };
 
@@ -40,7 +41,8 @@ export interface ReplayReport {
    */
   prices: PriceSource & { source: PriceSource; models: PricedModelRecord[]; days?: PriceDays; note?: string };
   runs: RunRecord[];
-  summary: SummaryRecord;
+  /** The summary figures; with a brake on, the false stops as sweep and check count them (replayFalseStops.ts). */
+  summary: SummaryRecord & Partial<FalseStopFigures>;
   /** What could make a figure mislead (price gap, open loop, …), one line each. */
   warnings: ReportWarning[];
 }
@@ -71,6 +73,10 @@ export interface ReplayReportArgs {
   scenarios?: readonly ScenarioRunSettings[];
   /** What the runs took of the cache and latency no flag gave, for the settings to say it (reportSettings). */
   took?: RunsTook;
+  /** The context every recorded run replayed under when each replayed under its recording's (`as recorded (window:8 ×1)`: RunNotes.recordedContext), for the settings to say it. */
+  recordedContext?: string | undefined;
+  /** With a brake on: runs a brake stopped that complete with no brakes (replayFalseStops.ts). */
+  falseStops?: FalseStopFigures;
 }
 
 export function buildReplayReport(args: ReplayReportArgs): ReplayReport {
@@ -121,7 +127,7 @@ function replayReportWith(args: ReplayReportArgs, runs: RunRecord[]): ReplayRepo
       ...(args.pricesNote ? { note: args.pricesNote } : {}),
     },
     runs,
-    summary: summaryRecord(summarise(args.results)),
+    summary: { ...summaryRecord(summarise(args.results)), ...args.falseStops },
     warnings: [...(args.warnings ?? [])],
   };
 }

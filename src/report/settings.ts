@@ -167,12 +167,12 @@ function brakeSettings(args: SettingsOf): FlagPart[] {
  * The settings; with `took`, the cache and latency no flag gave said as the runs took them (runsCache,
  * runsLatency), else as the default rule says them (defaultCacheSpec, `latency as recorded`).
  */
-export function reportSettings(args: SettingsOf & { /** The cache each scenario file among the inputs gave its runs (flags given on top). */ scenarioCaches?: readonly (string | undefined)[]; took?: RunsTook }): ReportSettings {
+export function reportSettings(args: SettingsOf & { /** The cache each scenario file among the inputs gave its runs (flags given on top). */ scenarioCaches?: readonly (string | undefined)[]; took?: RunsTook; /** With `took`: the context every recorded run replayed under, its recording's (`as recorded (window:8 ×1)`: RunNotes.recordedContext). */ recordedContext?: string | undefined }): ReportSettings {
   const runs = args.took;
   const settings: ReportSettings = {
     brakes: brakesTook(args),
     ...contextSettings(args.strategy),
-    ...(runs === undefined ? {} : { context: contextTook(args.strategy, runs) }),
+    ...(runs === undefined ? {} : { context: contextTook(args.strategy, runs, args.recordedContext) }),
     cache: runs === undefined ? (args.strategy.cache ?? defaultCacheSpec(args.scenarioCaches)) : runsCache({ ...runs, ...(args.strategy.cache === undefined ? {} : { given: args.strategy.cache }) }),
     latency: runs === undefined ? latencySpec(args.latency) : runsLatency({ ...(args.latency === undefined ? {} : { given: args.latency }), recordedRuns: runs.recordedCaches.length, scenarios: runs.scenarios }),
   };
@@ -189,10 +189,15 @@ function brakesTook(args: SettingsOf & { took?: RunsTook }): string {
   return runsBrakes(own, files, took.recordedCaches.length > 0);
 }
 
-/** The context the runs took: the settings' own, and what scenario files' runs took of their files' (runsContext, as brakesTook). */
-function contextTook(strategy: ContextStrategy, took: RunsTook): string {
+/**
+ * The context the runs took: the settings' own — or, where every recorded run replayed under the strategy its
+ * recording states, that (`recorded`: `as recorded (window:8 ×1)`) — and what scenario files' runs took of
+ * their files' (runsContext, as brakesTook).
+ */
+function contextTook(strategy: ContextStrategy, took: RunsTook, recorded: string | undefined): string {
   const files = took.scenarios.flatMap((s) => (tookOwnContext(s.strategy) ? [contextSpecOf(s.strategy)] : []));
-  return runsContext(contextSpecOf(strategy), files, took.recordedCaches.length > 0);
+  const recordedRuns = took.recordedCaches.length > 0;
+  return runsContext(recordedRuns && recorded !== undefined ? recorded : contextSpecOf(strategy), files, recordedRuns);
 }
 
 /** Per-agent limits (`--tree`) as their flags take them: `--subagent-max-steps`, `--subagent-max-cost`. */

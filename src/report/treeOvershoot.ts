@@ -1,13 +1,13 @@
 /**
  * What session trees spent past the tree's budget (`--max-cost`, binding the tree's totals): each tree's
  * overshoot by the kernel's rule (overshootPico) over its totals, and the summary's total and largest, told
- * in the words the flat replay's summary uses (`overshoot (total / max)`), only when a budget brake is on.
+ * in the words the flat replay's summary uses (overshootWords.ts), only when a budget brake is on.
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import { overshootPico } from '../kernel/brakes.js';
 import { picoToUsd } from '../money.js';
 import type { TreeTotals } from '../tree/result.js';
-import { formatUsdNumber } from './money.js';
+import { OVERSHOOT_LABEL, overshootText } from './overshootWords.js';
 
 /** A tree's spend past its budget, in picodollars: 0 within it, and without a budget brake. */
 export function treeOvershootPico(totals: Pick<TreeTotals, 'costPico'>, brakes: Pick<BrakeConfig, 'maxCostPico'>): number {
@@ -27,9 +27,9 @@ export function treesOvershoot(overshootsPico: readonly number[]): TreesOvershoo
   return { totalOvershootUsd: picoToUsd(total), maxOvershootUsd: picoToUsd(max) };
 }
 
-/** `overshoot (total / max): $0.4642 / $0.4482`: the summary's, under a budget brake (its figures present); '' without one. */
+/** `overshoot past the budget: total $0.4642, largest tree $0.4482`: the summary's, under a budget brake (its figures present); '' without one. */
 export function treeOvershootLine(summary: Partial<TreesOvershoot>): string {
   const { totalOvershootUsd: total, maxOvershootUsd: max } = summary;
   if (total === undefined || max === undefined) return '';
-  return `overshoot (total / max): ${formatUsdNumber(total)} / ${formatUsdNumber(max)}\n`;
+  return `${OVERSHOOT_LABEL}: ${overshootText(total, max, 'tree')}\n`;
 }

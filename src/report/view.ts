@@ -8,7 +8,7 @@ import { describePriceSource } from '../pricing/source.js';
 import { scenarioLine, SYNTHETIC_NOTE, type ScenarioSettingsRecord } from './scenarios.js';
 import { type ReportSettings, SETTINGS_SEPARATOR, settingsLine } from './settings.js';
 import { DEFAULT_TABLE_WIDTH } from './table.js';
-import { printableText, wrapLine, type RunsInFiles } from './text.js';
+import { printableText, splitRun, wrapLine, type RunsInFiles } from './text.js';
 import { warningLines, type ReportWarning } from './warnings.js';
 import { counted } from '../plural.js';
 
@@ -69,4 +69,17 @@ export function sourcesLine(count: number, prefix: string, suffix: string, runs?
   if (prefix === '' && suffix === '') return `${counted(count, 'run')}\n`;
   const name = runs === undefined ? `<run>${printableText(suffix)}` : `<file>${printableText(suffix)}${runs === 'all' ? '#<run>' : '[#<run>]'}`;
   return `${counted(count, 'run')}: ${printableText(prefix)}${name}\n`;
+}
+
+/**
+ * sourcesLine for names shortenPaths shortened: runs all of one file name that file (`1 run: run.jsonl`,
+ * `3 runs: dir/x.jsonl.gz#<run>`), its one run too when there is one (`1 run: x.jsonl.gz#main`), not a pattern.
+ */
+export function sourcesLineOf(count: number, shortened: { prefix: string; suffix: string; short: readonly string[]; runs?: RunsInFiles }): string {
+  const { prefix, suffix, short, runs } = shortened;
+  const files = new Set(short.map((name) => splitRun(name)[0]));
+  if (files.size !== 1 || (prefix === '' && suffix === '')) return sourcesLine(count, prefix, suffix, runs);
+  const [file, run] = splitRun(short[0]!);
+  const within = new Set(short).size === 1 ? run : runs === undefined ? '' : runs === 'all' ? '#<run>' : '[#<run>]';
+  return `${counted(count, 'run')}: ${printableText(`${prefix}${file}${suffix}${within}`)}\n`;
 }

@@ -1,5 +1,5 @@
 /**
- * The note under what-if's summary (baseline, how a setting is tried, completions stopped, caught, saved),
+ * The note under what-if's summary (baseline, how a setting is tried, completions stopped, caught and saved, Δ spend),
  * worded for the runs the report holds: a recorded run's baseline is its recorded limits; a synthetic
  * run's, never recorded, its file's brakes. Completions stopped are counted against that baseline, where
  * sweep's and check's false stops count against no brakes: the same brakes may show 0 here and more there.
@@ -14,7 +14,7 @@ const TRIED = (limits: string) =>
 /** What a completion stopped is (`what`), caught and saved; `judged`: ground truth judged some runs. */
 function terms(what: string, judged: boolean): string {
   const caught = judged ? "a run stopped before its baseline's end that is no completion stopped (it did not complete, or its task was already done)" : 'a run that did not complete, stopped earlier';
-  return `completions stopped: ${what} (counted against the baseline; sweep's and check's false stops count against no brakes); caught: ${caught}; saved: spend avoided on those.`;
+  return `completions stopped: ${what} (counted against the baseline; sweep's and check's false stops count against no brakes); caught: ${caught}; (saved): the spend avoided on caught runs alone, not the drop in spend; Δ spend: the setting's spend less the baseline's, every run counted (completions stopped too).`;
 }
 
 /** Which runs ground truth judged: `a synthetic run's`, `a generated trace's`, or both; undefined: none. */

@@ -1,17 +1,17 @@
 /**
- * The what-if report: per setting, how many runs completed, false stops, runs caught early, spend and
- * savings, against the baseline (each run under the limits it was recorded with); per run, each
- * setting's stop, steps and spend, and the strategy figures the summary has (whatifFigures.ts). Text
+ * The what-if report: per setting, how many runs completed, false stops, runs caught early and the spend
+ * saved on them, spend (in text, its change too), against the baseline (each run under the limits it was
+ * recorded with); per run, each setting's stop, steps and spend, and the strategy figures the summary has (whatifFigures.ts). Text
  * leads with the summary; per-run rows follow when few or asked for.
  */
-import { picoToUsd } from '../money.js';
+import { picoToUsd, usdToPico } from '../money.js';
 import type { CacheMode } from '../context/strategy.js';
 import type { PriceSource } from '../pricing/types.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { whatIfBaselineStrategy, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
 import { LOOPCOST_VERSION } from '../version.js';
 import { formatCsv } from './csv.js';
-import { formatUsdNumber } from './money.js';
+import { formatUsd, formatUsdNumber } from './money.js';
 import { csvSettings, scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
 import { SETTINGS_COLUMNS, withScenarioCaches, type ReportSettings } from './settings.js';
 import { COLUMN_GAP as GAP, formatTable, type Cell, type Column } from './table.js';
@@ -132,6 +132,15 @@ function countBy(values: readonly string[]): Record<string, number> {
 
 const usd = (value: number): string => formatUsdNumber(value);
 
+/** Runs caught and the spend saved on them alone (`2 ($0.2296)`; `0` when none): the saving is not the drop in spend. */
+const caughtText = (t: { caughtRuns: number; savedUsd: number }): string => (t.caughtRuns === 0 ? '0' : `${t.caughtRuns} (${usd(t.savedUsd)})`);
+
+/** A setting's spend less the baseline's, from exact picodollars: `-$1.2553`, `+$0.0100`, `$0`. */
+function spendChange(costUsd: number, baselineUsd: number): string {
+  const change = usdToPico(costUsd) - usdToPico(baselineUsd);
+  return `${change > 0 ? '+' : ''}${formatUsd(change)}`;
+}
+
 /** The strategy figures the per-run rows carry (the baseline's or any setting's): whatifFigures.ts. */
 function reportFigureKeys(report: WhatIfReport): FigureKey[] {
   return figureKeysOf([report.baseline, ...report.totals]);
@@ -167,10 +176,13 @@ const SETTING_COLUMN: Column = { header: 'setting' };
 const FIGURE_COLUMNS: Column[] = [
   { header: 'completed', align: 'right' },
   { header: 'completions\nstopped', align: 'right' },
-  { header: 'caught', align: 'right' },
+  { header: 'caught (saved)', align: 'right' },
   { header: 'spend', align: 'right' },
-  { header: 'saved', align: 'right' },
+  { header: 'Δ spend', align: 'right' },
 ];
+
+/** The figure columns as measured beside the stop counts: each header on one line, as a table that fits shows it (not `\n` escaped). */
+const FIGURE_COLUMNS_ON_ONE_LINE: Column[] = FIGURE_COLUMNS.map((column) => ({ ...column, header: column.header.replace('\n', ' ') }));
 
 /** The setting column keeps this much room (less when every setting is shorter) before stop counts take any; a longer setting may become `#1`, …. */
 const SETTING_ROOM = 16;
@@ -217,10 +229,10 @@ function summaryTable(report: WhatIfReport, width: number, textWidth: number): {
   const baseline = baselineLabel(report);
   const figures: Cell[][] = [
     [`${b.completed}/${b.runs}`, '-', '-', usd(b.costUsd), '-'],
-    ...report.totals.map((t) => [`${t.completed}/${t.runs}`, t.baselineCompletionsStopped, t.caughtRuns, usd(t.costUsd), usd(t.savedUsd)]),
+    ...report.totals.map((t) => [`${t.completed}/${t.runs}`, t.baselineCompletionsStopped, caughtText(t), usd(t.costUsd), spendChange(t.costUsd, b.costUsd)]),
   ];
   const counts = [b.stopReasons, ...report.totals.map((t) => t.stopReasons)];
-  const besides = GAP + narrowestWidth(FIGURE_COLUMNS, figures);
+  const besides = GAP + narrowestWidth(FIGURE_COLUMNS_ON_ONE_LINE, figures);
   const longest = maxOf(report.totals.map((t) => displayWidth(printableCell(t.setting))), 0);
   const floor = Math.max(SETTING_COLUMN.header.length, baseline.length, Math.min(longest, SETTING_ROOM));
   const stops = layOutStops(counts, width - floor - besides);

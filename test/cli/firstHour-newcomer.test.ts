@@ -62,9 +62,9 @@ describe("replay's summary", () => {
     const trace = 'scenarios/reference-sum-of-squares.jsonl';
     expect((await cli('replay', trace, '--preset', 'none')).stdout).not.toMatch(/overshoot/);
     expect((await cli('replay', trace, '--max-steps', '2')).stdout).not.toMatch(/overshoot/);
-    expect((await cli('replay', trace, '--max-cost', '0.5')).stdout).toMatch(/^overshoot \(total \/ max\) +\$0 \/ \$0$/m);
+    expect((await cli('replay', trace, '--max-cost', '0.5')).stdout).toMatch(/^overshoot past the budget +total \$0, largest run \$0$/m);
     // A scenario file's own budget (the reference preset: $0.50) turns it on too.
-    expect((await cli('replay', 'scenarios/reference-sum-of-squares.yaml', '--runs', '2')).stdout).toMatch(/^overshoot \(total \/ max\)/m);
+    expect((await cli('replay', 'scenarios/reference-sum-of-squares.yaml', '--runs', '2')).stdout).toMatch(/^overshoot past the budget +total /m);
   });
 });
 

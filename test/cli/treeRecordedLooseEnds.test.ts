@@ -51,7 +51,7 @@ describe('replay --tree --preset recorded: the overshoot is past each tree’s r
     const total = Math.round((overshoots[0] + overshoots[1]) * 1e12) / 1e12;
     expect(recorded.summary.totalOvershootUsd).toBe(total);
     const table = await cli('replay', '--tree', ...files, '--preset', 'recorded');
-    expect(table.stdout).toMatch(/\novershoot \(total \/ max\): \$[0-9.]+ \/ \$[0-9.]+\n/);
+    expect(table.stdout).toMatch(/\novershoot past the budget: total \$[0-9.]+, largest tree \$[0-9.]+\n/);
     // A tree stating no budget has no overshoot figure, beside one that has.
     const mixed = await json('replay', '--tree', ...files.slice(0, 3), ...recordedTree(dir, 's3', '{"maxSteps":50}', '{}'), '--preset', 'recorded');
     expect(mixed.trees.map((tree: { overshootUsd?: number }) => tree.overshootUsd)).toEqual([overshoots[0], undefined]);

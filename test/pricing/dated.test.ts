@@ -50,7 +50,7 @@ describe('dated prices', () => {
     expect(cost['undated.jsonl'][0]).toBe(cost['after-cut.jsonl'][0]);
     expect(json.prices.days).toEqual({ recordedRuns: 2, firstDay: '2025-06-01', lastDay: '2025-07-01', undatedRuns: 1, releaseDay: BUNDLED_RELEASE.day });
     const text = (await cli('replay', dir)).stdout;
-    expect(text.replace(/\s+/g, ' ')).toMatch(/dated prices as in effect on the day each run was recorded, else on the table's release day 2026-09-23; 2 runs priced as of the day recorded \(2025-06-01 to 2025-07-01\), 1 run without a recording date as of 2026-09-23/);
+    expect(text.replace(/\s+/g, ' ')).toMatch(/dated prices as in effect on the day each run was recorded, else on the table's release day 2026-09-23; 2 runs priced as of the day recorded \(2025-06-01 to 2025-07-01\); 1 run has no recording date: priced as of 2026-09-23, the table's release day/);
   });
 
   it('the mini-swe-agent importer records when the run was recorded (its first extra.timestamp)', () => {

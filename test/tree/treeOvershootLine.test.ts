@@ -1,6 +1,6 @@
 /**
  * `replay --tree` under a budget brake says what each tree spent past the tree's budget, in the flat
- * replay's words (`overshoot (total / max)`), computed by the kernel's rule (overshootPico) over the
+ * replay's words (`overshoot past the budget: total $X, largest tree $Y`), computed by the kernel's rule (overshootPico) over the
  * tree's totals; without a budget brake there is no such line, and no such figures in JSON.
  */
 import { describe, expect, it } from 'vitest';
@@ -32,9 +32,9 @@ describe('replay --tree: the overshoot line', () => {
     expect(Math.round(report.summary.maxOvershootUsd! * 1e12)).toBe(Math.max(...overshoots));
 
     const table = await cli('replay', '--tree', SHARED, '--max-cost', '2');
-    expect(table.stdout).toContain(`\novershoot (total / max): ${formatUsdNumber(total / 1e12)} / ${formatUsdNumber(Math.max(...overshoots) / 1e12)}\n`);
+    expect(table.stdout).toContain(`\novershoot past the budget: total ${formatUsdNumber(total / 1e12)}, largest tree ${formatUsdNumber(Math.max(...overshoots) / 1e12)}\n`);
     // The flat replay of the same runs says it in the same words.
-    expect((await cli('replay', SHARED, '--max-cost', '2')).stdout).toMatch(/^overshoot \(total \/ max\) +\$/m);
+    expect((await cli('replay', SHARED, '--max-cost', '2')).stdout).toMatch(/^overshoot past the budget +total \$[0-9.]+, largest run \$/m);
 
     const csv = (await cli('replay', '--tree', SHARED, '--max-cost', '2', '--format', 'csv')).stdout.trim().split('\n');
     const header = csv[0]!.split(',');

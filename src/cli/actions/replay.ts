@@ -37,6 +37,8 @@ import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './tree
 import type { SubagentLimits } from '../../tree/engine.js';
 import { reportedSettings, runScenarioInput, scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import { appendAll } from '../../appendAll.js';
+import { FalseStopTally, type FalseStopMark } from '../../report/replayFalseStops.js';
+import { anyBrakeOn, recordedMark, syntheticMarks } from './replayBaselines.js';
 
 export interface ReplayCommand {
   /** The paths as given (reports' hints name them). */
@@ -74,14 +76,19 @@ interface ReplayShared {
   keepSteps: boolean;
   /** Every resolution the runs were priced at, each with its runs (not one per model: runs of one model recorded on two days are priced at two). */
   pricings: PricedModels;
+  /** The kept runs' false stops (replayBaselines.ts, report/replayFalseStops.ts). */
+  falseStops: FalseStopTally;
 }
 
 /** The recorded runs replayed: results and notes kept as columns (no object per run: a report of many runs stays small), `kept` the rows of the runs kept. */
 interface RecordedReplay {
   kept: number[];
   results: RowColumns<RunResult>;
-  notes: RowColumns<RunNote & { skips: boolean; cache: CacheMode }>;
+  notes: RowColumns<RecordedNote>;
 }
+
+/** A recorded run's note, with whether it skips repeated actions, the cache it took and its false-stop mark. */
+type RecordedNote = RunNote & FalseStopMark & { skips: boolean; cache: CacheMode };
 
 /** Replays every input, then renders. Everything is computed before anything is written. */
 export async function runReplay(command: ReplayCommand, io: CliIO): Promise<number> {
@@ -89,9 +96,9 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = keepsEveryCall(command);
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES }, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES }, contextSaid: true, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const recorded = await replayRecorded(command, { prices, keepSteps, notes }, io);
-  const shared: ReplayShared = { prices, notes, keepSteps, pricings: new PricedModels() };
+  const shared: ReplayShared = { prices, notes, keepSteps, pricings: new PricedModels(), falseStops: new FalseStopTally() };
   const { skips, recordedCaches } = noteRecorded(recorded, shared);
   const synthetic = replayScenarios(command, shared, scenarioPricing);
   const results = rowList(recorded.results, recorded.kept, synthetic);
@@ -106,9 +113,9 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
 }
 
 /** Each recorded run replayed under its brakes as it is read, its result and note kept. */
-async function replayRecorded(command: ReplayCommand, shared: Omit<ReplayShared, 'pricings'>, io: CliIO): Promise<RecordedReplay> {
+async function replayRecorded(command: ReplayCommand, shared: Omit<ReplayShared, 'pricings' | 'falseStops'>, io: CliIO): Promise<RecordedReplay> {
   const results = new RowColumns<RunResult>();
-  const notes = new RowColumns<RunNote & { skips: boolean; cache: CacheMode }>();
+  const notes = new RowColumns<RecordedNote>();
   // Each run is replayed once and its compiled trace let go: one scratch memory for all of them.
   const scratch = new CompileScratch();
   const kept = await workOnRuns(command.traces, io, (trace) => {
@@ -126,7 +133,7 @@ async function replayRecorded(command: ReplayCommand, shared: Omit<ReplayShared,
     const result = replayTrace(trace, { ...options, pricing, scratch });
     const note = shared.notes.noteOf(trace, pricing, result);
     // The cache the run took (RunResult.cache: --cache, else defaultCacheMode), for the settings line.
-    notes.add({ ...note, skips: brakes.repeatAction === 'skip', cache: result.cache });
+    notes.add({ ...note, ...recordedMark(trace, result, { ...options, pricing, scratch }), skips: brakes.repeatAction === 'skip', cache: result.cache });
     return results.add(result);
   });
   return { kept, results, notes };
@@ -137,7 +144,8 @@ function noteRecorded(recorded: RecordedReplay, shared: ReplayShared): { skips: 
   let skips = 0;
   const recordedCaches: CacheMode[] = [];
   for (const i of recorded.kept) {
-    const { skips: skipsRun, cache, ...note } = recorded.notes.at(i);
+    const { skips: skipsRun, cache, falseStop, completesUnbraked, byTruth, ...note } = recorded.notes.at(i);
+    shared.falseStops.add({ falseStop, completesUnbraked, byTruth });
     recordedCaches.push(cache);
     shared.pricings.add(note.pricing);
     shared.notes.addNote(note);
@@ -155,6 +163,7 @@ function replayScenarios(command: ReplayCommand, shared: ReplayShared, scenarioP
     shared.pricings.add(pricing, runs.length);
     const sent = sentMaxTokens([input.settings.brakes]);
     for (const run of runs) shared.notes.addSynthetic(run.source, pricing, input.settings.strategy.cache, sent);
+    for (const mark of syntheticMarks(input, runs, { prices: shared.prices, ...(command.model === undefined ? {} : { model: command.model }) })) shared.falseStops.add(mark);
     appendAll(synthetic, runs);
   });
   return synthetic;
@@ -183,6 +192,8 @@ function replayReportArgs(command: ReplayCommand, shared: ReplayShared, ran: { r
     warnings,
     priceDays: notes.priceDays(),
     pricesNote: notes.pricesNote(),
+    recordedContext: notes.recordedContext(),
+    ...(anyBrakeOn(command) ? { falseStops: shared.falseStops.figures() } : {}),
     pricedAsOf: (source: string) => notes.priceDay(source),
     ...(command.model === undefined ? {} : { model: command.model }),
     ...(shown.latency === undefined ? {} : { latency: shown.latency }),

@@ -6,7 +6,9 @@
  * loop, and with the replays' results at hand the cache rule's lost tokens and recorded runs a brake stopped early
  * (open loop). Computed as replay computes them: its
  * notes of each run (runNotes.ts RunNotes), then the same rules (`loopcost replay … --format json`'s `warnings`
- * for the same runs and settings; the parity test holds them equal). Shell side: it reads what runNotes reads.
+ * for the same runs and settings; the parity test holds them equal), but for one: where every run replays under the
+ * strategy its recording states, replay's settings line names it (`context as recorded (window:8 ×1)`) and its
+ * warnings do not, while a library caller, who has no settings line, is warned. Shell side: it reads what runNotes reads.
  */
 import { brakeConfig, type BrakeSettings } from '../../brakes/config.js';
 import type { ContextStrategy } from '../../context/strategy.js';

@@ -18,7 +18,7 @@ import { UnpricedSearches, unpricedSearchesOf, type UnpricedRunSearches } from '
 import { contextText } from '../../report/settings.js';
 import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, SessionParts, sessionPartsWarnings, type PartsSaid, type ReportWarning } from '../../report/warnings.js';
 import { recordedStrategyOf } from '../../replay/recordedStrategy.js';
-import { recordedStrategyWarnings } from '../../report/recordedStrategyWarning.js';
+import { recordedContextText, recordedStrategyWarnings } from '../../report/recordedStrategyWarning.js';
 import { WindowlessModels } from '../../population/modelWindow.js';
 import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
@@ -105,7 +105,11 @@ export class RunNotes {
    * `partsBraked`: brakes bind each run on its own (no --tree), so runs that are parts of a session say so;
    * `parts`: what else the report does with such runs (its figures per run or task), said whether braked or not.
    */
-  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'>; latency?: LatencyModel }) {}
+  /**
+   * `contextSaid`: the report's settings line names the context as recordedContext says it (replay's): where
+   * every recorded run replays under its recording's strategy, no warning says it again.
+   */
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'>; latency?: LatencyModel; contextSaid?: boolean }) {}
 
   /**
    * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
@@ -175,10 +179,15 @@ export class RunNotes {
       ...this.cacheIdle.warnings(),
       ...this.windowless.warnings(),
       ...sessionPartsWarnings(this.sessionRuns.parts(), { ...this.options.parts, braked: this.options.partsBraked === true }),
-      ...recordedStrategyWarnings(this.ranUnder),
+      ...(this.options.contextSaid === true && this.recordedContext() !== undefined ? [] : recordedStrategyWarnings(this.ranUnder)),
       ...this.importNotes.warnings(),
       ...this.unpricedSearches.warnings(),
     ];
+  }
+
+  /** `as recorded (window:8 ×1)` when every recorded run noted replays under the strategy its recording states (recordedContextText); else undefined. */
+  recordedContext(): string | undefined {
+    return recordedContextText(this.ranUnder, this.recordedRuns);
   }
 
   /** The day a run's dated prices were read at (absent for undated tables). */
@@ -190,7 +199,11 @@ export class RunNotes {
     return { ...this.days };
   }
 
-  /** `38 runs priced as of the day they were recorded (2026-04-09 to 2026-04-10)`, after the prices line (empty: nothing to say). */
+  /**
+   * `38 runs priced as of the day recorded (2026-04-09 to 2026-04-10); 5 runs have no recording date: priced as
+   * of 2026-09-23, the table's release day`, after the prices line (empty: nothing to say). The one source of
+   * these words: replay, whatif, compare and replay --tree print it.
+   */
   pricesNote(): string {
     const d = this.days;
     const parts: string[] = [];
@@ -198,8 +211,8 @@ export class RunNotes {
       const span = d.firstDay === d.lastDay ? d.firstDay : `${d.firstDay} to ${d.lastDay}`;
       parts.push(`${counted(d.recordedRuns, 'run')} priced as of the day recorded (${span})`);
     }
-    if (d.undatedRuns > 0) parts.push(`${counted(d.undatedRuns, 'run')} without a recording date as of ${d.releaseDay}, the table's release day`);
-    return parts.join(', ');
+    if (d.undatedRuns > 0) parts.push(`${counted(d.undatedRuns, 'run')} ${d.undatedRuns === 1 ? 'has' : 'have'} no recording date: priced as of ${d.releaseDay}, the table's release day`);
+    return parts.join('; ');
   }
 }
 

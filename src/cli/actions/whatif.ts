@@ -34,6 +34,7 @@ import { inputWarningsOf } from './inputWarnings.js';
 import { BaselineModeMisses } from './whatifModes.js';
 import { presetFlagRefusal } from './whatifPreset.js';
 import { brakeFlagsRefusal } from './whatifBrakeFlags.js';
+import { whatIfStoppedRuns } from './whatifOpenLoop.js';
 
 export interface WhatIfCommand {
   /** The paths as given (reports' hints name them). */
@@ -92,7 +93,8 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   const took = { recordedCaches: recorded.map(({ cache }) => cache), scenarios: command.scenarios.map((input) => input.settings) };
   // Each run's own cache, as replay's rows carry it (RunResult.cache): `--cache` on a trace file's run, else its default.
   const runCaches = [...recorded.map(({ cache }) => command.strategy.cache ?? cache), ...syntheticCaches];
-  const warnings = [...notes.warnings(command.inputs), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario), prices)];
+  // A setting's brake that stopped a recorded run early: open loop, said as replay says it (whatifOpenLoop.ts).
+  const warnings = [...notes.warnings(command.inputs, whatIfStoppedRuns(recorded.map(({ run }) => run!))), ...unreadTracesWarnings(command.scenarios.map((input) => input.scenario)), ...fittedProfileWarnings(command.scenarios.map((input) => input.scenario), prices)];
   // A try that skips repeated actions: the recorded runs' calls after a skip are replayed as recorded, as replay says it.
   warnings.push(...skipOpenLoopWarnings(settings.some(skips) ? recorded.length : 0));
   // What the strategy's summaries did on the recorded runs under their baseline brakes (summaryCallWarning.ts), as replay says it.
