@@ -16,7 +16,7 @@ import { type RunsTook } from './runsTook.js';
 import { formatUsd, formatUsdNumber } from './money.js';
 import { formatTable, type Cell, type Column } from './table.js';
 import { shortenPaths, tokenCount } from './text.js';
-import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
+import { perRunHint, reportFooter, showPerRunRows, sourcesLineOf, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 
 export interface CompareRun {
@@ -195,7 +195,7 @@ export function renderCompareTable(report: CompareReport, view: ReportView): str
       const { prefix, suffix, short, runs } = shortenPaths(report.runs.map((run) => run.source));
       const columns = RUN_COLUMNS.filter((column) => view.wide || !column.wide);
       const rows = report.runs.map((run, i) => columns.map((column) => column.cell(run, short[i]!)));
-      text += `\n${sourcesLine(s.runs, prefix, suffix, runs)}${formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width })}`;
+      text += `\n${sourcesLineOf(s.runs, { prefix, suffix, short, runs })}${formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width })}`;
     } else text += `\n${perRunHint(report.runs.length)}`;
   }
   return `${text}\n${reportFooter({ settings: report.settings, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;

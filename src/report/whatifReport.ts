@@ -20,7 +20,7 @@ import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.
 import { figureCsvColumns, figureKeysOf, perRunTables, strategyRecord, type FigureKey, type RunFigures } from './whatifFigures.js';
 import { whatIfRunRows, whatIfTotalRows } from './whatifRows.js';
 import { displayWidth, numberedLegend, printableCell, shortenPaths, wrapLine } from './text.js';
-import { perRunHint, reportFooter, showPerRunRows, sourcesLine, type ReportView } from './view.js';
+import { perRunHint, reportFooter, showPerRunRows, sourcesLineOf, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { maxOf } from '../metrics/extremes.js';
 import { predictiveStopsLine } from './predictiveStops.js';
@@ -292,7 +292,7 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
         row.baselineCompletionStopped ? 'STOPPED' : '',
       ]);
       const tables = perRunTables({ columns: runColumns(withCache), rows, keys: reportFigureKeys(report), figures: report.runs, width });
-      text += `\n${sourcesLine(b.runs, prefix, suffix, runs)}${tables}`;
+      text += `\n${sourcesLineOf(b.runs, { prefix, suffix, short, runs })}${tables}`;
     } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
   }
   return `${text}\n${reportFooter({ settings: report.settings, scenarios: report.settings.scenarios, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;

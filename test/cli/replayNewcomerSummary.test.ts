@@ -80,6 +80,13 @@ describe('the line over the per-run rows', () => {
     expect((await cli('replay', 'scenarios/reference-sum-of-squares.jsonl')).stdout).toMatch(/^1 run: scenarios\/reference-sum-of-squares\.jsonl\n/m);
     expect((await cli('replay', 'scenarios/reference-sum-of-squares.jsonl', 'scenarios/reverify-forever.jsonl')).stdout).toMatch(/^2 runs: scenarios\/<run>\.jsonl\n/m);
   });
+
+  it('whatif and compare name the one file as replay does', async () => {
+    const one = 'scenarios/long-exploration.jsonl', two = 'scenarios/backtracking-explorer.jsonl';
+    expect((await cli('whatif', one, '--try', 'max-steps=5', '--per-run')).stdout).toMatch(/^1 run: scenarios\/long-exploration\.jsonl\n/m);
+    expect((await cli('compare', one, '--per-run')).stdout).toMatch(/^1 run: scenarios\/long-exploration\.jsonl\n/m);
+    expect((await cli('compare', one, two, '--per-run')).stdout).toMatch(/^2 runs: scenarios\/<run>\.jsonl\n/m);
+  });
 });
 
 /** A live loop's recording in `dir`, stating `spec` as the strategy it ran under when given. */
