@@ -87,19 +87,49 @@ export function layOutStops(all: readonly StopCounts[], room: number, oneColumn 
   return perReason(reasons, countWidth, room) ?? { ...perReason(reasons, countWidth, Infinity, true)!, fits: false };
 }
 
-/** One right-aligned column per reason, headers cut to the longest prefix that fits `room` (or the shortest, `narrowest`). */
+/**
+ * One right-aligned column per reason, each header whole unless the columns would pass `room`: then cut,
+ * one character at a time, the longest header (a header cut already before a whole one), until they fit —
+ * a header that fits whole is never cut with the others (`max_…  repeat  trac…`, not `repe…`). With
+ * `narrowest`, every header at its shortest distinct prefix, whatever the room.
+ */
 function perReason(reasons: readonly string[], countWidth: number, room: number, narrowest = false): StopsLayout | undefined {
   const names = reasons.map(printableCell);
   const longest = Math.max(SHORTEST_HEADER, maxOf(names.map((name) => [...name].length), 0));
-  for (let cap = narrowest ? SHORTEST_HEADER : longest; narrowest ? cap <= longest : cap >= SHORTEST_HEADER; cap += narrowest ? 1 : -1) {
-    const headers = names.map((name) => cutHeader(name, cap));
-    if (new Set(headers).size < headers.length) continue;
-    const width = headers.reduce((sum, header) => sum + GAP + Math.max(displayWidth(header), countWidth), 0);
-    if (width > room) continue;
-    const columns = headers.map((header): Column => ({ header, align: 'right' }));
-    return { columns, cells: (counts) => reasons.map((reason) => counts[reason] ?? 0), width, fits: true, note: stopsNote(names, headers) };
+  if (narrowest) {
+    for (let cap = SHORTEST_HEADER; cap <= longest; cap++) {
+      const layout = stopsLayout(reasons, names.map((name) => cutHeader(name, cap)), countWidth);
+      if (layout !== undefined) return layout;
+    }
+    return undefined;
   }
-  return undefined;
+  const caps = names.map((name) => [...name].length);
+  for (;;) {
+    const layout = stopsLayout(reasons, names.map((name, i) => cutHeader(name, caps[i]!)), countWidth);
+    if (layout !== undefined && layout.width <= room) return layout;
+    const next = nextToCut(caps, names, Math.max(SHORTEST_HEADER, countWidth));
+    if (next < 0) return undefined;
+    caps[next]! -= 1;
+  }
+}
+
+/** The header to cut by one more character: the longest above `floor` (of those, one cut already first); -1 when none is. */
+function nextToCut(caps: readonly number[], names: readonly string[], floor: number): number {
+  let best = -1;
+  const isCut = (i: number) => caps[i]! < [...names[i]!].length;
+  for (let i = 0; i < caps.length; i++) {
+    if (caps[i]! <= floor) continue;
+    if (best < 0 || caps[i]! > caps[best]! || (caps[i] === caps[best] && isCut(i) && !isCut(best))) best = i;
+  }
+  return best;
+}
+
+/** Columns under `headers` (undefined when two are the same), the counts right-aligned under them. */
+function stopsLayout(reasons: readonly string[], headers: readonly string[], countWidth: number): StopsLayout | undefined {
+  if (new Set(headers).size < headers.length) return undefined;
+  const width = headers.reduce((sum, header) => sum + GAP + Math.max(displayWidth(header), countWidth), 0);
+  const columns = headers.map((header): Column => ({ header, align: 'right' }));
+  return { columns, cells: (counts) => reasons.map((reason) => counts[reason] ?? 0), width, fits: true, note: stopsNote(reasons.map(printableCell), headers) };
 }
 
 function cutHeader(name: string, cap: number): string {

@@ -14,6 +14,7 @@ import { BEHAVIOUR_NAMES, DISTRIBUTION_KINDS, scenarioSchema, SCENARIO_SCHEMA } 
 import { knownFieldsAt } from './zodMini.js';
 import { MISSING_SCENARIO_LINE } from './scenarioMark.js';
 import { nonFiniteIssue } from './nonFinite.js';
+import { unquotedNumberWords } from './unquotedNumberText.js';
 import { isShareMessage } from './share.js';
 import { expectIssueHint } from './expectHint.js';
 
@@ -91,15 +92,21 @@ export function misspeltDiscriminator(issue: ZodIssue, value: unknown): ZodIssue
   return { code: 'unrecognized_keys', keys: [key], path: issue.path.slice(0, -1), message: '', input: entry } as ZodIssue;
 }
 
-/** The issue's code, message and (when it has one of its own) hint; `writtenAt`: how a number is written in the file. An `expect:` issue's hint points to docs/check.md (expectHint.ts). */
-export function describeIssue(issue: ZodIssue, value: unknown, writtenAt: IssueSubject['writtenAt']): IssueWords {
-  const words = describeAnyIssue(issue, value, writtenAt);
+/** The tag written on the value at a path (`!!str`), when the reader knows it. */
+type TagAt = (path: readonly PropertyKey[]) => string | undefined;
+
+/**
+ * The issue's code, message and (when it has one of its own) hint; `writtenAt`: how a value is written in
+ * the file, `tagAt`: its tag. An `expect:` issue's hint points to docs/check.md (expectHint.ts).
+ */
+export function describeIssue(issue: ZodIssue, value: unknown, writtenAt: IssueSubject['writtenAt'], tagAt?: TagAt): IssueWords {
+  const words = describeAnyIssue(issue, value, { writtenAt, tagAt });
   if (issue.path[0] !== 'expect') return words;
   const own = words.hint?.endsWith(`; ${SCENARIO_HINT}`) ? words.hint.slice(0, -`; ${SCENARIO_HINT}`.length) : words.hint;
   return { ...words, hint: expectIssueHint(issue, own) };
 }
 
-function describeAnyIssue(issue: ZodIssue, value: unknown, writtenAt: IssueSubject['writtenAt']): IssueWords {
+function describeAnyIssue(issue: ZodIssue, value: unknown, { writtenAt, tagAt }: { writtenAt: IssueSubject['writtenAt']; tagAt: TagAt | undefined }): IssueWords {
   const field = issue.path[issue.path.length - 1];
   const given = valueAt(value, issue.path);
   const discriminator = issue.code === 'invalid_union' ? discriminatorOf(field) : undefined;
@@ -107,6 +114,8 @@ function describeAnyIssue(issue: ZodIssue, value: unknown, writtenAt: IssueSubje
   // A union of types too (`systemTokens`: a number or a distribution): `1e400` is too large, not of no type it takes.
   const nonFinite = issue.code === 'invalid_type' || issue.code === 'invalid_union' ? nonFiniteIssue(field, given, writtenAt?.(issue.path)) : undefined;
   if (nonFinite !== undefined) return nonFinite;
+  const unquoted = unquotedNumberWords(issue, given, { written: writtenAt?.(issue.path), tag: tagAt?.(issue.path) });
+  if (unquoted !== undefined) return unquoted;
   if ((issue.code === 'too_small' || issue.code === 'too_big') && isShareMessage(issue.message)) {
     return { code: 'not_a_share', message: `is ${String(given)}, not ${issue.message}` };
   }

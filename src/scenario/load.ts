@@ -13,7 +13,7 @@ import { MAX_YAML_ALIASES, pathPastDepth } from '../io/limits.js';
 import { scenarioSchema, type AnyScenarioFile, type ScenarioFile } from './schema.js';
 import { describeIssue, flattenUnion, misspeltDiscriminator, SCENARIO_HINT as HINT, tightestLimits, type ZodIssue } from './issueWords.js';
 import { isStackOverflow, yamlEscapeError, yamlSyntaxIssue } from '../io/yamlErrors.js';
-import { unknownTagIssues } from './yamlTags.js';
+import { coreTagIssues, tagAt, unknownTagIssues } from './yamlTags.js';
 import { aliasLimitIssue, duplicateKeyIssue } from './yamlKeyAlias.js';
 import { shapelessYamlIssue } from './scenarioShape.js';
 import { mappingRead, quickScenarioReading, type QuickRead } from './fastYaml.js';
@@ -186,6 +186,8 @@ function yamlDocument(text: string, file: string): { doc: Document.Parsed; count
   if (doc.errors.length > 0) throw documentErrors(doc, { text, file, linePos });
   const tagged = unknownTagIssues(doc, { yaml: yaml(), file, linePos, limit: MAX_REPORTED_ISSUES });
   if (tagged.length > 0) throw new UserError(tagged);
+  const misfits = coreTagIssues(doc, { yaml: yaml(), text, file, linePos, limit: MAX_REPORTED_ISSUES });
+  if (misfits.length > 0) throw new UserError(misfits);
   return { doc, counter };
 }
 
@@ -209,6 +211,7 @@ function documentValue(doc: Document.Parsed, counter: YamlLineCounter, file: str
 function schemaIssues(zodIssues: readonly ZodIssue[], at: { doc: Document; counter: YamlLineCounter; text: string; file: string; value: unknown }): InputIssue[] {
   const { doc, counter, text, file, value } = at;
   const writtenAt = (path: readonly PropertyKey[]) => scalarText(doc, text, path);
+  const taggedAt = (path: readonly PropertyKey[]) => tagAt(doc, path);
   return tightestLimits(zodIssues.flatMap(flattenUnion))
     .map((issue) => misspeltDiscriminator(issue, value))
     .flatMap(oneKeyEach)
@@ -216,7 +219,7 @@ function schemaIssues(zodIssues: readonly ZodIssue[], at: { doc: Document; count
     .map((issue) => {
       const line = issueLine(doc, counter, issue);
       const field = fieldPath(issue.path);
-      return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), hint: HINT, ...listFieldWords(issue, describeIssue(issue, value, writtenAt)) };
+      return { file, ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), hint: HINT, ...listFieldWords(issue, describeIssue(issue, value, writtenAt, taggedAt)) };
     });
 }
 

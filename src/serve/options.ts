@@ -4,6 +4,7 @@
  * flags set (host, port, cache, maxSessions, sessionIdleSeconds) are checked by one rule each, which the
  * CLI applies to its flags too (cli/actions/serve.ts): the library refuses what the command line refuses.
  */
+import { isIP } from 'node:net';
 import type { InputIssue } from '../errors.js';
 import { limitOf, limitWords, numberFault } from '../flags/numberFlags.js';
 import { CACHE_MODES, isObject, priceTableIssue, shown, validateOptions, type Issue, type ListsEvery } from '../options/rules.js';
@@ -31,10 +32,22 @@ function countProblem(value: unknown): string | undefined {
   return fault === 'too_large' ? `is too large: ${limitWords(limitOf(rule))}` : fault === 'kind' ? 'is not a whole number greater than 0' : undefined;
 }
 
+/**
+ * An IP address (IPv6 with its zone too: fe80::1%eth0) or a host name: labels of letters, digits, '-' and
+ * '_' (as /etc/hosts may hold) joined by dots, a last dot allowed. Anything else no lookup finds (listening
+ * on it fails with "no host of that name was found"): refused before anything is read, the same way by
+ * `serve`, `serve --check` and startServer.
+ */
+function isHostText(text: string): boolean {
+  if (isIP(text) !== 0) return true;
+  const name = text.endsWith('.') ? text.slice(0, -1) : text;
+  return name.length > 0 && name.length <= 253 && name.split('.').every((label) => /^[A-Za-z0-9_-]{1,63}$/.test(label));
+}
+
 const RULES: Record<RuledOption, Rule> = {
   host: {
     // Node listens on every interface for an empty host: serve exposes only the address named, and an empty one names none.
-    problem: (value) => (typeof value !== 'string' ? 'is not an address' : value.trim() === '' ? 'is empty: it would listen on every interface, not one you name' : undefined),
+    problem: (value) => (typeof value !== 'string' ? 'is not an address' : value.trim() === '' ? 'is empty: it would listen on every interface, not one you name' : isHostText(value) ? undefined : 'is neither an IP address nor a host name'),
     code: 'invalid_value',
     hint: 'name the address to listen on: 127.0.0.1 for this machine only, the default; 0.0.0.0 to listen on every interface on purpose',
   },

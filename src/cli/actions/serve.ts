@@ -7,7 +7,6 @@
 import type { CacheMode } from '../../context/strategy.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { collectInputFiles } from '../../io/collectInputs.js';
-import { errorCode, knownErrorWords } from '../../io/fileErrorWords.js';
 import { formatUsd } from '../../report/money.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { loadScenarioFile } from '../../scenario/load.js';
@@ -27,6 +26,7 @@ import { missingTranscriptsOf, warnMissingTranscripts } from './missingTranscrip
 import { counted } from '../../plural.js';
 import { warningLines } from '../../report/warnings.js';
 import { fittedProfileWarnings, TRACES_ELSEWHERE, unreadTracesWarnings } from './scenarioWarnings.js';
+import { checkListenHost, listenProblem } from './serveListen.js';
 import { serveCheckText, type ServeCheck } from '../../report/serveCheck.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import { runsCache } from '../../report/runsTook.js';
@@ -83,7 +83,8 @@ async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO
   // Read first: a bad --seed is refused alone, whatever the inputs (not said to be ignored, then refused or not).
   const seed = flags.seed === undefined ? undefined : nonNegativeInt('--seed', flags.seed);
   if (scenarioFiles.length > 0) {
-    if (scenarioFiles.length > 1 || traceFiles.length + unread.length > 0) throw usage('<inputs>', 'serve answers from recorded traces or from one scenario file, not both', 'start one server per scenario file');
+    if (scenarioFiles.length > 1) throw usage('<inputs>', `serve answers from one scenario file; ${scenarioFiles.length} were given (${scenarioFiles.join(', ')})`, 'start one server per scenario file, each on its own --port');
+    if (traceFiles.length + unread.length > 0) throw usage('<inputs>', 'serve answers from recorded traces or from one scenario file, not both', 'start one server for the traces and one for the scenario file, each on its own --port');
     const scenario = loadScenarioFile(scenarioFiles[0]!);
     io.stderr(warningLines(unreadTracesWarnings([scenario], TRACES_ELSEWHERE.serve)));
     const settings = scenarioSettings(scenario, seed === undefined ? {} : { seed });
@@ -146,24 +147,6 @@ function stopSignal(): Promise<string> {
   });
 }
 
-/** The flag to change, and what to do, for each error of listening said to the user (its words: io/fileErrorWords.ts). */
-const LISTEN_ERRORS: Readonly<Record<string, { field: '--port' | '--host'; hint: string }>> = {
-  EADDRINUSE: { field: '--port', hint: 'choose another --port, or 0 for any free one' },
-  EACCES: { field: '--port', hint: 'a port below 1024 needs the rights of root: choose another --port, or 0 for any free one' },
-  EADDRNOTAVAIL: { field: '--host', hint: 'give an address of this machine: 127.0.0.1 (this machine only), or 0.0.0.0 (every interface)' },
-  ENOTFOUND: { field: '--host', hint: 'check the name, or give an address: 127.0.0.1, or 0.0.0.0' },
-  EAI_AGAIN: { field: '--host', hint: 'check the name, or give an address: 127.0.0.1, or 0.0.0.0' },
-};
-
-/** `cannot listen on H:P: the address is in use …`, naming the flag; undefined for an error that is not the user's. */
-function listenProblem(error: unknown, at: { host: string; port: number }): UserError | undefined {
-  const code = errorCode(error);
-  const known = code === undefined ? undefined : LISTEN_ERRORS[code];
-  const words = knownErrorWords(error);
-  if (known === undefined || words === undefined) return undefined;
-  return usage(known.field, `cannot listen on ${at.host}:${at.port}: ${words}`, known.hint);
-}
-
 export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO): Promise<number> {
   const { host, port, cache, maxSessions, sessionIdleSeconds } = flagOptions(flags);
   checkReadFlags(flags);
@@ -172,6 +155,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   const what = sources.traces ? counted(sources.traces.length, 'recorded run') : `synthetic runs of ${sources.scenario!.scenario.source}`;
   if (flags.check === true) {
     checkSources(sources, prices);
+    await checkListenHost({ host, port });
     warnFittedProfile(sources, prices, io);
     io.stdout(serveCheckText({ ...servedAs(sources, { prices, cache }), host, port, width: io.columns ?? DEFAULT_TABLE_WIDTH }));
     return 0;
