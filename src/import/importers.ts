@@ -17,6 +17,7 @@ import { endRunsAtRefusals } from './common/contextRefusal.js';
 import type { Trace } from '../trace/types.js';
 import { detectFormat, type TraceFormat } from './formats.js';
 import type { SweAgentImportOptions } from './sweAgent/readTrajectory.js';
+import { SIDECAR_HINT } from './sweAgent/sidecarHint.js';
 import { unsignZeros } from '../trace/unsignZeros.js';
 
 /** Reads a whole document of one format into runs (unchecked: see `importWith`). */
@@ -109,7 +110,20 @@ function sweAgentSidecar(path: string): { sidecarArgsYaml: string; sidecarPath: 
     .sort((a, b) => b.length - a.length);
   if (!candidates[0]) return undefined;
   const sidecarPath = join(dir, candidates[0]);
-  return { sidecarArgsYaml: readSmallTextFileSync(sidecarPath), sidecarPath };
+  return { sidecarArgsYaml: readSidecarText(sidecarPath), sidecarPath };
+}
+
+/** The args.yaml's text; one that is no text (binary, not UTF-8) is said to be no run configuration, not no trace. */
+function readSidecarText(sidecarPath: string): string {
+  try {
+    return readSmallTextFileSync(sidecarPath);
+  } catch (error) {
+    const issue = error instanceof UserError && error.issues.length === 1 ? error.issues[0]! : undefined;
+    // UTF-16 text keeps its own words (how to convert it); a binary file or bytes of no encoding are no settings file.
+    if (issue?.code !== 'binary' && !(issue?.code === 'bad_encoding' && !/UTF-(16|32)/.test(issue.message))) throw error;
+    const what = issue.code === 'binary' ? 'is a binary file' : 'is not UTF-8 text';
+    throw new UserError({ ...issue, message: `${what}, not the run configuration SWE-agent writes beside the trajectory`, hint: SIDECAR_HINT });
+  }
 }
 
 /** An importer's error as the reader reports it: a stack overflow is too deep; an issue without a file is the input's. */

@@ -99,6 +99,16 @@ export function badGzip(path: string, error: unknown): UserError {
   });
 }
 
+/** A gzip file whose content is gzip again (`gzip -c x.jsonl | gzip -c`): no reader takes gzip inside gzip. */
+export function gzipInGzip(path: string): UserError {
+  return new UserError({
+    file: path,
+    code: 'gzip_in_gzip',
+    message: 'is gzip inside gzip (compressed twice), not a trace',
+    hint: 'decompress one layer (`gunzip -c FILE > OUT.gz`) and pass the result: loopcost reads one layer of gzip',
+  });
+}
+
 /** The file (decompressed) holds more than `--max-input-mb`. */
 export function inputTooLarge(path: string, limitBytes: number, compressed: boolean): UserError {
   return new UserError({

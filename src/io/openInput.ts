@@ -12,7 +12,7 @@ import { UserError } from '../errors.js';
 import { nodeNet, nodeTty } from './builtins.js';
 import { chunkSource, type ChunkSource } from './chunkPool.js';
 import { gunzipped, inflatedAtOnce } from './gunzip.js';
-import { inputTooLarge, isGzip, unreadable } from './inputErrors.js';
+import { gzipInGzip, inputTooLarge, isGzip, unreadable } from './inputErrors.js';
 import type { ReadLimits } from './limits.js';
 import { inputLabel, isDevNull, kindOf, namesStandardInput, statInput, STDIN_LABEL, STDIN_PATH } from './inputPaths.js';
 
@@ -245,6 +245,10 @@ async function opened({ path, label, kind, limits, buffers }: Opening): Promise<
     bufferedBytes += next.value.length;
   }
   const head = (buffered.length === 1 ? buffered[0]! : Buffer.concat(buffered)).subarray(0, HEAD_BYTES);
+  if (gzip && isGzip(head)) {
+    await stream.return(undefined);
+    throw gzipInGzip(label);
+  }
   const input: OpenedInput = {
     label,
     // A copy when the chunk's memory is reused by later reads.

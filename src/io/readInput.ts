@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { nodeZlib } from './builtins.js';
-import { badGzip, isGzip, recordTooLarge, unreadable } from './inputErrors.js';
+import { badGzip, gzipInGzip, isGzip, recordTooLarge, unreadable } from './inputErrors.js';
 import { readLimits, type ReadLimits } from './limits.js';
 import { kindOf, statInput } from './openInput.js';
 import { decodeDocument } from './readLines.js';
@@ -28,6 +28,7 @@ export function readSmallTextFileSync(path: string, limits: Partial<ReadLimits> 
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) throw recordTooLarge(path, undefined, resolved.maxLineBytes);
       throw badGzip(path, error);
     }
+    if (isGzip(bytes)) throw gzipInGzip(path);
   }
   return decodeDocument(bytes, path, resolved);
 }

@@ -14,6 +14,8 @@ import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { embeddedSyntax, nonNumberHint } from '../common/jsonSyntaxError.js';
 import { syntaxHint, type SyntaxHints } from '../../io/jsonSyntax.js';
 import { MAX_NESTING_DEPTH, pathPastDepth } from '../../io/limits.js';
+import { joinPath } from './bodyReader.js';
+import { repeatedKey, REPEATED_KEY_HINT } from './repeatedKey.js';
 import { looksLikeSse } from './stream/events.js';
 import { looksLikeEventStream } from './stream/eventStream.js';
 
@@ -79,6 +81,16 @@ function checkDepth(value: unknown, loc: Located, base: string): unknown {
   return value;
 }
 
+/**
+ * A body string's parsed value: a key given twice (repeatedKey.ts) is refused at its field inside the body,
+ * as nesting past the limit is.
+ */
+function checkedJson(value: unknown, text: string, loc: Located, base: string): unknown {
+  const twice = repeatedKey(text, value);
+  if (twice !== undefined) throw issue(loc, joinPath(base, twice.field ?? ''), twice.code, `${twice.message} (in the body string)`, REPEATED_KEY_HINT);
+  return checkDepth(value, loc, base);
+}
+
 /** What to do about a body string that is no JSON. */
 const BODY_HINTS: SyntaxHints = {
   nonNumber: nonNumberHint('record the cassette again'),
@@ -103,7 +115,7 @@ export function bodyOf(side: Record<string, unknown>, sidePath: string, loc: Loc
   const text = typeof decoded === 'string' ? decoded : decoded.toString('utf8');
   if (text.trim() === '') return { value: undefined, base };
   try {
-    return { value: checkDepth(JSON.parse(text) as unknown, loc, base), base };
+    return { value: checkedJson(JSON.parse(text) as unknown, text, loc, base), base };
   } catch (err) {
     if (err instanceof UserError) throw err;
     if (looksLikeSse(text)) return { value: text, base };

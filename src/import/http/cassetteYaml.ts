@@ -12,6 +12,8 @@ import { MAX_NESTING_DEPTH, MAX_YAML_ALIASES, pathPastDepth } from '../../io/lim
 import { isStackOverflow, yamlEscapeError } from '../../io/yamlErrors.js';
 import { isJsonObject } from '../common/jsonValue.js';
 import { shortDepthPath } from '../../scenario/depthCheck.js';
+import { duplicateKeyIssue } from '../../scenario/yamlKeyAlias.js';
+import * as Yaml from 'yaml';
 
 /** The key of the interaction list: vcrpy's `interactions`, Ruby VCR's `http_interactions`. */
 export type InteractionsKey = 'interactions' | 'http_interactions';
@@ -79,6 +81,9 @@ export function readCassetteYaml(content: string, path: string): CassetteYaml {
   const lineCounter = new LineCounter();
   const doc = parse(content, path, lineCounter);
   if (doc.errors.length > 0) {
+    // A key given twice is named at its own field, as a scenario file's is (one rule: src/scenario/yamlKeyAlias.ts).
+    const twice = duplicateKeyIssue(doc, doc.errors, { yaml: Yaml, file: path, linePos: (offset) => lineCounter.linePos(offset) });
+    if (twice !== undefined) throw new UserError(twice);
     const e = doc.errors[0]!;
     const pos = e.pos?.[0] !== undefined ? lineCounter.linePos(e.pos[0]).line : undefined;
     throw new UserError({

@@ -10,6 +10,8 @@ import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/types.js';
 import { inputError } from '../common/issues.js';
 import { fileTextSyntaxError, nonNumberHint } from '../common/jsonSyntaxError.js';
+import { jsonTextError } from '../common/jsonDocument.js';
+import { parsedJsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
 import type { SyntaxHints } from '../../io/jsonSyntax.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { buildTraces, type PositionedNote } from './build.js';
@@ -65,6 +67,13 @@ const LINE_HINTS: SyntaxHints = {
   other: 'each line must be one complete JSON object: fix the syntax at the column shown, or record the exchange again',
 };
 
+/** What to do about a line JSON.parse read but the rule of every JSON reader refuses. */
+const JSON_TEXT_HINTS: Record<JsonTextProblem['code'], string> = {
+  duplicate_key: 'keep the one you mean and delete the other: JSON readers keep only the last of a repeated key, silently',
+  too_deep: 'no provider body nests this deep: the line is damaged or hostile',
+  too_large: 'write a number a double holds, or record the exchange again',
+};
+
 /** The line as a JSON object with a request body object and a response. */
 function exchangeRecord(text: string, { path, line, fail }: LineAt): Record<string, unknown> {
   let obj: unknown;
@@ -75,6 +84,9 @@ function exchangeRecord(text: string, { path, line, fail }: LineAt): Record<stri
     throw fileTextSyntaxError(text, err, { file: path, firstLine: line, noun: 'line', subject: 'line ', hints: LINE_HINTS });
   }
   if (!isJsonObject(obj)) fail(undefined, 'wrong_type', `expected a JSON object with request and response, got ${describeValue(obj)}`);
+  // The rule of every JSON reader (src/io/jsonText.ts): a key given twice, or nesting past the limit, is refused.
+  const problem = parsedJsonTextProblem(text, obj);
+  if (problem !== undefined) throw jsonTextError(problem, text, path, JSON_TEXT_HINTS[problem.code], line);
   const rec = obj as Record<string, unknown>;
   if (!isJsonObject(rec.request)) {
     fail('request', rec.request === undefined ? 'missing_field' : 'wrong_type', rec.request === undefined ? 'missing request body' : `expected the request body object, got ${describeValue(rec.request)}`);

@@ -16,6 +16,7 @@ import { parseChatRequest, parseChatResponse } from './openaiChat.js';
 import { parseResponsesRequest, parseResponsesResponse } from './openaiResponses.js';
 import type { ParsedRequest, ParsedResponse, Shape } from './parsedBodies.js';
 import { assembleStream, type AssembledStream } from './stream/assemble.js';
+import { checkUsageRules } from './usageRules.js';
 import { isStreamBody } from './stream/events.js';
 
 /** One model-call exchange as a container hands it over (already classified as a generation call). */
@@ -70,7 +71,10 @@ export function parseExchange(ex: GenerationExchange): ParsedExchange {
   const stream = !httpFailed && isStreamBody(ex.response) ? assembleStream(ex.shape, ex.response, new Reader({ ...loc, base: `${ex.responseBase}(reassembled stream)` })) : undefined;
   const body = stream !== undefined ? stream.body : ex.response;
   const failed = failureOf(ex, body);
-  const res = failed ? undefined : withStreamTimings(parseResponse(ex.shape, body, new Reader({ ...loc, base: stream !== undefined ? `${ex.responseBase}(reassembled stream)` : ex.responseBase })), ex, stream);
+  const rs = new Reader({ ...loc, base: stream !== undefined ? `${ex.responseBase}(reassembled stream)` : ex.responseBase });
+  const parsed = failed ? undefined : parseResponse(ex.shape, body, rs);
+  if (parsed) checkUsageRules(ex.shape, parsed.usage, body, rs);
+  const res = parsed && withStreamTimings(parsed, ex, stream);
   if (res?.model !== undefined && req.fallbackModels !== undefined && req.model !== undefined && !res.model.startsWith(req.model)) {
     res.notes.push(`served by ${res.model}, one of the router's fallback models for ${req.model} (priced as ${req.model})`);
   }

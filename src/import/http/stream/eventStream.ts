@@ -10,6 +10,7 @@ import { crc32 } from 'node:zlib';
 import { embeddedSyntax } from '../../common/jsonSyntaxError.js';
 import type { Reader } from '../bodyReader.js';
 import type { StreamEvent } from './events.js';
+import { repeatedKey, REPEATED_KEY_HINT } from '../repeatedKey.js';
 
 type HeaderValue = string | number | boolean | Uint8Array;
 
@@ -62,6 +63,8 @@ export function eventStreamMessages(body: Uint8Array, r: Reader): StreamEvent[] 
     } catch (err) {
       if (headers.get(':message-type') === 'event') fail(`payload ${embeddedSyntax(payload, err, 'payload').message}`);
     }
+    const twice = data === payload ? undefined : repeatedKey(payload, data);
+    if (twice) r.fail('', twice.code, `event-stream message ${n}: ${twice.message} (at ${twice.field})`, REPEATED_KEY_HINT);
     const messageType = headers.get(':message-type');
     if (messageType === 'exception' || messageType === 'error') {
       const kind = headers.get(':exception-type') ?? headers.get(':error-code') ?? 'error';

@@ -9,8 +9,9 @@
  */
 import type { Reader } from '../bodyReader.js';
 import { jsonSyntaxPlace, syntaxHint, type SyntaxHints } from '../../../io/jsonSyntax.js';
-import { nonNumberHint } from '../../common/jsonSyntaxError.js';
+import { embeddedSyntaxMessage, nonNumberHint } from '../../common/jsonSyntaxError.js';
 import { eventStreamMessages } from './eventStream.js';
+import { repeatedKey, REPEATED_KEY_HINT } from '../repeatedKey.js';
 
 export interface StreamEvent {
   /** The event name: the SSE `event:` field, the event-stream `:event-type` header, or the data's `type`. */
@@ -72,9 +73,9 @@ const EVENT_HINTS: SyntaxHints = {
 function failEventSyntax(joined: string, error: unknown, dataAt: DataLineAt[], r: Reader): never {
   const place = jsonSyntaxPlace(joined, error, { noun: 'event' });
   const at = place.line === undefined ? undefined : dataAt[place.line - 1];
-  const column = at === undefined || place.column === undefined ? '' : ` at column ${at.start + place.column}`;
-  const field = place.field === undefined ? '' : ` (${place.field})`;
-  const message = `stream event at line ${(at ?? dataAt[0]!).line} of the body is not valid JSON${column}${field}: ${place.said}`;
+  // The column is counted in the body's line the faulty data line sits on (past its `data: `); the event's
+  // line and column are set together, so a place with a column has its line in `dataAt`.
+  const message = `stream event at line ${(at ?? dataAt[0]!).line} of the body ${embeddedSyntaxMessage(joined, place, 'event', { columnOffset: at?.start ?? 0 })}`;
   return r.fail('', 'invalid_json', message, syntaxHint(place, EVENT_HINTS));
 }
 
@@ -98,6 +99,8 @@ export function sseEvents(text: string, r: Reader): StreamEvents {
         } catch (err) {
           failEventSyntax(joined, err, dataAt, r);
         }
+        const twice = repeatedKey(joined, parsed);
+        if (twice) r.fail('', twice.code, `stream event at line ${dataAt[0]!.line} of the body: ${twice.message} (at ${twice.field})`, REPEATED_KEY_HINT);
         const own = nameOf(parsed).name;
         events.push({ ...(own !== undefined ? { name: own } : name !== undefined ? { name } : {}), data: parsed, line: dataAt[0]!.line });
       }
