@@ -220,7 +220,6 @@ class AgentRun {
     }
     if (record.toolCalls) this.recorder.pending?.(pendingCall(record)); // On disk before its tools run: a run killed in them keeps the call it paid.
     const stop = await this.stepTools.runAll(turn, record);
-    this.stepTools.inFlight = undefined;
     this.recorder.call(record);
     return stop ?? session.endStep(record);
   }

@@ -34,15 +34,22 @@ export interface ToolsRun extends Pick<SummaryRun, 'session' | 'options' | 'conv
 
 /** A run's tool calls, step after step; what a sub-agent's run threw, kept until its tool returns. */
 export class StepTools {
-  /** The call whose tools are running (thrownRun.ts); the run clears it once they are done. */
+  /** The call whose tools are running (thrownRun.ts); cleared when runAll returns, kept when it throws. */
   inFlight: InFlight | undefined;
   private childElapsedMs = 0; // Time sub-agents (and theirs) took inside the current tool call: in the tree's totals, not the parent's tool's.
   private thrown: { error: unknown } | undefined; // What a sub-agent's run threw (bad options, a Model's bug): thrown on out of this run once its tool returns.
 
   constructor(private readonly run: ToolsRun) {}
 
-  /** The tool calls of `turn`, recorded in `record`: the stop one of them made, else null (an abort after the last: the run's stop, no final mark). */
+  /** The tool calls of `turn`, recorded in `record`: the stop one of them made, else null (an abort after the last: the run's stop, no final mark). None is in flight once it returns; one that threw stays, for the run to record (loop.ts thrownOut). */
   async runAll(turn: ModelTurn, record: CallRecord): Promise<Stop | null> {
+    const stop = await this.runEach(turn, record);
+    this.inFlight = undefined;
+    return stop;
+  }
+
+  /** runAll's calls, one after another, each in flight while it runs. */
+  private async runEach(turn: ModelTurn, record: CallRecord): Promise<Stop | null> {
     const { session, options } = this.run;
     const cap = options.context.strategy?.toolResultCap ?? Infinity;
     for (let i = 0; i < turn.toolCalls.length; i++) {

@@ -4,7 +4,7 @@
  * was actually used makes the prompt grow.
  */
 import { LOOPCOST_VERSION } from '../version.js';
-import { contextSpecOf, type ContextStrategy } from '../context/strategy.js';
+import type { ContextStrategy } from '../context/strategy.js';
 import { describePricing, type PricingDescription } from '../pricing/cost.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import type { ModelPricing, PriceSource } from '../pricing/types.js';
@@ -24,6 +24,7 @@ import { maxOf } from '../metrics/extremes.js';
 import { counted } from '../plural.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../brakes/config.js';
 import { promptAllowedTokens } from '../kernel/limits.js';
+import { curveBreakpointCache, growthDescription } from './curveGrowth.js';
 
 export interface CurveMark {
   step: number;
@@ -107,28 +108,6 @@ export function curveMarks(rows: readonly CurveRow[], pricing: ModelPricing, win
   return marks.sort((a, b) => a.step - b.step);
 }
 
-/** How the masking boundary moves (every step, or every B steps when batched) and what the cache then serves. */
-function maskBoundaryWords(batchSteps: number, caching: boolean): string {
-  if (batchSteps === 1) return `the masking boundary moves every step${caching ? ' and the cache serves nothing after the result just masked' : ''}`;
-  return `the masking boundary moves every ${batchSteps} steps (results masked in batches)${caching ? '; between those moves the cache serves the whole previous prompt, at each move nothing after the first result just masked' : ''}`;
-}
-
-/** How the prompt grows under the strategy actually used, said in one line. */
-export function growthDescription(spec: ConstantStepsSpec, strategy: ContextStrategy, rows: readonly CurveRow[], cache: string): string {
-  const tool = strategy.toolResultCap === undefined ? spec.toolTokens : Math.min(spec.toolTokens, strategy.toolResultCap);
-  const perStep = spec.outputTokens + tool;
-  const capped = strategy.toolResultCap !== undefined && strategy.toolResultCap < spec.toolTokens ? `, tool results capped at ${tokens(strategy.toolResultCap)} of ${tokens(spec.toolTokens)} tokens` : '';
-  const caching = cache === 'on' ? '; cache on: the part of each prompt unchanged since the previous one is billed at the cached price' : '';
-  if (strategy.kind === 'window') {
-    const k = strategy.windowSteps!;
-    const flat = rows[Math.min(rows.length, k + 1) - 1]?.inputTokens;
-    return `context window:${k}: each prompt holds system + goal + the last ${k} steps (${tokens(perStep)} tokens a step${capped}), so input grows for ${k} steps, then stays at ${flat === undefined ? '-' : tokens(flat)} tokens and the total grows linearly${caching}`;
-  }
-  if (strategy.kind === 'mask') return `context ${contextSpecOf(strategy)}: each prompt holds every output, but the tool results of steps before the last ${strategy.maskSteps} are placeholders, so input grows by the outputs and placeholders only; ${maskBoundaryWords(strategy.maskBatchSteps ?? 1, caching !== '')}${caching}`;
-  if (strategy.summary) return `context ${contextSpecOf(strategy)}: when the prompt passes the trigger, a summary call (not a step, paid, in the totals) replaces all but the last ${strategy.summary.keepSteps} steps with ${tokens(strategy.summary.summaryTokens)} tokens${caching ? '; the call after it finds only the system prompt and goal in the cache' : ''}${caching}`;
-  return `context full: each prompt holds every step so far (${tokens(perStep)} tokens a step${capped}), so input grows linearly per step and the total quadratically${caching}`;
-}
-
 /**
  * `--output-tokens` past the max_tokens the loop sends: a provider would cut every answer there (a cut
  * answer has no tool call, so no real loop takes these steps), and the predictive bound and the model's
@@ -175,7 +154,7 @@ export function buildCurveReport(args: { spec: ConstantStepsSpec; strategy: Cont
     prices: curvePriceSource(args.priceSource, run.pricing),
     pricing: describePricing(run.pricing),
     stop: { reason: run.stopReason, detail: run.stopDetail },
-    growth: growthDescription(args.spec, args.strategy, run.rows, args.settings.cache),
+    growth: growthDescription({ spec: args.spec, strategy: args.strategy, rows: run.rows, cache: { mode: args.settings.cache, atBreakpoints: curveBreakpointCache(args.spec, run.pricing, args.strategy.cache ?? 'off') } }),
     marks,
     rows: run.rows.map((row) => ({ ...row, note: notes.get(row.step) ?? '' })),
     totalCostUsd: run.totalCostUsd,

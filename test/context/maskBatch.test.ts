@@ -16,7 +16,10 @@ import { VirtualClock } from '../../src/agent/clock.js';
 import { MASKED_OUTPUT } from '../../src/agent/conversation.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import { defineTool } from '../../src/agent/tools.js';
-import { growthDescription } from '../../src/report/curveReport.js';
+import { curveBreakpointCache, growthDescription } from '../../src/report/curveGrowth.js';
+import { buildCurveReport } from '../../src/report/curveReport.js';
+import { reportSettings } from '../../src/report/settings.js';
+import { curveRun } from '../../src/replay/curve.js';
 import { ContextTracker } from '../../src/kernel/context.js';
 import { maskBoundary } from '../../src/kernel/maskBoundary.js';
 import { runLoop } from '../../src/loop/run.js';
@@ -99,13 +102,10 @@ describe('the boundary rule', () => {
   it('masks a result only once it is older than the last M steps, at most B − 1 steps late, at multiples of B', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 200 }), (length, maskKeep, maskBatch, first) => {
-        const start = maskBoundary({ length, maskKeep, maskBatch }, first);
-        const raw = Math.max(0, length - maskKeep);
-        const batched = start === first && first > raw - (raw % maskBatch) ? raw - (raw % maskBatch) : start;
-        expect(batched).toBeLessThanOrEqual(raw);
-        expect(batched).toBeGreaterThan(raw - maskBatch);
-        expect(batched % maskBatch).toBe(0);
-        expect(start).toBe(Math.max(first, batched));
+        // Independent of the code's formula: the last multiple of B at or below length − M (0 when none), never before the first kept step.
+        let floor = 0;
+        for (let s = 0; s <= length - maskKeep; s += maskBatch) floor = s;
+        expect(maskBoundary({ length, maskKeep, maskBatch }, first)).toBe(Math.max(first, floor));
       }),
       { numRuns: 500, seed: 77 },
     );
@@ -143,10 +143,39 @@ describe('the real loop and the curve under batched masking', () => {
 
   it('curve says the boundary moves every B steps and what the cache serves between', () => {
     const spec = { model: 'gpt-4o', systemTokens: 500, outputTokens: 150, toolTokens: 2050, steps: 10 };
-    expect(growthDescription(spec, parseContextSpec('mask:10,batch=5'), [], 'on')).toBe(
-      'context mask:10,batch=5: each prompt holds every output, but the tool results of steps before the last 10 are placeholders, so input grows by the outputs and placeholders only; the masking boundary moves every 5 steps (results masked in batches); between those moves the cache serves the whole previous prompt, at each move nothing after the first result just masked; cache on: the part of each prompt unchanged since the previous one is billed at the cached price',
+    const prefix = { mode: 'on', atBreakpoints: false };
+    const growth = (context: string, cache = prefix) => growthDescription({ spec, strategy: parseContextSpec(context), rows: [], cache });
+    expect(growth('mask:10,batch=5')).toBe(
+      "context mask:10,batch=5: each prompt holds every output, but the tool results of steps before the last 10 are placeholders, so input grows by the outputs and placeholders only; the masking boundary moves every 5 steps (results masked in batches); between those moves the cache serves the whole previous prompt, at each move nothing after the first masked step's output; cache on: the part of each prompt unchanged since the previous one is billed at the cached price",
     );
-    expect(growthDescription(spec, parseContextSpec('mask:10,batch=5'), [], 'off')).toMatch(/moves every 5 steps \(results masked in batches\)$/);
-    expect(growthDescription(spec, parseContextSpec('mask:10'), [], 'on')).toContain('the masking boundary moves every step and the cache serves nothing after the result just masked;');
+    expect(growth('mask:10,batch=5', { mode: 'off', atBreakpoints: false })).toMatch(/moves every 5 steps \(results masked in batches\)$/);
+    expect(growth('mask:10')).toContain("the masking boundary moves every step and the cache serves nothing after the masked step's output;");
+  });
+
+  it('curve says what a breakpoint cache serves at each move: only the system prompt and goal (claude-sonnet-4, as its table shows)', () => {
+    const spec = { model: 'claude-sonnet-4', systemTokens: 1500, outputTokens: 150, toolTokens: 2050, steps: 20 };
+    const report = (context: string, model = spec.model) => {
+      const strategy = { ...parseContextSpec(context), cache: 'on' as const };
+      const at = { ...spec, model };
+      return buildCurveReport({ spec: at, strategy, run: curveRun(at, strategy, prices), settings: reportSettings({ brakes: NO_BRAKES, strategy }), priceSource: prices.source });
+    };
+    const batched = report('mask:3,batch=5');
+    // At each move (steps 9, 14, 19) the cache serves 1,500 tokens: the system prompt (the goal is 0).
+    expect([9, 14, 19].map((step) => batched.rows[step - 1]!.cachedInputTokens)).toEqual([1500, 1500, 1500]);
+    expect(batched.growth).toContain('; between those moves the cache serves the whole previous prompt, at each move only the system prompt and goal; cache on:');
+    expect(report('mask:3').growth).toContain('the masking boundary moves every step and the cache serves only the system prompt and goal; cache on:');
+    // gpt-4o serves any prefix it saw: the same curve there says the prefix words.
+    expect(report('mask:3,batch=5', 'gpt-4o').growth).toContain("at each move nothing after the first masked step's output; cache on:");
+    expect(curveBreakpointCache(spec, SONNET, 'on')).toBe(true);
+    expect(curveBreakpointCache(spec, SONNET, 'off')).toBe(false);
+    expect(curveBreakpointCache(spec, GPT_4O, 'on')).toBe(false);
+  });
+
+  it("hybrid's growth says its masking before its summary", () => {
+    const spec = { model: 'gpt-4o', systemTokens: 1500, outputTokens: 150, toolTokens: 2050, steps: 20 };
+    const text = growthDescription({ spec, strategy: parseContextSpec('hybrid:mask=10,batch=5,trigger=20000,keep=3,tokens=500'), rows: [], cache: { mode: 'on', atBreakpoints: true } });
+    expect(text).toBe(
+      'context hybrid:mask=10,batch=5,trigger=20000,keep=3,tokens=500: each prompt holds every output, but the tool results of steps before the last 10 are placeholders, so input grows by the outputs and placeholders only; the masking boundary moves every 5 steps (results masked in batches); between those moves the cache serves the whole previous prompt, at each move only the system prompt and goal; when the prompt passes the trigger, a summary call (not a step, paid, in the totals) replaces all but the last 3 steps with 500 tokens; the call after it finds only the system prompt and goal in the cache; cache on: the part of each prompt unchanged since the previous one is billed at the cached price',
+    );
   });
 });
