@@ -6,7 +6,7 @@
  */
 import type { BrakeConfig } from '../brakes/config.js';
 import { canonicalJson } from '../brakes/fingerprint.js';
-import type { CacheMode, ContextStrategy } from '../context/strategy.js';
+import { contextSpecOf, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 
 /**
@@ -90,16 +90,37 @@ export function runsBrakes(own: string, files: readonly string[], recordedRuns: 
   return runsOwn(own, files, recordedRuns);
 }
 
-/** The context a report's runs took (runsOwn), as the brakes are said: the flags' (`own`), and each scenario file's (`files`: contextSpecOf). */
-export function runsContext(own: string, files: readonly string[], recordedRuns: boolean): string {
-  return runsOwn(own, files, recordedRuns);
+/** What runsContext says of the runs: the context (`--context` syntax where they took one) and the tool-result cap they all took (absent: none, or caps that differ). */
+export interface ContextTook {
+  context: string;
+  toolResultCap?: number;
 }
 
 /**
- * The context strategy a report's runs took, the rule runsContext says in words taken on the strategies
- * themselves: the flags' (`own`, which trace files' runs take) when every scenario file's runs took it too
- * (`files`: each file's), else the one every file's runs took when no trace file's run is among them; none
- * where the runs took several. Two strategies are one when their context and tool-result cap are (sameContext).
+ * The context and tool-result cap a report's runs took (a settings line, a sweep's row), decided on the strategies
+ * (runsStrategy): where they took one — the flags' `own` (said `ownLabel` where given: every recorded run under its
+ * recording's, so never one with scenario files' runs beside), or every scenario file's (`files`) — its context and
+ * cap; else the context as the brakes are said (runsOwn: `full (synthetic: window:3)`), with the one cap the runs
+ * took, or, where their caps differ, each strategy said with its cap (`capText`: contextText, `summary:… (synthetic:
+ * summary:… · tool-result-cap 500)`) and no cap of its own.
+ */
+export function runsContext(args: { own: ContextStrategy; ownLabel?: string | undefined; files: readonly ContextStrategy[]; recordedRuns: boolean; capText: (strategy: ContextStrategy) => string }): ContextTook {
+  const { own, files, recordedRuns } = args;
+  const one = args.ownLabel !== undefined && files.length > 0 ? undefined : runsStrategy(own, files, recordedRuns);
+  if (one !== undefined) return withCap(one === own ? (args.ownLabel ?? contextSpecOf(own)) : contextSpecOf(one), one.toolResultCap);
+  const caps = new Set((recordedRuns ? [own, ...files] : files).map((strategy) => strategy.toolResultCap));
+  if (caps.size === 1) return withCap(runsOwn(args.ownLabel ?? contextSpecOf(own), files.map(contextSpecOf), recordedRuns), [...caps][0]);
+  return { context: runsOwn(args.ownLabel ?? args.capText(own), files.map(args.capText), recordedRuns) };
+}
+
+function withCap(context: string, toolResultCap: number | undefined): ContextTook {
+  return toolResultCap === undefined ? { context } : { context, toolResultCap };
+}
+
+/**
+ * The context strategy a report's runs took (the rule runsContext says in words): the flags' (`own`, which
+ * trace files' runs take) when every scenario file's runs took it too (`files`: each file's), else the one every
+ * file's runs took when no trace file's run is among them; none where the runs took several. Two strategies are one when their context and tool-result cap are (sameContext).
  */
 export function runsStrategy(own: ContextStrategy, files: readonly ContextStrategy[], recordedRuns: boolean): ContextStrategy | undefined {
   if (files.every((file) => sameContext(file, own))) return own;

@@ -171,8 +171,7 @@ export function reportSettings(args: SettingsOf & { /** The cache each scenario 
   const runs = args.took;
   const settings: ReportSettings = {
     brakes: brakesTook(args),
-    ...contextSettings(args.strategy),
-    ...(runs === undefined ? {} : { context: contextTook(args.strategy, runs, args.recordedContext) }),
+    ...(runs === undefined ? contextSettings(args.strategy) : contextTook(args.strategy, runs, args.recordedContext)),
     cache: runs === undefined ? (args.strategy.cache ?? defaultCacheSpec(args.scenarioCaches)) : runsCache({ ...runs, ...(args.strategy.cache === undefined ? {} : { given: args.strategy.cache }) }),
     latency: runs === undefined ? latencySpec(args.latency) : runsLatency({ ...(args.latency === undefined ? {} : { given: args.latency }), recordedRuns: runs.recordedCaches.length, scenarios: runs.scenarios }),
   };
@@ -190,14 +189,15 @@ function brakesTook(args: SettingsOf & { took?: RunsTook }): string {
 }
 
 /**
- * The context the runs took: the settings' own — or, where every recorded run replayed under the strategy its
- * recording states, that (`recorded`: `as recorded (window:8 ×1)`) — and what scenario files' runs took of
- * their files' (runsContext, as brakesTook).
+ * The context and tool-result cap the runs took (runsContext): the settings' own — or, where every recorded run
+ * replayed under the strategy its recording states, that (`recorded`: `as recorded (window:8 ×1)`) — and what
+ * scenario files' runs took of their files' (as brakesTook), a file's own cap included.
  */
-function contextTook(strategy: ContextStrategy, took: RunsTook, recorded: string | undefined): string {
-  const files = took.scenarios.flatMap((s) => (tookOwnContext(s.strategy) ? [contextSpecOf(s.strategy)] : []));
+function contextTook(strategy: ContextStrategy, took: RunsTook, recorded: string | undefined): Pick<ReportSettings, 'context' | 'toolResultCap'> {
+  const files = took.scenarios.flatMap((s) => (tookOwnContext(s.strategy) ? [s.strategy] : []));
   const recordedRuns = took.recordedCaches.length > 0;
-  return runsContext(recordedRuns && recorded !== undefined ? recorded : contextSpecOf(strategy), files, recordedRuns);
+  const said = runsContext({ own: strategy, ...(recordedRuns ? { ownLabel: recorded } : {}), files, recordedRuns, capText: contextText });
+  return { context: said.context, ...(said.toolResultCap === undefined ? {} : { toolResultCap: `${said.toolResultCap}` }) };
 }
 
 /** Per-agent limits (`--tree`) as their flags take them: `--subagent-max-steps`, `--subagent-max-cost`. */

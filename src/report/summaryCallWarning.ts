@@ -132,10 +132,9 @@ export function bySummaryStrategy<T extends { strategy: ContextStrategy }>(items
 /**
  * A sweep's configurations (its rows: `context` as `--context` takes it, the tool-result cap, runs, summary
  * calls where not 0), as configurationSummaryWarnings reads them: a row's context and cap are the strategy its
- * runs took where they took one (sweepTook.ts rowsOf), its context no one spec where they took several — but
- * for recorded runs beside scenario files whose runs took the same spec under another cap: the row names the
- * configuration's cap, and its strategy is read (calibrate names none). Read off the rows' words, not the
- * configurations, because a merge has only the shards' rows.
+ * runs took where they took one (sweepTook.ts rowsOf), its context no one spec where they took several (their
+ * caps alone differing too: runsTook.ts runsContext), so none is named, as calibrate names none. Read off the
+ * rows' words, not the configurations, because a merge has only the shards' rows.
  */
 export function sweepSummaryWarnings(rows: readonly { context: string; toolResultCap?: number | undefined; runs: number; summaryCalls?: number | undefined }[]): ReportWarning[] {
   const parsed = new Map<string, ContextStrategy | undefined>();

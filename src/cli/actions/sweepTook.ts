@@ -5,16 +5,16 @@
  * inputs as the sweep ran them.
  */
 import type { BrakeConfig } from '../../brakes/config.js';
-import { contextSpecOf, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
+import type { CacheMode, ContextStrategy } from '../../context/strategy.js';
 import { BRAKE_GRID_KEYS, configurationOf, CONTEXT_GRID_KEYS, type FixedSettings, type GridAxis, type GridConfiguration } from '../../population/grid.js';
 import { scenarioConfig } from '../../population/run.js';
 import { scenarioBaseOf } from '../../population/scenarioBase.js';
 import type { SweepMetrics } from '../../population/sweep.js';
-import { brakeSpec, reportSettings, settingsFlags, settingsText, shellWord } from '../../report/settings.js';
+import { brakeSpec, contextText, reportSettings, settingsFlags, settingsText, shellWord } from '../../report/settings.js';
 import { scenarioRunsText } from '../../report/scenarios.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import { SCENARIO_LINE_START } from '../../report/sweepTable.js';
-import { latencySpec, runsBrakes, runsCache, runsContext, runsStrategy, type RunsTook } from '../../report/runsTook.js';
+import { latencySpec, runsBrakes, runsCache, runsContext, runsStrategy, type ContextTook, type RunsTook } from '../../report/runsTook.js';
 import type { ScenarioInput } from '../../scenario/replayScenarios.js';
 import { everyStopReason } from '../../report/stopReasonCounts.js';
 
@@ -60,18 +60,17 @@ export function givenFlags(c: Pick<GridConfiguration, 'values' | 'config'>, fixe
   return parts.flatMap(([name, value]) => (value === undefined ? [] : [`--${name} ${shellWord(value)}`])).join(' ');
 }
 
-/** What a row says of its configuration: the flags that reproduce it, and the brakes, context and cache its runs took (each scenario file's own where they differ: runsBrakes). */
-export interface ConfigurationParts {
+/** What a row says of its configuration: the flags that reproduce it, and the brakes, context, tool-result cap and cache its runs took (each scenario file's own where they differ: runsBrakes, runsContext). */
+export interface ConfigurationParts extends ContextTook {
   flags: string;
   brakes: string;
-  context: string;
   cache: string;
 }
 
 /** configurationParts, each brakes and strategy object said once over the rows (configurations share them: gridConfigurations). */
 export function configurationSayer(took: SweepRunsTook, tree?: boolean): (c: GridConfiguration) => ConfigurationParts {
   const brakes = new Map<BrakeConfig, string>();
-  const strategies = new Map<ContextStrategy, { context: string; cache: string }>();
+  const strategies = new Map<ContextStrategy, ContextTook & { cache: string }>();
   const recorded = took.recordedCaches.length > 0;
   const brakeText = (b: BrakeConfig): string => brakes.get(b) ?? (brakes.set(b, brakeSpec(b)), brakes.get(b)!);
   const given = took.scenarios.length > 0 && took.fixed !== undefined && tree !== true ? took.fixed : undefined;
@@ -79,13 +78,13 @@ export function configurationSayer(took: SweepRunsTook, tree?: boolean): (c: Gri
     const { config } = c;
     const flags = given !== undefined ? givenFlags(c, given) : settingsFlags({ ...config, ...(tree === true ? { tree: config.subagent === undefined ? {} : { subagent: config.subagent } } : {}) });
     let strategy = strategies.get(config.strategy);
-    if (strategy === undefined) strategies.set(config.strategy, (strategy = { context: contextSpecOf(config.strategy), cache: configurationCache(config, took) }));
+    if (strategy === undefined) strategies.set(config.strategy, (strategy = { ...runsContext({ own: config.strategy, files: [], recordedRuns: recorded, capText: contextText }), cache: configurationCache(config, took) }));
     if (config.perScenario === undefined) return { flags, brakes: brakeText(config.brakes), ...strategy };
     const own = took.scenarios.map((_, s) => scenarioConfig(config, s));
     return {
       flags,
       brakes: runsBrakes(brakeText(config.brakes), own.map((o) => brakeText(o.brakes)), recorded),
-      context: runsContext(strategy.context, own.map((o) => contextSpecOf(o.strategy)), recorded),
+      ...runsContext({ own: config.strategy, files: own.map((o) => o.strategy), recordedRuns: recorded, capText: contextText }),
       cache: runsCache({ recordedCaches: took.recordedCaches, scenarios: own, ...(config.strategy.cache === undefined ? {} : { given: config.strategy.cache }) }),
     };
   };
@@ -112,9 +111,8 @@ export function rowsOf(slice: readonly GridConfiguration[], metrics: readonly Sw
   const say = configurationSayer(over.took, over.tree);
   return slice.map((c, i) => {
     const { config } = c;
-    const { flags, brakes, context, cache } = say(c);
-    // The cap of the strategy the runs took (a scenario file's own too), else the configuration's.
-    const toolResultCap = (configurationStrategy(config, over.took) ?? config.strategy).toolResultCap;
+    // The context and cap the runs took (a scenario file's own too); no cap where their caps differ (runsContext).
+    const { flags, brakes, context, toolResultCap, cache } = say(c);
     return {
       settings: c.settings,
       flags,
