@@ -12,6 +12,8 @@
  *                                            (tools.ts parseArguments: null or a number is refused to the model)
  * A tool call without `type` is a function call: the API has no other type the loop offers tools of. One
  * without an `id` is read with `""`, which the loop replaces by an id of its own (records.ts withCallIds).
+ * `loopcost serve`'s own marks of an answer (`loopcost.record.backtrack`, `unparseable`) are the turn's marks
+ * (serveMarksOf): a served backtrack is a backtrack, not the final answer its text and `stop` would read as.
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { billedByServe, implausibleUsage, USAGE_FIELDS, usageOf } from './openaiUsage.js';
@@ -114,8 +116,21 @@ export function turnOf(completion: ChatCompletion, contextWindowTokens: number |
   // An output of 0 for a response with text or tool calls is no call's: not reported, counted by the loop (unreportedUsage.ts).
   if (usage.outputTokens === 0 && (text || toolCalls.length > 0) && !billedByServe(completion)) usage.outputNotReported = true;
   const turn: ModelTurn = { text, toolCalls, usage, raw: completion };
-  if (toolCalls.length === 0 && (unusable(choice?.['finish_reason']) || !text)) turn.marks = { unparseable: true };
+  const marks = { ...serveMarksOf(completion), ...(toolCalls.length === 0 && (unusable(choice?.['finish_reason']) || !text) ? { unparseable: true } : {}) };
+  if (Object.keys(marks).length > 0) turn.marks = marks;
   return turn;
+}
+
+/**
+ * What `loopcost serve` says the answer is beyond what Chat Completions carries (its `loopcost.record`, the
+ * call as replay plays it): a backtrack (the previous step leaves the prompt; paid, no step) or an
+ * unparseable response (a step that makes no progress). Both are answered as text with `finish_reason:
+ * "stop"` — the protocol has no form for either — which a plain client takes for a final answer; the loop
+ * takes them as replay does. Another server sends no such field: no marks.
+ */
+function serveMarksOf(completion: ChatCompletion): NonNullable<ModelTurn['marks']> {
+  const said = record(record(record(completion)?.['loopcost'])?.['record']);
+  return { ...(said?.['backtrack'] === true ? { backtrack: true } : {}), ...(said?.['unparseable'] === true ? { unparseable: true } : {}) };
 }
 
 function textOf(value: unknown): string | null {

@@ -87,7 +87,7 @@ export interface ModelTurn {
    * What the response means beyond its tool calls, when the model or framework says so: a final answer
    * that still runs its tool calls, a backtrack (drops the previous step), a compaction call (paid, not a
    * step), an unparseable response (counts as a step; e.g. cut off at the output cap). A real endpoint
-   * sets at most `unparseable`; a replayed trace sets what it recorded.
+   * sets at most `unparseable` (`loopcost serve` also `backtrack`, from its extension: openaiResponse.ts); a replayed trace sets what it recorded.
    */
   marks?: { final?: boolean; backtrack?: boolean; compaction?: boolean; unparseable?: boolean };
   /** The provider's response as received (adapters set it; never read by the loop). */

@@ -7,6 +7,9 @@
  *   historySteps           responses answered so far that added a step (a backtrack removes its step)
  *   firstKeptStep          the earliest answered step from which every later one is still in the messages
  *                          (a reply is found by its tool-call ids, or its text)
+ *   firstUnmaskedStep      the earliest kept step from which every later one's tool results are as first sent
+ *                          (a masked result, whatever its placeholder's words, no longer shows its tool's output):
+ *                          stepResults.ts
  * Usage reports those prompt tokens; cost is metered by the kernel (cache as the scenario says).
  * A draw past the largest count, or a run's spend past exact picodollars, ends the run as it ends the CLI's:
  * this call and every later one of the session is answered with the error naming the scenario file, the
@@ -27,6 +30,7 @@ import type { SessionSummary } from './sessionSummary.js';
 import type { Ending } from './retired.js';
 import { outputCapOf } from './outputCap.js';
 import { keptOutputTokens, sizedAnswerContent, textOfTokens } from './sizedText.js';
+import { answeredStep, firstKeptStep, firstUnmaskedStep, type AnsweredStep } from './stepResults.js';
 
 /** Runs the agent's draws so that one past the largest count names the scenario file, field and run (src/scenario/drawPlace.ts). */
 export type DrawPlace = <T>(draw: () => T) => T;
@@ -36,11 +40,6 @@ export interface SyntheticRunOf {
   agent: SyntheticAgent;
   drawPlace: DrawPlace;
   hardCapSteps: number;
-}
-
-interface AnsweredStep {
-  toolCallIds: string[];
-  text: string;
 }
 
 export class SyntheticSession extends ServeSession {
@@ -134,7 +133,7 @@ export class SyntheticSession extends ServeSession {
     if (reply.record.final) this.done = true;
     if (reply.record.backtrack) this.steps.pop();
     // A step is found by its tool-call ids, else its text (firstKeptStep): the text of a step with calls is not kept.
-    else if (!reply.record.compaction) this.steps.push({ toolCallIds: reply.toolCalls.map((c) => c.id), text: reply.toolCalls.length > 0 ? '' : messageText(replyMessage) });
+    else if (!reply.record.compaction) this.steps.push(answeredStep(reply.toolCalls.map((c) => c.id), reply.toolCalls.length > 0 ? '' : messageText(replyMessage)));
   }
 
   /**
@@ -161,25 +160,10 @@ export class SyntheticSession extends ServeSession {
     while (same < keys.length && same < this.previousKeys.length && keys[same] === this.previousKeys[same]) same += 1;
     // The shared messages' tokens, without the reply priming (it ends the prompt, not the prefix).
     const unchangedPrefixTokens = same === 0 ? 0 : Math.min(inputTokens, countChatTokensWith(texts.slice(0, same), this.encoding) - replyPrimingTokens(this.encoding));
-    return { inputTokens, fullInputTokens: inputTokens, unchangedPrefixTokens, historySteps: this.steps.length, firstKeptStep: this.firstKeptStep(messages) };
-  }
-
-  private firstKeptStep(messages: readonly ChatMessage[]): number {
-    const ids = new Set<string>();
-    const texts = new Set<string>();
-    for (const m of messages) {
-      if (m.role !== 'assistant') continue;
-      for (const call of m.tool_calls ?? []) ids.add(call.id);
-      texts.add(messageText(m));
-    }
-    let first = this.steps.length;
-    while (first > 0) {
-      const step = this.steps[first - 1]!;
-      const present = step.toolCallIds.length > 0 ? step.toolCallIds.some((id) => ids.has(id)) : texts.has(step.text);
-      if (!present) break;
-      first -= 1;
-    }
-    return first;
+    const firstKept = firstKeptStep(this.steps, messages);
+    // A masked tool result no longer shows what its tool returned: the agent's observation is gone (synthetic/visibility.ts).
+    const firstUnmasked = firstUnmaskedStep(this.steps, messages, firstKept);
+    return { inputTokens, fullInputTokens: inputTokens, unchangedPrefixTokens, historySteps: this.steps.length, firstKeptStep: firstKept, firstUnmaskedStep: firstUnmasked };
   }
 }
 
