@@ -9,7 +9,7 @@
  */
 import { summaryCallsOf, uncountedCallsOf, worstCaseRun, type WorstCase } from '../population/worstCase.js';
 import type { PriceTable } from '../pricing/types.js';
-import { resolveTracePricing } from '../replay/replay.js';
+import { tracePricing } from '../replay/tracePricing.js';
 import type { Scenario } from '../scenario/load.js';
 import { scenarioPricing } from '../scenario/scenarioPlaces.js';
 import type { Trace } from '../trace/types.js';
@@ -21,6 +21,6 @@ export function scenarioWorstCase(input: CheckInput, traces: readonly Trace[], p
   const { prices, model } = priced;
   const scenarios = scenario.population === undefined || settings.runs === 0 ? [] : [{ scenario: scenario as Scenario, runs: settings.runs, seed: settings.seed }];
   // The pricing each run came with: a trace's (population/run.ts tracePricings), the population's (prepareScenario).
-  const pricings = [...traces.map((trace) => resolveTracePricing(trace, { prices, ...(model === undefined ? {} : { model }) })), ...scenarios.map((s) => scenarioPricing(s.scenario, prices, { model }))];
+  const pricings = [...traces.map((trace) => tracePricing(trace, { prices, ...(model === undefined ? {} : { model }) })), ...scenarios.map((s) => scenarioPricing(s.scenario, prices, { model }))];
   return worstCaseRun(settings.brakes, pricings, { uncounted: uncountedCallsOf({ traces, scenarios }), ...summaryCallsOf(settings.strategy, prices) });
 }

@@ -13,7 +13,7 @@ import type { LatencyModel } from '../loop/latency.js';
 import { optionPlace, requireTraces } from '../options/given.js';
 import { latencyIssues, modelNameIssue, priceTableIssue, strategyIssues, type Issue } from '../options/rules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
-import { resolveTracePricing } from '../replay/replay.js';
+import { tracePricing } from '../replay/tracePricing.js';
 import type { Trace } from '../trace/types.js';
 
 /** How the runs are priced and what shapes their calls: the options every command entry point takes. */
@@ -42,7 +42,7 @@ export function runShapeIssues(issue: Issue, options: Record<string, unknown>): 
 export function pricedTraces(entry: string, traces: readonly Trace[], options: Pick<RunShapeOptions, 'prices' | 'model'>): ModelPricing[] {
   requireTraces(entry, traces);
   const model = options.model === undefined ? {} : { model: options.model };
-  return traces.map((trace) => resolveTracePricing(trace, { prices: options.prices, ...model, modelPlace: optionPlace(entry, 'model') }));
+  return traces.map((trace) => tracePricing(trace, { prices: options.prices, ...model, modelPlace: optionPlace(entry, 'model') }));
 }
 
 /** The flags the engines name when called as the CLI calls them, and the option each is in a library entry point. */

@@ -21,7 +21,8 @@ import { outcomeOf, Run, type RunState } from '../fast/runState.js';
 import { runSettings, type RunSettings } from '../fast/settings.js';
 import { sweepsStepwise } from '../fast/strategySteps.js';
 import { stopInTable } from '../fast/tableStop.js';
-import { defaultCacheMode, replayTrace, resolveTracePricing } from '../replay/replay.js';
+import { defaultCacheMode, replayTrace } from '../replay/replay.js';
+import { tracePricing } from '../replay/tracePricing.js';
 import { argumentPlace, optionPlace, type NamedPlace } from '../options/given.js';
 import { inRunContext } from '../replay/runContext.js';
 import type { Trace } from '../trace/types.js';
@@ -189,7 +190,7 @@ function tokenSums(traces: readonly Trace[], strategies: readonly { spec: string
   const modelPlace = options.modelPlace ?? optionPlace(options.entry, 'model');
   // Run by run, each strategy in turn: a run's prices, compiled trace and limits found once for them all.
   for (const trace of traces) {
-    const pricing = resolveTracePricing(trace, { prices, modelPlace, ...(model === undefined ? {} : { model }) });
+    const pricing = tracePricing(trace, { prices, modelPlace, ...(model === undefined ? {} : { model }) });
     inRunContext(trace, () => {
       const t = compiledOf(trace);
       const flat = flattenPrices(pricing);

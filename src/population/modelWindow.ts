@@ -17,7 +17,7 @@
  */
 import { maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
-import { resolveTracePricing } from '../replay/replay.js';
+import { tracePricing } from '../replay/tracePricing.js';
 import { noRoomWindowWarnings, noRoomWords, windowlessModelWarnings, type NoRoomWindow, type ReportWarning } from '../report/warnings.js';
 import type { Scenario } from '../scenario/load.js';
 import { resolveScenarioPricing } from '../scenario/run.js';
@@ -159,7 +159,7 @@ export class PopulationWindows {
 
   /** A recorded run, priced as its trace's model. */
   addTrace(trace: Trace): void {
-    if (this.own.length > 0) this.notes.note(this.own, resolveTracePricing(trace, { prices: this.prices }));
+    if (this.own.length > 0) this.notes.note(this.own, tracePricing(trace, { prices: this.prices }));
   }
 
   /** A scenario file's synthetic runs, priced as the file's model (or a configuration's), under every configuration's max_tokens. */

@@ -23,12 +23,14 @@ import type { LatencyModel } from '../loop/latency.js';
 import type { StrategyFigures } from '../loop/types.js';
 import type { BaselineTruth, RunFigures, RunPair } from '../metrics/population.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
-import { replayTrace, resolveTracePricing, type RunResult } from '../replay/replay.js';
+import { replayTrace, type ReplayOptions, type RunResult } from '../replay/replay.js';
+import { tracePricing } from '../replay/tracePricing.js';
 import type { Scenario } from '../scenario/load.js';
 import { prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario } from '../scenario/run.js';
 import type { GroundTruth } from '../synthetic/agent.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { Trace } from '../trace/types.js';
+import { hasBrakes } from '../report/settings.js';
 import { argumentPlace, COMMAND_LINE_MODEL, requirePopulationInputs, type NamedPlace } from '../options/given.js';
 import { freezePopulationInputs, inArgumentWords, requirePopulationConfig } from './populationArguments.js';
 
@@ -193,7 +195,7 @@ function tracePricings(inputs: PopulationInputs, config: PopulationConfig, price
   const byTable = memoOf(pricingMemo, inputs, prices);
   const key = config.model ?? '';
   let pricings = byTable.get(key);
-  if (pricings === undefined) byTable.set(key, (pricings = (inputs.traces ?? []).map((trace) => resolveTracePricing(trace, { ...replayOptions(config, prices), modelPlace: config.modelPlace ?? COMMAND_LINE_MODEL }))));
+  if (pricings === undefined) byTable.set(key, (pricings = (inputs.traces ?? []).map((trace) => tracePricing(trace, { ...replayOptions(config, prices), modelPlace: config.modelPlace ?? COMMAND_LINE_MODEL }))));
   return pricings;
 }
 
@@ -259,18 +261,38 @@ export function configurationBaselines(inputs: PopulationInputs, config: Populat
   const known = memo.get(key);
   if (known !== undefined) return known;
   const pricings = tracePricings(inputs, config, prices);
-  const baselines: BaselineFigures[] = (inputs.traces ?? []).map((trace, i) => {
-    const r = replayTrace(trace, { ...replayOptions(config, prices), pricing: pricings[i]!, brakes: NO_BRAKES });
-    return { stopReason: r.stopReason, steps: r.steps, costPico: r.costPico, ...(trace.header.synthetic === undefined ? {} : { truth: trace.header.synthetic }) };
-  });
+  const baselines: BaselineFigures[] = (inputs.traces ?? []).map((trace, i) => recordedBaseline(trace, { ...replayOptions(config, prices), pricing: pricings[i]! }));
   for (const [s, population] of scenarios.entries()) {
-    const own = scenarioConfig(config, s);
-    const prepared = { ...preparedOf(population, own, prices), brakes: unbrakedSending(own.brakes) };
-    for (let k = 0; k < population.runs; k++) {
-      const { result, truth } = runSynthetic(prepared, (population.firstRun ?? 0) + k);
-      baselines.push({ stopReason: result.stopReason, steps: result.steps, costPico: result.costPico, truth });
-    }
+    const baselineOf = syntheticBaselineRunner(preparedOf(population, scenarioConfig(config, s), prices));
+    for (let k = 0; k < population.runs; k++) baselines.push(baselineOf((population.firstRun ?? 0) + k));
   }
   memo.set(key, baselines);
   return baselines;
+}
+
+/** Whether `brakes` hold a brake, anything a baseline runs without: `maxOutputTokens` is none (what requests carry; unbrakedSending sends it). */
+export function holdsBrake(brakes: BrakeConfig): boolean {
+  return hasBrakes({ ...brakes, maxOutputTokens: undefined });
+}
+
+/**
+ * A recorded run's baseline: replayed with NO_BRAKES under `options` (the context, model, pricing and latency
+ * its braked replay takes), its ground truth its header's when `loopcost generate` wrote it (replay's too).
+ */
+export function recordedBaseline(trace: Trace, options: Omit<ReplayOptions, 'brakes'>): BaselineFigures {
+  const r = replayTrace(trace, { ...options, brakes: NO_BRAKES, keepSteps: false });
+  return { stopReason: r.stopReason, steps: r.steps, costPico: r.costPico, ...(trace.header.synthetic === undefined ? {} : { truth: trace.header.synthetic }) };
+}
+
+/**
+ * A synthetic population's baselines, run by run (`run`: the run's index, firstRun counted in): the same agent
+ * with no brakes, sending the max_tokens `prepared` sends (unbrakedSending: a provider refuses prompt + max_tokens
+ * past the window), with its ground truth. `prepared`: the scenario as its braked runs were prepared.
+ */
+export function syntheticBaselineRunner(prepared: PreparedScenario): (run: number) => BaselineFigures {
+  const unbraked = { ...prepared, brakes: unbrakedSending(prepared.brakes), keepSteps: false };
+  return (run) => {
+    const { result, truth } = runSynthetic(unbraked, run);
+    return { stopReason: result.stopReason, steps: result.steps, costPico: result.costPico, truth };
+  };
 }

@@ -16,7 +16,8 @@ import type { PriceTable } from '../pricing/types.js';
 import { compiledOf } from '../replay/compiledRuns.js';
 import { recordedStrategyOf } from '../replay/recordedStrategy.js';
 import type { Trace } from '../trace/types.js';
-import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
+import { defaultCacheMode } from '../replay/replay.js';
+import { tracePricing } from '../replay/tracePricing.js';
 import { COMMAND_LINE_MODEL } from '../options/given.js';
 import { traceTruths, visitCells, type CellBaseline, type CellTakeover, type CellVisitor, type RunVisitor } from './sweepCells.js';
 import { baselineKey, configurationRuns, type PopulationConfig, type PopulationInputs } from './run.js';
@@ -124,7 +125,7 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
     const model = configs[cells[0]!]!.model;
     const sweepTraces: SweepTrace[] = traces.map((trace) => ({
       compiled: compiledOf(trace),
-      prices: flattenPrices(resolveTracePricing(trace, { prices, modelPlace: COMMAND_LINE_MODEL, ...(model === undefined ? {} : { model }) })),
+      prices: flattenPrices(tracePricing(trace, { prices, modelPlace: COMMAND_LINE_MODEL, ...(model === undefined ? {} : { model }) })),
       cache: defaultCacheMode(trace),
     }));
     const sweep = sweeps.get(key) ?? modelSweep(configs, cells, given === undefined);

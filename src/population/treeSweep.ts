@@ -33,6 +33,11 @@ export function treeRunFigures(result: TreeResult, maxCostPico: number | undefin
   };
 }
 
+/** A tree's baseline as one run of the population: its replayer (made without per-agent limits) under NO_BRAKES (replay --tree's false stops too). */
+export function treeBaselineFigures(replay: (brakes: PopulationConfig['brakes']) => TreeResult): RunFigures {
+  return treeRunFigures(replay(NO_BRAKES), undefined);
+}
+
 /** Session trees to sweep; replayers (pricing resolved once) and baselines are memoised per setting. */
 export class TreePopulation {
   private readonly replayers = new Map<string, ((brakes: PopulationConfig['brakes']) => TreeResult)[]>();
@@ -68,7 +73,7 @@ export class TreePopulation {
   private baselinesOf(config: PopulationConfig): RunFigures[] {
     const key = baselineKey(config);
     let baselines = this.baselines.get(key);
-    if (baselines === undefined) this.baselines.set(key, (baselines = this.replayersOf(config, false).map((replay) => treeRunFigures(underConfiguration({ ...config, brakes: NO_BRAKES }, () => replay(NO_BRAKES)), undefined))));
+    if (baselines === undefined) this.baselines.set(key, (baselines = this.replayersOf(config, false).map((replay) => underConfiguration({ ...config, brakes: NO_BRAKES }, () => treeBaselineFigures(replay)))));
     return baselines;
   }
 

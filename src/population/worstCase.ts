@@ -3,8 +3,9 @@
  * (unbounded) when none does.
  *
  * - Check-mode budget: the budget plus the largest single call (the largest prompt a provider accepts —
- *   the model's context window less the max_tokens sent, kernel/limits.ts promptAllowedTokens — at its
- *   tier, plus max_tokens of output). Predict mode: the budget.
+ *   the model's context window less the max_tokens sent, kernel/limits.ts promptAllowedTokens, or a
+ *   `--context-window N` brake's N when smaller: it stops before a larger prompt — at its tier, plus
+ *   max_tokens of output). Predict mode: the budget.
  * - Step cap N: N calls at that largest call — but a backtrack or a compaction call is no step
  *   (kernel/brakes.ts countsAsStep), so only for runs that make neither. Runs that backtrack under
  *   `--max-backtracks B`: N + B calls — backtrackStop ends the run after the backtrack past B, and the
@@ -94,10 +95,11 @@ export function uncountedCallsOf(population: { traces?: readonly Trace[]; scenar
  * a prompt + max_tokens past the window: kernel/limits.ts promptAllowedTokens, kernel/providerWindow.ts);
  * undefined when no prompt is answered (a window at or below max_tokens) or the window is unknown.
  */
-function largestPromptTokens(pricing: ModelPricing, maxOutputTokens: number): number | undefined {
+function largestPromptTokens(pricing: ModelPricing, maxOutputTokens: number, promptCapTokens = Infinity): number | undefined {
   if (pricing.contextWindow === undefined) return undefined;
   const allowed = promptAllowedTokens(pricing.contextWindow, maxOutputTokens);
-  return allowed < 0 ? undefined : allowed;
+  // A context-window brake of N stops before a prompt past N tokens (kernel/limits.ts): no call sends more.
+  return allowed < 0 ? undefined : Math.min(allowed, promptCapTokens);
 }
 
 /**
@@ -107,9 +109,9 @@ function largestPromptTokens(pricing: ModelPricing, maxOutputTokens: number): nu
  * price, plus the fee per request (Perplexity's) when the table prices one; 0 when the window leaves no room
  * for a prompt (every call is refused, unbilled); undefined without a known window.
  */
-export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS): number | undefined {
+export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS, promptCapTokens?: number): number | undefined {
   if (pricing.contextWindow === undefined) return undefined;
-  const promptTokens = largestPromptTokens(pricing, maxOutputTokens);
+  const promptTokens = largestPromptTokens(pricing, maxOutputTokens, promptCapTokens);
   if (promptTokens === undefined) return 0;
   return predictiveBoundPico(flattenPrices(pricing), promptTokens, maxOutputTokens, CacheWrites.MayLastAnHour);
 }
@@ -121,9 +123,9 @@ function dearestRatePico(pricing: ModelPricing, maxOutputTokens: number): number
   return Math.max(promptPriceCeiling(rows, row, CacheWrites.MayLastAnHour), rows[row + PriceField.Output]!, rows[row + PriceField.Reasoning]!);
 }
 
-/** The largest call over these models' prices with `maxOutputTokens` out; undefined when a window is unknown. */
-function largestOf(pricings: readonly ModelPricing[], maxOutputTokens?: number): number | undefined {
-  const calls = pricings.map((p) => largestCallPico(p, maxOutputTokens));
+/** The largest call over these models' prices with `maxOutputTokens` out (a prompt of `promptCapTokens` at most); undefined when a window is unknown. */
+function largestOf(pricings: readonly ModelPricing[], maxOutputTokens?: number, promptCapTokens?: number): number | undefined {
+  const calls = pricings.map((p) => largestCallPico(p, maxOutputTokens, promptCapTokens));
   return calls.some((c) => c === undefined) ? undefined : Math.max(0, maxOf(calls as number[]));
 }
 
@@ -155,7 +157,7 @@ function stepCapBound(brakes: BrakeConfig, perCallPico: number, options: { uncou
 export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricing[], options: { uncounted: UncountedCalls; summary?: SummaryCalls }): WorstCase {
   const { summary, uncounted } = options;
   const summaryPricings = summary === undefined ? [] : summary.pricing === undefined ? pricings : [summary.pricing];
-  const largest = largestOf(pricings, brakes.maxOutputTokens);
+  const largest = largestOf(pricings, brakes.maxOutputTokens, typeof brakes.contextWindow === 'number' ? brakes.contextWindow : undefined);
   // The largest summary call (0 without summaries): the prompt it replaces (up to the window less S: a provider refuses more) in, S out.
   const largestSummary = summary === undefined ? 0 : largestOf(summaryPricings, summary.summaryTokens);
   const known = largest !== undefined && largestSummary !== undefined;

@@ -5,7 +5,8 @@
 import { NO_BRAKES } from '../brakes/config.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { Trace } from '../trace/types.js';
-import { replayTrace, resolveTracePricing, type RunResult } from './replay.js';
+import { replayTrace, type RunResult } from './replay.js';
+import { tracePricing } from './tracePricing.js';
 import { recordedCostCheckOf } from './runFacts.js';
 
 export interface FidelityRow {
@@ -41,7 +42,7 @@ export function compareWithRecorded(traces: Iterable<Trace>, prices: PriceTable,
 
 /** One run replayed as recorded, compared with what its source recorded. */
 export function compareRun(trace: Trace, prices: PriceTable, tolerance = 1e-6): FidelityRow {
-  const pricing = resolveTracePricing(trace, { prices });
+  const pricing = tracePricing(trace, { prices });
   const r = replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, pricing });
   const problems: string[] = [];
   const row: FidelityRow = { source: trace.source, model: r.model, calls: r.modelCalls, costPico: r.costPico, inputTokens: r.inputTokens, outputTokens: r.outputTokens, agrees: true, problems };

@@ -5,7 +5,8 @@ import type { LatencyModel } from '../loop/latency.js';
 import { picoToUsd } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { constantStepsTrace, requireConstantStepsSpec, type ConstantStepsSpec } from '../synthetic/constantSteps.js';
-import { replayTrace, resolveTracePricing } from './replay.js';
+import { replayTrace } from './replay.js';
+import { tracePricing } from './tracePricing.js';
 import { argumentPlace, type NamedPlace } from '../options/given.js';
 import { maxOf } from '../metrics/extremes.js';
 import { requireCurveArguments } from '../options/entryArguments.js';
@@ -54,7 +55,7 @@ export interface CurveOptions {
  */
 export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable, options: CurveOptions = {}): CurveRun {
   const trace = constantStepsTrace(spec, 'curveRun');
-  const pricing = resolveTracePricing(trace, { prices, model: spec.model, modelPlace: options.modelPlace ?? argumentPlace('curveRun', 'spec.model') });
+  const pricing = tracePricing(trace, { prices, model: spec.model, modelPlace: options.modelPlace ?? argumentPlace('curveRun', 'spec.model') });
   const result = replayTrace(trace, {
     brakes: options.brakes ?? NO_BRAKES,
     strategy,

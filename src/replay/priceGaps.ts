@@ -8,11 +8,11 @@ import { PriceGapCheck } from '../pricing/recordedCost.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning } from '../report/warnings.js';
 import type { Trace } from '../trace/types.js';
-import { resolveTracePricing } from './replay.js';
+import { tracePricing } from './tracePricing.js';
 import { recordedCostCheckOf } from './runFacts.js';
 
 /** One run's check added to `check` (nothing when it recorded no cost); `pricing`: the run's own, when the caller resolved it already. */
-export function notePriceGap(check: PriceGapCheck, trace: Trace, prices: PriceTable, pricing: ModelPricing = resolveTracePricing(trace, { prices })): void {
+export function notePriceGap(check: PriceGapCheck, trace: Trace, prices: PriceTable, pricing: ModelPricing = tracePricing(trace, { prices })): void {
   const recorded = recordedCostCheckOf(trace, pricing);
   if (recorded !== undefined) check.addCheck(pricing.model, recorded);
 }

@@ -6,7 +6,6 @@
  */
 import type { GroundTruth } from '../synthetic/agent.js';
 import { brakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
-import { UserError } from '../errors.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { CompileScratch } from '../fast/compile.js';
@@ -26,8 +25,6 @@ import { validateReplayOptions } from '../options/entryPoints.js';
 import { optionPlace, requireTrace, type NamedPlace } from '../options/given.js';
 import { cacheRuleOf, withCacheRule } from '../pricing/cacheRules.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
-import { placePricingIssues } from '../pricing/issuePlace.js';
-import { RESOLVE_ARGUMENTS } from '../pricing/tableArguments.js';
 import type { Trace } from '../trace/types.js';
 import { compiledForOneReplay, compiledOf, handedOverCompiled } from './compiledRuns.js';
 import { freezeTrace } from '../trace/freezeTrace.js';
@@ -37,7 +34,7 @@ export { checkSummaryTrigger, resolveSummaryModel, summaryPricingOf } from './su
 import { recordedContextPlace, recordedStrategyOf, replayAsRan } from './recordedStrategy.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { hasRecordedCache, hasRecordedInput, recordedCallCount, recordedCallsCostPico } from './runFacts.js';
-import { requirePricingArguments } from '../options/entryArguments.js';
+import { tracePricing } from './tracePricing.js';
 
 export interface ReplayOptions {
   brakes: BrakeConfig;
@@ -116,33 +113,12 @@ function recordedRunCost(trace: Trace): number | undefined {
 /**
  * The model's pricing for a trace (with `model`, that model's), its provider's cache rule filled in: a library
  * result shows the rule its runs meter by (the kernel takes the same rule anyway: kernel/prices.ts
- * flattenPrices, so no figure depends on the fill). An unknown `model` is named at `modelPlace` (default: this
- * function's own `model` option; replayTrace and the tree replays name theirs, the CLI's commands `--model`,
- * COMMAND_LINE_MODEL).
+ * flattenPrices, so no figure depends on the fill, and loopcost's own callers take tracePricing, unfilled). An
+ * unknown `model` is named at `modelPlace` (default: this function's own `model` option; replayTrace and the
+ * tree replays name theirs, the CLI's commands `--model`, COMMAND_LINE_MODEL).
  */
 export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'> & { modelPlace?: NamedPlace }): ModelPricing {
-  requirePricingArguments(trace, options);
-  return withCacheRule(resolveModel(trace, options));
-}
-
-function resolveModel(trace: Trace, options: Pick<ReplayOptions, 'prices' | 'model'> & { modelPlace?: NamedPlace }): ModelPricing {
-  if (options.model !== undefined) {
-    try {
-      return options.prices.resolve(options.model, undefined, trace.header.recordedAt);
-    } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      // A price file's entry found wrong (an impossible order of prices) stays the price file's problem.
-      throw new UserError(placePricingIssues(error.issues, options.modelPlace ?? optionPlace('resolveTracePricing', 'model')));
-    }
-  }
-  try {
-    return options.prices.resolve(trace.header.model, trace.header.provider, trace.header.recordedAt);
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
-    // Say which trace asked for the model, not only which table lacks it.
-    const place = trace.modelPlace ?? { file: trace.source, ...(trace.headerLine === undefined ? {} : { line: trace.headerLine }) };
-    throw new UserError(error.issues.flatMap((issue) => placePricingIssues([issue], { ...place, field: 'header.model', hint: [issue.hint, issue.file !== undefined && issue.file !== RESOLVE_ARGUMENTS ? `price table: ${issue.file}` : undefined].filter(Boolean).join('; ') })));
-  }
+  return withCacheRule(tracePricing(trace, options));
 }
 
 /** A run's outcome (a live run's recording that states its strategy, replayed under full context: as its loop ran it, recordedStrategy.ts). */
@@ -244,7 +220,7 @@ export function replayTrace(trace: Trace, input: ReplayInput): RunResult {
   if (input.scratch === undefined && handedOverCompiled(trace) === undefined) freezeTrace(trace);
   // A complaint names this entry point's options unless the caller says where they were written (the CLI: its flags).
   const options: ReplayOptions = { ...input, brakes: brakeConfig(input.brakes), strategyPlace: input.strategyPlace ?? optionPlace('replayTrace', 'strategy') };
-  const pricing = options.pricing ?? resolveTracePricing(trace, { ...options, modelPlace: optionPlace('replayTrace', 'model') });
+  const pricing = options.pricing ?? tracePricing(trace, { ...options, modelPlace: optionPlace('replayTrace', 'model') });
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
   const outcome = ownWords(input, () => inRunContext(trace, () => replayOutcome(trace, options, pricing, cache)));
   const result = runResultOf(outcome, {

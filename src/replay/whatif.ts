@@ -21,7 +21,8 @@ import { outcomeOf, stopByBoundOf } from '../fast/runState.js';
 import { runSettings, type RunSettings } from '../fast/settings.js';
 import { brakeLimits } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
-import { defaultCacheMode, replayTrace, resolveTracePricing } from './replay.js';
+import { defaultCacheMode, replayTrace } from './replay.js';
+import { tracePricing } from './tracePricing.js';
 import { summaryTriggerCheck } from './whatifSummary.js';
 import { COMMAND_LINE_MODEL, requireTrace } from '../options/given.js';
 import { compiledOf } from './compiledRuns.js';
@@ -142,13 +143,12 @@ type SettingsCache = Map<CacheMode, RunSettings>;
 
 function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: SettingsCache): Replayer {
   const common = {
-    strategy: options.strategy,
-    strategyPlace: COMMAND_LINE_CONTEXT,
+    strategy: options.strategy, strategyPlace: COMMAND_LINE_CONTEXT,
     prices: options.prices,
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.latency === undefined ? {} : { latency: options.latency }),
   };
-  const pricing = resolveTracePricing(trace, { ...common, modelPlace: COMMAND_LINE_MODEL });
+  const pricing = tracePricing(trace, { ...common, modelPlace: COMMAND_LINE_MODEL });
   // A live run's recording that states its strategy replays as its loop ran it (replay.ts, recordedStrategy.ts): the readable loop.
   if (options.engine === 'readable' || recordedStrategyOf(trace, options.strategy) !== undefined) {
     return (brakes) => {

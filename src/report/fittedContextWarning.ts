@@ -31,7 +31,7 @@ export function fittedContextWarnings(runs: readonly FittedUnder[]): ReportWarni
       {
         code: 'fitted_profile_context',
         message:
-          `${scenario.source}: a fitted profile's agents do not react to the context strategy (every entry is healthy, whose steps do not depend on what the prompt holds): ` +
+          `${scenario.source}: a fitted profile's agents do not react to the context strategy (every entry is ${scenario.population.some((entry) => entry.behaviour === 'retrier') ? 'healthy or a retrier that gives up' : 'healthy'}, whose steps do not depend on what the prompt holds): ` +
           `under context ${context} its runs cost what the strategy costs but complete and stop as under full history; ` +
           `for the strategy's effect on completions, add entries whose behaviour reacts to the window (forgetful: docs/scenarios.md) or run your own agent under it (against loopcost serve, or runAgentLoop)`,
       },

@@ -1,13 +1,14 @@
 /**
- * replay's false stops: runs a brake stopped that complete with no brakes, judged run by run by the one rule
- * sweep and check count them by (metrics/groundTruth.ts isFalseStop, completesWithoutBrakes; the rate is
- * population.ts falseStopRate) against each run's no-brake run (its baseline, as population/run.ts makes it).
- * A run with ground truth (a scenario file's synthetic run, a trace `loopcost generate` wrote) is judged by it;
- * a recorded run by how its recording ends (replayed with no brakes, open loop: its recorded end). Pure.
+ * replay's false stops: runs a brake stopped that complete with no brakes, each run and its no-brake run (its
+ * baseline, as population/run.ts makes it) counted as sweep and check count them (metrics/tallyBuilder.ts
+ * TallyBuilder; the rate is population.ts falseStopRate). A run with ground truth (a scenario file's synthetic
+ * run, a trace `loopcost generate` wrote) is judged by it; a recorded run by how its recording ends (replayed
+ * with no brakes, open loop: its recorded end); a session tree (`replay --tree`) by its no-brake tree's. Pure.
  */
 import { isBrakeStop, type StopReason } from '../brakes/stopReasons.js';
 import { stopCodeOf } from '../kernel/stopCodes.js';
-import { completesWithoutBrakes, falseStopRate, isFalseStop, type BaselineTruth } from '../metrics/population.js';
+import { falseStopRate, type BaselineTruth } from '../metrics/population.js';
+import { TallyBuilder, type CodedBaseline, type CodedRun } from '../metrics/tallyBuilder.js';
 import { counted } from '../plural.js';
 import { styledPercentText } from './percentText.js';
 
@@ -26,27 +27,35 @@ export interface UnbrakedRun {
   truth?: BaselineTruth | undefined;
 }
 
-/** One run's part in the count: a false stop or not, whether its no-brake run completes (the rate's denominator), judged by ground truth or not. */
+/**
+ * One run's part in the count: its stop (a stop code) and steps, its no-brake run's with that run's ground truth
+ * when known, and a closed-loop synthetic run's own (`ownDone`: RunPair.truth). Flat: replay keeps one per run.
+ */
 export interface FalseStopMark {
-  falseStop: boolean;
-  completesUnbraked: boolean;
-  byTruth: boolean;
+  stop: number;
+  steps: number;
+  unbrakedStop: number;
+  unbrakedSteps: number;
+  truth?: BaselineTruth | undefined;
+  ownDone?: boolean | undefined;
 }
 
 /**
- * `run` judged against its no-brake run. A run no brake acted on (no brake stop, no action skipped) made its
- * no-brake run's calls and is its own baseline (`truth`: its ground truth when known); `unbraked` is asked for
- * only where the brakes acted. `ownDone`: a closed-loop synthetic run's own ground truth (RunPair.truth).
+ * `run` beside its no-brake run. A run no brake acted on (no brake stop, no action skipped) made its no-brake
+ * run's calls and is its own baseline (`truth`: its ground truth when known); `unbraked` is asked for only where
+ * the brakes acted.
  */
 export function falseStopMark(run: BrakedRun, own: { truth?: BaselineTruth | undefined; ownDone?: boolean | undefined }, unbraked: () => UnbrakedRun): FalseStopMark {
   const acted = isBrakeStop(run.stopReason) || (run.skippedActions ?? 0) > 0;
-  const base = acted ? unbraked() : { stopReason: run.stopReason, steps: run.steps, truth: own.truth };
-  const baseline = { stop: stopCodeOf(base.stopReason), steps: base.steps, truth: base.truth };
-  return {
-    falseStop: isFalseStop(stopCodeOf(run.stopReason), run.steps, baseline, own.ownDone),
-    completesUnbraked: completesWithoutBrakes(baseline),
-    byTruth: base.truth !== undefined,
-  };
+  return pairMark(run, acted ? unbraked() : { stopReason: run.stopReason, steps: run.steps, truth: own.truth }, own.ownDone);
+}
+
+/** A run and its no-brake run, as the count takes them (a session tree and its no-brake tree: always both run). */
+export function pairMark(run: BrakedRun, unbraked: UnbrakedRun, ownDone?: boolean): FalseStopMark {
+  const mark: FalseStopMark = { stop: stopCodeOf(run.stopReason), steps: run.steps, unbrakedStop: stopCodeOf(unbraked.stopReason), unbrakedSteps: unbraked.steps };
+  if (unbraked.truth !== undefined) mark.truth = unbraked.truth;
+  if (ownDone !== undefined) mark.ownDone = ownDone;
+  return mark;
 }
 
 /** The figures in replay's JSON summary (`falseStops`, `falseStopRate` as sweep's and check's; `falseStopsJudged`: how many runs each way). */
@@ -58,23 +67,33 @@ export interface FalseStopFigures {
   falseStopsJudged: { byGroundTruth: number; byRecordedEnd: number };
 }
 
-/** The marks of a replay's runs added up (runs of files left out by --skip-bad never added). */
+/**
+ * The marks of a replay's runs added up (runs of files left out by --skip-bad never added): each pair into a
+ * population tally (TallyBuilder: false stops and runs that complete with no brakes counted as sweep's and
+ * check's), which reads only stops and steps here (money and tokens 0).
+ */
 export class FalseStopTally {
-  private falseStops = 0;
-  private completeWithoutBrakes = 0;
+  private readonly tally = new TallyBuilder();
+  private readonly run: CodedRun = { stop: 0, steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
+  private readonly baseline: CodedBaseline = { stop: 0, steps: 0, costPico: 0 };
   private byGroundTruth = 0;
   private byRecordedEnd = 0;
 
   add(mark: FalseStopMark): void {
-    if (mark.falseStop) this.falseStops += 1;
-    if (mark.completesUnbraked) this.completeWithoutBrakes += 1;
-    if (mark.byTruth) this.byGroundTruth += 1;
+    this.run.stop = mark.stop;
+    this.run.steps = mark.steps;
+    this.baseline.stop = mark.unbrakedStop;
+    this.baseline.steps = mark.unbrakedSteps;
+    this.baseline.truth = mark.truth;
+    this.tally.addCoded(this.run, this.baseline, mark.ownDone);
+    if (mark.truth !== undefined) this.byGroundTruth += 1;
     else this.byRecordedEnd += 1;
   }
 
   figures(): FalseStopFigures {
-    const { falseStops, completeWithoutBrakes, byGroundTruth, byRecordedEnd } = this;
-    return { falseStops, falseStopRate: falseStopRate({ falseStops, baselineCompleted: completeWithoutBrakes }), completeWithoutBrakes, falseStopsJudged: { byGroundTruth, byRecordedEnd } };
+    const { falseStops, baselineCompleted } = this.tally.finish();
+    const { byGroundTruth, byRecordedEnd } = this;
+    return { falseStops, falseStopRate: falseStopRate({ falseStops, baselineCompleted }), completeWithoutBrakes: baselineCompleted, falseStopsJudged: { byGroundTruth, byRecordedEnd } };
   }
 }
 
@@ -87,11 +106,12 @@ function judgedText(judged: FalseStopFigures['falseStopsJudged']): string {
 
 /**
  * The summary's `false stops` value, in sweep's and check's words: `39 (20.53% of the 190 runs that complete
- * with no brakes; by ground truth)` — the rate as check writes it (two decimals, trailing zeros dropped).
+ * with no brakes; by ground truth)` — the rate as check writes it (two decimals, trailing zeros dropped);
+ * `unit` `tree` for session trees (`replay --tree`: each tree one run, as sweep --tree counts them).
  */
-export function falseStopsText(figures: FalseStopFigures): string {
+export function falseStopsText(figures: FalseStopFigures, unit: 'run' | 'tree' = 'run'): string {
   const judged = judgedText(figures.falseStopsJudged);
-  if (figures.falseStopRate === null) return `${figures.falseStops} (no run completes with no brakes; ${judged})`;
-  const of = figures.completeWithoutBrakes === 1 ? 'the 1 run that completes' : `the ${counted(figures.completeWithoutBrakes, 'run')} that complete`;
+  if (figures.falseStopRate === null) return `${figures.falseStops} (no ${unit} completes with no brakes; ${judged})`;
+  const of = figures.completeWithoutBrakes === 1 ? `the 1 ${unit} that completes` : `the ${counted(figures.completeWithoutBrakes, unit)} that complete`;
   return `${figures.falseStops} (${styledPercentText(figures.falseStopRate, { decimals: 2, trim: true })} of ${of} with no brakes; ${judged})`;
 }

@@ -17,7 +17,6 @@ import { tieOrderOf } from '../population/recommendTie.js';
 import { sweepSummaryWarnings } from './summaryCallWarning.js';
 import type { SweepOpenLoop } from './sweepOpenLoop.js';
 import type { PriceSource } from '../pricing/types.js';
-import { formatUsdNumber } from './money.js';
 import { jsonPieces } from './jsonPieces.js';
 import { renderSweepCsv, sweepCsvPieces } from './sweepCsv.js';
 import { chartUsd } from './render.js';
@@ -30,6 +29,7 @@ import { printableCell, wrapLine } from './text.js';
 import type { ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { counted } from '../plural.js';
+import { baselineCostText } from './sweepBaselines.js';
 
 /** A configuration with a step cap, halved (at least 1): what it would change. */
 export interface HalfStepCap {
@@ -159,25 +159,12 @@ export function sweepHeader(args: Omit<SweepHeader, 'tool' | 'command'>): SweepH
 /** How the note on the baseline starts: finishSweepReport adds what the runs cost under it. */
 export const BASELINE_NOTE_START = 'Baseline of every figure:';
 
-/**
- * What the runs cost with no brakes, in all (each row's `baselineCostUsd`): one figure, or the least and
- * the most when the configurations' baselines differ (their context, cache or model). Empty without rows.
- */
-export function baselineCostText(rows: readonly Pick<SweepRow, 'baselineCostUsd'>[]): string {
-  if (rows.length === 0) return '';
-  let least = rows[0]!.baselineCostUsd;
-  let most = least;
-  for (const row of rows) {
-    least = Math.min(least, row.baselineCostUsd);
-    most = Math.max(most, row.baselineCostUsd);
-  }
-  if (least === most) return `With no brakes these runs cost ${usd(least)} in all: what "saved" is measured against.`;
-  return `With no brakes these runs cost from ${usd(least)} to ${usd(most)} in all, by configuration (baselineCostUsd in the JSON report): what "saved" is measured against.`;
-}
+export { baselineCostText };
 
 /** The header's notes, the baseline's followed by what the runs cost under it (the rows of every shard known). */
-function notesWithBaselineCost(notes: readonly string[], rows: readonly SweepRow[]): string[] {
-  const cost = baselineCostText(rows);
+function notesWithBaselineCost(notes: readonly string[], rows: readonly SweepRow[], grid: readonly GridAxis[]): string[] {
+  // Each context's cost with no brakes when the grid sweeps it (what that context's rows' saved is against): sweepBaselines.ts.
+  const cost = baselineCostText(rows, grid);
   return notes.map((note) => (cost !== '' && note.startsWith(BASELINE_NOTE_START) ? `${note} ${cost}` : note));
 }
 
@@ -188,7 +175,7 @@ function notesWithBaselineCost(notes: readonly string[], rows: readonly SweepRow
  * grid's paired resamples, in slices (one for a sweep, a shard's each for a merge), joined with the rows' tie order.
  */
 export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[], replayArgs?: string, resampled?: readonly Resampled[]): SweepReport {
-  const report: SweepReport = { ...header, notes: notesWithBaselineCost(header.notes, rows), configurations: [...rows], pareto: paretoIndices(rows.map(countedRow)).map((i) => rows[i]!.settings) };
+  const report: SweepReport = { ...header, notes: notesWithBaselineCost(header.notes, rows, header.grid), configurations: [...rows], pareto: paretoIndices(rows.map(countedRow)).map((i) => rows[i]!.settings) };
   // What each summary strategy's summaries did, read off the whole grid's rows (a merge's too): summaryCallWarning.ts.
   report.warnings = [...header.warnings, ...sweepSummaryWarnings(rows)];
   if (header.targetCompletion !== undefined) {
@@ -199,8 +186,6 @@ export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[]
   }
   return report;
 }
-
-const usd = (value: number): string => formatUsdNumber(value);
 
 /** Most panels (one per combination of the other keys' values) a chart draws; the table has the rest. */
 const MAX_CHART_PANELS = 12;

@@ -16,6 +16,7 @@ import { STRATEGY_FIGURES } from './sweepCsv.js';
 import type { SweepReport, SweepRow } from './sweepReport.js';
 import { cellWidthsOf, formatTablePieces, rowsIn, type Cell, type Column, type RowSource } from './table.js';
 import { keyCells } from './sweepKeyCells.js';
+import { SAVED_LEGEND } from './sweepBaselines.js';
 import { layOutStops, narrowestOf, type StopCounts, type StopsLayout } from './stopColumns.js';
 import { printableCell, printableText, wrapLine } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
@@ -102,7 +103,7 @@ export function* sweepTablePieces(report: SweepReport, view: ReportView): Genera
     yield* formatTablePieces([...keys, ...own.columns, ...strategy], rows((i) => finishRow(i, labels.at(i), own)), { maxWidth: width, cellWidths });
     if (own.note !== '') yield wrapLine('', own.note, view.width);
   }
-  yield wrapLine('', `${completion.legend} false stop: a brake ended a run that completes with no brakes (a synthetic run: before the step its task is done at with no brakes, by its ground truth); caught: any other brake stop before the run's end with no brakes (a run that would not complete, or a task not done or already done); saved: spend avoided on those.`, view.width);
+  yield wrapLine('', `${completion.legend} false stop: a brake ended a run that completes with no brakes (a synthetic run: before the step its task is done at with no brakes, by its ground truth); caught: any other brake stop before the run's end with no brakes (a run that would not complete, or a task not done or already done); ${SAVED_LEGEND}`, view.width);
   yield predictiveSweepLine(report, view.width);
   yield recommendationLines(report, view.width);
   yield notesAndFooter(report, view.width);

@@ -24,6 +24,8 @@ import { counted } from '../plural.js';
 import { maxOf } from '../metrics/extremes.js';
 import { treeLines } from './treeLines.js';
 import { treeOvershootLine, treeOvershootPico, treesOvershoot, type TreesOvershoot } from './treeOvershoot.js';
+import type { FalseStopFigures } from './replayFalseStops.js';
+import { treeFalseStopsLine } from './treeFalseStops.js';
 
 /** `subagent-max-steps=2,subagent-max-cost=0.05`: the per-agent limits under their flags' names (subagentLimitsSpec); `none` without them. */
 export function subagentSpec(limits: SubagentLimits | undefined): string {
@@ -111,8 +113,8 @@ export interface TreeReport {
   /** The price table as every command's JSON names it (PriceSource), then `source` (the same, kept), `models` and `note`. */
   prices: PriceSource & { source: PriceSource; models: PricedModelRecord[]; note?: string };
   trees: TreeRecord[];
-  /** `totalOvershootUsd`, `maxOvershootUsd`: only under a budget brake, as each tree's `overshootUsd`. */
-  summary: { trees: number; agents: number; calls: number; costUsd: number; stopReasons: Record<string, number>; stoppedAgents: number } & Partial<TreesOvershoot>;
+  /** `totalOvershootUsd`, `maxOvershootUsd`: only under a budget brake, as each tree's `overshootUsd`; the false-stop figures (treeFalseStops.ts) with a brake on. */
+  summary: { trees: number; agents: number; calls: number; costUsd: number; stopReasons: Record<string, number>; stoppedAgents: number } & Partial<TreesOvershoot> & Partial<FalseStopFigures>;
   warnings: ReportWarning[];
 }
 
@@ -183,6 +185,8 @@ export function buildTreeReport(args: {
   pricedModels: readonly PricedModelRecord[];
   pricesNote?: string;
   warnings: readonly ReportWarning[];
+  /** The trees' false stops against their no-brake trees (treeFalseStops.ts), when a brake is on. */
+  falseStops?: FalseStopFigures;
 }): TreeReport {
   const stopReasons: Record<string, number> = {};
   for (const tree of args.trees) stopReasons[tree.stopReason] = (stopReasons[tree.stopReason] ?? 0) + 1;
@@ -203,6 +207,7 @@ export function buildTreeReport(args: {
       stopReasons,
       stoppedAgents: args.trees.reduce((sum, tree) => sum + tree.stopped.length, 0),
       ...(budgeted ? treesOvershoot(args.trees.map((tree, i) => treeOvershootPico(tree.totals, brakesOf(i)))) : {}),
+      ...args.falseStops,
     },
     warnings: [...args.warnings],
   };
@@ -270,7 +275,7 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
   }
   const s = report.summary;
   text += `${counted(s.trees, 'session tree')}, ${counted(s.agents, 'agent')}, ${counted(s.calls, 'call')}, ${formatUsdNumber(s.costUsd)}; ${counted(s.stoppedAgents, 'agent')} stopped by a brake\n`;
-  text += treeOvershootLine(s);
+  text += treeFalseStopsLine(s) + treeOvershootLine(s);
   text += labelledLine(`per-agent limits: ${report.settings.subagent}`, view.width);
   return text + reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, ...(report.prices.note ? { pricesNote: report.prices.note } : {}), warnings: report.warnings, width: view.width });
 }

@@ -4,14 +4,15 @@
  * recorded with); per run, each setting's stop, steps and spend, and the strategy figures the summary has (whatifFigures.ts). Text
  * leads with the summary; per-run rows follow when few or asked for.
  */
-import { picoToUsd, usdToPico } from '../money.js';
+import { picoToUsd } from '../money.js';
 import type { CacheMode } from '../context/strategy.js';
 import type { PriceSource } from '../pricing/types.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { whatIfBaselineStrategy, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
 import { LOOPCOST_VERSION } from '../version.js';
 import { formatCsv } from './csv.js';
-import { formatUsd, formatUsdNumber } from './money.js';
+import { formatUsdNumber } from './money.js';
+import { COST_PICO, spendChange, type ExactSpend } from './whatifSpendChange.js';
 import { csvSettings, scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
 import { SETTINGS_COLUMNS, withScenarioCaches, type ReportSettings } from './settings.js';
 import { COLUMN_GAP as GAP, formatTable, type Cell, type Column } from './table.js';
@@ -39,8 +40,8 @@ export interface WhatIfReport {
   /** Strategy figures (summary calls and cost, cache hits lost, skipped actions), baseline and totals alike: present where not 0. */
   /** `predictiveBudgetStops`: runs the predictive budget bound stopped (present when any). */
   /** `groundTruthRuns`: runs whose completions stopped were judged by their ground truth (synthetic runs, generated traces; present when any). */
-  baseline: StrategyFigureRecord & { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>>; predictiveBudgetStops?: number; groundTruthRuns?: number };
-  totals: (StrategyFigureRecord & {
+  baseline: StrategyFigureRecord & ExactSpend & { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>>; predictiveBudgetStops?: number; groundTruthRuns?: number };
+  totals: (StrategyFigureRecord & ExactSpend & {
     setting: string;
     /** The setting's brakes were set on top of each run's baseline brakes (false: a whole set in their place, as a setting naming a preset is). */
     onBaseline: boolean;
@@ -108,12 +109,13 @@ export function buildWhatIfReport(args: {
       runs: result.runs.length,
       completed: result.runs.filter((run) => run.baseline.stopReason === 'completed').length,
       costUsd: picoToUsd(baselineCost),
+      [COST_PICO]: baselineCost,
       stopReasons: everyStopReason(countBy(result.runs.map((run) => run.baseline.stopReason))),
       ...(predictive === 0 ? {} : { predictiveBudgetStops: predictive }),
       ...(byTruth === 0 ? {} : { groundTruthRuns: byTruth }),
       ...baselineFigures,
     },
-    totals: whatIfTotalRows(result.totals, args.settings),
+    totals: whatIfTotalRows(result.totals, args.settings).map((row, i) => ({ ...row, [COST_PICO]: result.totals[i]!.costPico })),
     runs: whatIfRunRows(result.runs, { settings: args.settings, keys, pricedAsOf: args.pricedAsOf, runCaches: args.runCaches }),
     warnings: [...args.warnings],
   };
@@ -134,12 +136,6 @@ const usd = (value: number): string => formatUsdNumber(value);
 
 /** Runs caught and the spend saved on them alone (`2 ($0.2296)`; `0` when none): the saving is not the drop in spend. */
 const caughtText = (t: { caughtRuns: number; savedUsd: number }): string => (t.caughtRuns === 0 ? '0' : `${t.caughtRuns} (${usd(t.savedUsd)})`);
-
-/** A setting's spend less the baseline's, from exact picodollars: `-$1.2553`, `+$0.0100`, `$0`. */
-function spendChange(costUsd: number, baselineUsd: number): string {
-  const change = usdToPico(costUsd) - usdToPico(baselineUsd);
-  return `${change > 0 ? '+' : ''}${formatUsd(change)}`;
-}
 
 /** The strategy figures the per-run rows carry (the baseline's or any setting's): whatifFigures.ts. */
 function reportFigureKeys(report: WhatIfReport): FigureKey[] {
@@ -229,7 +225,7 @@ function summaryTable(report: WhatIfReport, width: number, textWidth: number): {
   const baseline = baselineLabel(report);
   const figures: Cell[][] = [
     [`${b.completed}/${b.runs}`, '-', '-', usd(b.costUsd), '-'],
-    ...report.totals.map((t) => [`${t.completed}/${t.runs}`, t.baselineCompletionsStopped, caughtText(t), usd(t.costUsd), spendChange(t.costUsd, b.costUsd)]),
+    ...report.totals.map((t) => [`${t.completed}/${t.runs}`, t.baselineCompletionsStopped, caughtText(t), usd(t.costUsd), spendChange(t, b)]),
   ];
   const counts = [b.stopReasons, ...report.totals.map((t) => t.stopReasons)];
   const besides = GAP + narrowestWidth(FIGURE_COLUMNS_ON_ONE_LINE, figures);

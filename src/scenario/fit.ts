@@ -3,7 +3,8 @@
  * come
  *   - steps to the end, separately for runs that completed and runs that did not (empirical quantiles),
  *     and the share of each (the population's weights); runs refused at the context window work on until
- *     their provider refuses them (fitWindow.ts);
+ *     their provider refuses them (fitWindow.ts); generated runs that completed without doing their task
+ *     (ground truth) are a retrier that gives up (fitGaveUp.ts);
  *   - output and tool-result token distributions (empirical quantiles of every call and result);
  *   - the prompt overhead the growth model cannot see: recorded prompt − (system + goal + history),
  *     fitted as a fixed part (tool schemas, framing) plus a part per step in the prompt (message framing);
@@ -28,6 +29,7 @@ import { CONTEXT_WINDOW_GROUP, windowNote, windowUnknownWarnings } from './fitWi
 import { fittedHardCapSteps, hardCapNote } from './fitHardCap.js';
 import { shareFieldsOf, toolSharesNote } from './fitToolShares.js';
 import { DEFAULT_HARD_CAP_STEPS } from './settings.js';
+import { doneUnfinishedNote, GAVE_UP_GROUP, gaveUp, gaveUpEntry, gaveUpNote } from './fitGaveUp.js';
 
 type Population = ScenarioFile['population'];
 
@@ -125,15 +127,17 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   if (traces.length === 0) throw new UserError({ file: '<arguments>', code: 'no_input', message: 'no runs to fit', hint: 'pass recorded traces' });
   const facts = traces.map((trace) => factsOf(trace, pricing(trace)));
   const shares = fittedShares(facts);
-  const sizes = fitSizes(facts);
+  // The runs that gave up draw their own sizes (fitGaveUp.ts); the others' are pooled.
+  const sizes = fitSizes(facts.filter((f) => !gaveUp(f)));
   const groups = endingGroups(facts);
   const model = mostCommon(traces.map((t) => t.header.model));
   const windowTokens = pricing(traces.find((t) => t.header.model === model)!).contextWindow;
   const hardCapSteps = fittedHardCapSteps(facts.map((f) => f.steps));
   const capSteps = hardCapSteps ?? DEFAULT_HARD_CAP_STEPS;
   const scenario = fittedScenarioFile(traces, { model, facts, shares, hardCapSteps, population: populationOf(groups, { sizes, windowTokens, capSteps }) });
-  const windowRuns = groups.find(([name]) => name === CONTEXT_WINDOW_GROUP)![1].length;
-  const notes = fitNotes(traces, { scenario, shares, sizes, groups, windowNote: windowNote(windowRuns, { model, windowTokens, capSteps }), hardCapNote: hardCapNote(hardCapSteps) });
+  const windowRuns = groupOf(groups, CONTEXT_WINDOW_GROUP).length;
+  const groupNotes = [windowNote(windowRuns, { model, windowTokens, capSteps }), gaveUpNote(groupOf(groups, GAVE_UP_GROUP)), doneUnfinishedNote(facts), hardCapNote(hardCapSteps)];
+  const notes = fitNotes(traces, { scenario, shares, sizes, groups, groupNotes: groupNotes.filter((note) => note !== '') });
   const warnings = [...poolingWarnings(traces, model), ...compactionWarnings(traces, scenario.context?.context ?? 'full'), ...windowUnknownWarnings(windowRuns, { model, windowTokens })];
   return { scenario, notes, warnings };
 }
@@ -167,12 +171,19 @@ function fittedShares(facts: readonly RunFacts[]): FittedShares {
   };
 }
 
-type EndingGroup = [name: string, group: RunFacts[], ending: 'answer' | 'provider-error' | 'context-window' | 'cut-off'];
+type EndingGroup = [name: string, group: RunFacts[], ending: 'answer' | 'gave-up' | 'provider-error' | 'context-window' | 'cut-off'];
 
-/** The runs by how they ended: completed, on a failed call, refused at the context window (fitWindow.ts), cut off. */
+const groupOf = (groups: readonly EndingGroup[], name: string): RunFacts[] => groups.find(([n]) => n === name)![1];
+
+/**
+ * The runs by how they ended: completed (having done their task, or with no ground truth to say), completed
+ * without doing their task by their ground truth (fitGaveUp.ts), on a failed call, refused at the context
+ * window (fitWindow.ts), cut off.
+ */
 function endingGroups(facts: readonly RunFacts[]): EndingGroup[] {
   return [
-    ['completed', facts.filter((f) => f.completed), 'answer'],
+    ['completed', facts.filter((f) => f.completed && !gaveUp(f)), 'answer'],
+    [GAVE_UP_GROUP, facts.filter(gaveUp), 'gave-up'],
     [PROVIDER_ERROR_GROUP, facts.filter((f) => !f.completed && f.endsOnFailedCall && !f.refusedAtWindow), 'provider-error'],
     [CONTEXT_WINDOW_GROUP, facts.filter((f) => !f.completed && f.refusedAtWindow), 'context-window'],
     ['unfinished: cut off', facts.filter((f) => !f.completed && !f.endsOnFailedCall), 'cut-off'],
@@ -180,16 +191,18 @@ function endingGroups(facts: readonly RunFacts[]): EndingGroup[] {
 }
 
 /**
- * One healthy behaviour per ending group that has runs, weighted by its runs. The runs refused at the
- * window work on until their provider refuses them (steps past any the window allows: not drawn), when
- * the profile's model has a window (`windowTokens`); else they end at their recorded steps on a failed call.
+ * One healthy behaviour per ending group that has runs, weighted by its runs (the runs that gave up: a
+ * retrier, fitGaveUp.ts). The runs refused at the window work on until their provider refuses them (steps
+ * past any the window allows: not drawn), when the profile's model has a window (`windowTokens`); else they
+ * end at their recorded steps on a failed call.
  */
 function populationOf(groups: readonly EndingGroup[], fitted: { sizes: FittedSizes; windowTokens: number | undefined; capSteps: number }): Population {
   const { sizes } = fitted;
   const { outputTokens, toolResultTokens, sizeScale } = sizes;
   return groups
     .filter(([, group]) => group.length > 0)
-    .map(([name, group, ending]) => {
+    .map(([name, group, ending]): Population[number] => {
+      if (ending === 'gave-up') return gaveUpEntry(group);
       const untilTheWindow = ending === 'context-window' && fitted.windowTokens !== undefined;
       const written = untilTheWindow ? 'cut-off' : ending === 'context-window' ? 'provider-error' : ending;
       return {
@@ -251,15 +264,20 @@ function fittedScenarioFile(traces: readonly Trace[], fitted: { model: string; f
 }
 
 /**
- * The header's caveat on context strategies: fit's entries are `healthy`, whose steps do not depend on what the
- * prompt holds, so they do not react to a context strategy (report/warnings.ts STRATEGY_CLOSED_LOOP_WAY).
+ * The header's caveat on context strategies: fit's entries are `healthy` (and a `retrier` that gives up, for runs
+ * that answered without doing their task: fitGaveUp.ts), whose steps do not depend on what the prompt holds, so they
+ * do not react to a context strategy (report/warnings.ts STRATEGY_CLOSED_LOOP_WAY).
  */
-export const FITTED_CONTEXT_NOTE =
-  'Context strategies: every entry is healthy, whose steps do not depend on what the prompt holds, so its agents do not react to the context strategy: under window, mask or summary its runs cost what the strategy costs but complete and stop as under full history. ' +
-  'For a strategy\'s effect on completions, add entries whose behaviour reacts to the window (forgetful: docs/scenarios.md) or run your own agent under it (against loopcost serve, or runAgentLoop).';
+export function fittedContextNote(population: Population): string {
+  const entries = population.some((entry) => entry.behaviour === 'retrier') ? 'every entry is healthy or a retrier that gives up' : 'every entry is healthy';
+  return (
+    `Context strategies: ${entries}, whose steps do not depend on what the prompt holds, so its agents do not react to the context strategy: under window, mask or summary its runs cost what the strategy costs but complete and stop as under full history. ` +
+    'For a strategy\'s effect on completions, add entries whose behaviour reacts to the window (forgetful: docs/scenarios.md) or run your own agent under it (against loopcost serve, or runAgentLoop).'
+  );
+}
 
 /** What the fit did, in words (the profile's header comment). */
-function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; shares: FittedShares; sizes: FittedSizes; groups: readonly EndingGroup[]; windowNote: string; hardCapNote: string }): string[] {
+function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; shares: FittedShares; sizes: FittedSizes; groups: readonly EndingGroup[]; groupNotes: readonly string[] }): string[] {
   const { scenario, shares, sizes, groups } = fitted;
   const models = [...new Set(traces.map((t) => t.header.model))].sort();
   return [
@@ -269,10 +287,9 @@ function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; sh
     `Cached share: ${shares.cached} cached of ${shares.servable} tokens a cache could have served (the previous prompt${shares.modelledPrompts > 0 ? `, as the growth model builds it where a call recorded none: ${shares.modelledPrompts} calls` : ''}) = ${shares.hitShare}.`,
     toolSharesNote(groups),
     `Sizes: each run's mean size per call over the overall mean is its size scale (${sizes.scaledRuns} runs); output and tool-result sizes are pooled divided by their run's scale${ownScales(groups, sizes)}.`,
-    ...(fitted.windowNote === '' ? [] : [fitted.windowNote]),
-    ...(fitted.hardCapNote === '' ? [] : [fitted.hardCapNote]),
+    ...fitted.groupNotes,
     heldOutStatement(traces.length),
     `Steps and size scale are drawn together per run where a group has ${MIN_RUNS_FOR_CORRELATION} runs or more (Gaussian copula with the group's rank correlation, stepsSizeRankCorrelation); the prompt head independently; token sizes per step, the top knot of each size distribution keeping the mean of its last segment.`,
-    FITTED_CONTEXT_NOTE,
+    fittedContextNote(scenario.population),
   ];
 }

@@ -13,10 +13,15 @@ import { sourceFacts } from '../loop/sourceFacts.js';
 import type { StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord, Trace } from '../trace/types.js';
+import { finalFailuresOf, type FinalFailures } from './fitGaveUp.js';
 
 /** What one recorded run contributes to the fit. */
 export interface RunFacts {
   completed: boolean;
+  /** Whether the run did its task, by its ground truth (`header.synthetic.taskDone`: generated runs); undefined for a recording. */
+  taskDone: boolean | undefined;
+  /** Its failing calls right before its last (a retrier's attempts before it gave up: fitGaveUp.ts). */
+  finalFailures: FinalFailures;
   endsOnFailedCall: boolean;
   /** The last call was its provider's refusal of a prompt past the window (failed.contextLengthExceeded). */
   refusedAtWindow: boolean;
@@ -54,6 +59,8 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
   const { outcome, views } = replayWatchingPrompts(trace, pricing);
   const facts: RunFacts = {
     completed: outcome.stop.reason === 'completed',
+    taskDone: trace.header.synthetic?.taskDone,
+    finalFailures: finalFailuresOf(trace.calls),
     endsOnFailedCall: trace.calls.at(-1)?.failed !== undefined,
     refusedAtWindow: trace.calls.at(-1)?.failed?.contextLengthExceeded !== undefined,
     steps: outcome.steps,

@@ -3,7 +3,8 @@
  * run, steps per run and prompt tokens at the last call, with each relative gap, the completion share
  * of each, the runs of each whose every call failed at the provider ($0: what a p10 of $0 is; the group fit
  * keeps the recorded ones in), and the runs of each that ended at the context window (refused by their
- * provider for length: fitWindow.ts).
+ * provider for length: fitWindow.ts), and, when every recorded run carries its ground truth (generated runs), the
+ * share of each that did its task (fitGaveUp.ts).
  */
 import { picoToUsd } from '../money.js';
 import type { RunResult } from '../replay/replay.js';
@@ -35,6 +36,8 @@ export interface FitComparison {
   recordedRuns: number;
   syntheticRuns: number;
   completion: { recorded: number; synthetic: number; gapPoints: number };
+  /** Runs that did their task with no brakes, by their ground truth: only when every recorded run carries one (generated runs). */
+  tasksDone?: { recorded: number; synthetic: number; gapPoints: number };
   rows: QuantileRow[];
   /**
    * Runs whose every call failed at the provider (report/render.ts allCallsFailed): nothing billed, $0;
@@ -53,8 +56,22 @@ export function quantilesOf(values: readonly number[]): Record<QuantileName, num
 
 const completionShare = (runs: readonly RunResult[]) => runs.filter((r) => r.stopReason === 'completed').length / runs.length;
 
-/** Both sets must have been run with keepSteps (for the last call's prompt). */
-export function compareRuns(recorded: readonly RunResult[], synthetic: readonly RunResult[]): FitComparison {
+/**
+ * The share of runs that did their task, recorded (`recordedTasksDone`: each run's ground truth, in order) and
+ * synthetic; undefined unless every recorded run carries its ground truth.
+ */
+function tasksDoneOf(recordedTasksDone: readonly (boolean | undefined)[], synthetic: readonly RunResult[]): FitComparison['tasksDone'] {
+  if (recordedTasksDone.length === 0 || recordedTasksDone.some((done) => done === undefined)) return undefined;
+  const recorded = recordedTasksDone.filter((done) => done === true).length / recordedTasksDone.length;
+  const done = synthetic.filter((run) => run.synthetic?.taskDone === true).length / synthetic.length;
+  return { recorded, synthetic: done, gapPoints: (done - recorded) * 100 };
+}
+
+/**
+ * Both sets must have been run with keepSteps (for the last call's prompt); `recordedTasksDone`: each recorded
+ * run's ground truth (header.synthetic.taskDone), undefined for a recording.
+ */
+export function compareRuns(recorded: readonly RunResult[], synthetic: readonly RunResult[], recordedTasksDone: readonly (boolean | undefined)[] = []): FitComparison {
   const rows: QuantileRow[] = [];
   for (const metric of Object.keys(FIT_METRICS) as FitMetric[]) {
     const r = quantilesOf(recorded.map(FIT_METRICS[metric]));
@@ -67,7 +84,9 @@ export function compareRuns(recorded: readonly RunResult[], synthetic: readonly 
   const sc = completionShare(synthetic);
   const failed = { recorded: recorded.filter(allCallsFailed).length, synthetic: synthetic.filter(allCallsFailed).length, recordedAtWindow: recorded.filter((run) => allCallsFailed(run) && endedAtWindow(run)).length };
   const refused = { recorded: recorded.filter(endedAtWindow).length, synthetic: synthetic.filter(endedAtWindow).length };
-  return { recordedRuns: recorded.length, syntheticRuns: synthetic.length, completion: { recorded: rc, synthetic: sc, gapPoints: (sc - rc) * 100 }, rows, allCallsFailed: failed, refusedAtWindow: refused };
+  const tasksDone = tasksDoneOf(recordedTasksDone, synthetic);
+  const completion = { recorded: rc, synthetic: sc, gapPoints: (sc - rc) * 100 };
+  return { recordedRuns: recorded.length, syntheticRuns: synthetic.length, completion, ...(tasksDone === undefined ? {} : { tasksDone }), rows, allCallsFailed: failed, refusedAtWindow: refused };
 }
 
 const endedAtWindow = (run: RunResult) => run.stopReason === 'provider_refused';

@@ -12,7 +12,7 @@ import type { RunResult } from '../replay/replay.js';
 import type { ScenarioRunSettings } from '../report/scenarios.js';
 import { loadReplayScenarioFiles } from './checkOnly.js';
 import type { AnyScenario, Scenario } from './load.js';
-import { prepareScenario, resolveScenarioPricing, runSynthetic, strategyPlaceOf, type RunScenarioOptions } from './run.js';
+import { prepareScenario, resolveScenarioPricing, runSynthetic, strategyPlaceOf, type PreparedScenario, type RunScenarioOptions } from './run.js';
 import { COMMAND_LINE_MODEL } from '../options/given.js';
 import { scenarioSettings, type ScenarioOverrides, type ScenarioSettings } from './settings.js';
 
@@ -73,11 +73,12 @@ export function scenarioRunOptions({ settings, strategyPlace }: ScenarioInput, o
 
 /**
  * The runs of one scenario input, closed-loop, under its settings: runScenario's runs, prepared as the
- * commands prepare them, so that a refusal names their flags (--model, --max-output-tokens), not runScenario's options.
+ * commands prepare them, so that a refusal names their flags (--model, --max-output-tokens), not runScenario's
+ * options; with the scenario as prepared (what their no-brake runs are made from: replay's false stops).
  */
-export function runScenarioInput(input: ScenarioInput, options: { prices: PriceTable; model?: string; keepSteps?: boolean }): RunResult[] {
+export function runScenarioInput(input: ScenarioInput, options: { prices: PriceTable; model?: string; keepSteps?: boolean }): { prepared: PreparedScenario & { firstRun: number }; runs: RunResult[] } {
   const prepared = prepareScenario(input.scenario, scenarioRunOptions(input, options));
-  return Array.from({ length: prepared.runs }, (_, i) => runSynthetic(prepared, prepared.firstRun + i).result);
+  return { prepared, runs: Array.from({ length: prepared.runs }, (_, i) => runSynthetic(prepared, prepared.firstRun + i).result) };
 }
 
 /** The brakes, context and latency a report names: the scenarios' own when every input is a scenario run under the same ones. */

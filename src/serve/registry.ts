@@ -20,7 +20,8 @@
  * summary call) holds a place: it ends as the request past its end would end it (a client its own brakes
  * stopped there sends none), and the new session takes its place.
  */
-import { defaultCacheMode, resolveTracePricing } from '../replay/replay.js';
+import { defaultCacheMode } from '../replay/replay.js';
+import { tracePricing } from '../replay/tracePricing.js';
 import { prepareScenario, syntheticStart, type PreparedScenario, type SyntheticStart } from '../scenario/run.js';
 import { atDrawPlace } from '../scenario/drawPlace.js';
 import type { Scenario } from '../scenario/load.js';
@@ -105,8 +106,7 @@ export class SessionRegistry {
         })
       : undefined;
     if (this.traces.length === 0 && !this.prepared) throw new Error('startServer: sources needs traces or a scenario');
-    // Unknown models fail here, before the server listens.
-    for (const trace of this.traces) resolveTracePricing(trace, { prices: options.prices });
+    for (const trace of this.traces) tracePricing(trace, { prices: options.prices }); // unknown models fail here, before the server listens
   }
 
   /** Model names clients may ask for (the server answers whatever model a request names). */
@@ -258,7 +258,7 @@ export class SessionRegistry {
     const ordinal = this.all.length + this.failedStarts;
     if (this.prepared) return this.startSynthetic(id, this.runOf(headers, ordinal));
     const trace = this.traceOf(headers, ordinal);
-    const pricing = resolveTracePricing(trace, { prices: this.options.prices });
+    const pricing = tracePricing(trace, { prices: this.options.prices });
     const cache = this.options.cache ?? defaultCacheMode(trace);
     const pricingOf = this.summaryModels.pricingOf(trace.header.recordedAt);
     const setup = { id, source: trace.source, model: trace.header.model, pricing, cache, systemTokens: trace.header.systemTokens, goalTokens: trace.header.goalTokens, pricingOf };

@@ -14,7 +14,8 @@ import type { LatencyModel } from '../loop/latency.js';
 import { validateReplayerBrakes, validateTreeOptions, validateTreeReplayerOptions } from '../options/entryPoints.js';
 import { optionPlace, requireTraces } from '../options/given.js';
 import type { PriceTable } from '../pricing/types.js';
-import { checkSummaryTrigger, defaultCacheMode, resolveTracePricing, summaryPricingOf } from '../replay/replay.js';
+import { checkSummaryTrigger, defaultCacheMode, summaryPricingOf } from '../replay/replay.js';
+import { tracePricing } from '../replay/tracePricing.js';
 import { recordedContextPlace, recordedStrategyOf } from '../replay/recordedStrategy.js';
 import type { Trace } from '../trace/types.js';
 import { playSessionTree, type SubagentLimits } from './engine.js';
@@ -75,7 +76,7 @@ export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions,
  * caller's; a model or strategy no table prices is named as `entry`'s option (the CLI resolved its runs' first, naming its flags).
  */
 function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>, entry: string, own: OwnRunBrakes = {}): (brakes: BrakeSettings) => TreeResult {
-  const pricingOf = perRun((run) => resolveTracePricing(run, { ...options, modelPlace: optionPlace(entry, 'model') }));
+  const pricingOf = perRun((run) => tracePricing(run, { ...options, modelPlace: optionPlace(entry, 'model') }));
   const strategyPlace = options.strategyPlace ?? optionPlace(entry, 'strategy');
   // A run replayed as its loop ran it (a live recording that states its strategy, under full context): its summary calls priced as that strategy says.
   const ranUnder = perRun((run) => recordedStrategyOf(run, options.strategy));

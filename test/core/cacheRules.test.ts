@@ -4,6 +4,7 @@ import { NO_BRAKES } from '../../src/brakes/config.js';
 import { bundledPriceTable } from '../../src/pricing/index.js';
 import { cacheRuleFor } from '../../src/pricing/cacheRules.js';
 import { cacheNotesOf, replayTrace, resolveTracePricing } from '../../src/replay/replay.js';
+import { tracePricing } from '../../src/replay/tracePricing.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { call, distinctSteps, handPriced, handTable, toolCall, trace } from '../helpers.js';
 
@@ -36,6 +37,16 @@ describe('cache rules per provider and model family', () => {
     const pricing = resolveTracePricing(t, { prices });
     expect(pricing.cacheRule).toMatchObject({ minPrefixTokens: 1024, incrementTokens: 128 });
     expect(resolveTracePricing(t, { prices })).toBe(pricing);
+  });
+
+  it('loopcost\'s own callers take the table\'s pricing unfilled (tracePricing): the same figures, no copy', () => {
+    const prices = bundledPriceTable();
+    const t = trace(distinctSteps(4, 100, 200), { system: 700, model: 'gpt-4o-mini' });
+    const unfilled = tracePricing(t, { prices });
+    expect(unfilled).toBe(prices.resolve('gpt-4o-mini', undefined, t.header.recordedAt));
+    expect(unfilled.cacheRule).toBeUndefined();
+    const cost = (pricing: ModelPricing) => replayTrace(t, { brakes: NO_BRAKES, strategy: { kind: 'full', cache: 'on' }, prices, pricing }).costPico;
+    expect(cost(unfilled)).toBe(cost(resolveTracePricing(t, { prices })));
   });
 });
 

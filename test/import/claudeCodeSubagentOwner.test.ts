@@ -5,7 +5,7 @@
  * (exit 2) naming the file, line and field (hostile-input review HX1). Fixtures: copies of
  * test/fixtures/claude-code and test/fixtures/claude-code-20, edited here.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { InputIssue } from '../../src/errors.js';
@@ -58,7 +58,7 @@ describe('a sub-agent file that is not that sub-agent\'s is refused where the tr
     expect(issues[0]!.hint).toContain(`restore the agent-${AGENT}.jsonl that session ${SESSION} wrote`);
   });
 
-  it('(b) another session\'s sub-agent under this name: agentId and sessionId each named at line 1, and no "has no transcript file" warning', async () => {
+  it('(b) another session\'s sub-agent under this name: agentId and sessionId each named at line 1; the file removed, as the hint says, its calls are warned of as left out (exit 0)', async () => {
     const copy = treeCopy();
     rewrite(copy.subagent, (value) => Object.assign(value, { agentId: 'a881341', sessionId: OTHER_SESSION }));
     const issues = await issuesOf(copy.session);
@@ -70,8 +70,12 @@ describe('a sub-agent file that is not that sub-agent\'s is refused where the tr
     const run = await cli('replay', '--tree', copy.session, '--max-cost', '2');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${copy.subagent}:line 1 field 'agentId': agentId is "a881341"`);
-    expect(run.stderr).not.toContain('has no transcript file');
+    expect(run.stderr).toContain('or remove this file: the sub-agent\'s calls are then warned of as left out');
     expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    rmSync(copy.subagent);
+    const removed = await cli('replay', '--tree', copy.session, '--max-cost', '2');
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stderr).toMatch(new RegExp(`sub-agent ${AGENT} \\(started by tool call \\S+, ${SESSION}\\.jsonl line \\d+\\) has no transcript file \\(looked for as [^)]*agent-${AGENT}\\.jsonl or \\.jsonl\\.gz[^)]*\\): its calls and their cost are left out of the totals`));
   });
 
   it('(c) only the sessionId edited: refused at line 1, field sessionId', async () => {

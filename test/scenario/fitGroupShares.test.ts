@@ -13,6 +13,7 @@ import { actionFingerprint } from '../../src/brakes/fingerprint.js';
 import { loadTraceFiles } from '../../src/import/index.js';
 import { collectInputs } from '../../src/io/collectInputs.js';
 import { CONTEXT_WINDOW_GROUP } from '../../src/scenario/fitWindow.js';
+import { GAVE_UP_GROUP } from '../../src/scenario/fitGaveUp.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import type { Trace } from '../../src/trace/types.js';
 import { collectAsync } from '../helpers.js';
@@ -31,9 +32,12 @@ for (const argv of [['generate', scenarioFile, '--out', generated], ['fit', gene
 }
 const traces = await collectAsync(loadTraceFiles(collectInputs([generated])));
 
-/** fit's groups by how a run ended (fit.ts endingGroups): these runs complete, are refused at the window, or are cut off. */
+/**
+ * fit's groups by how a run ended (fit.ts endingGroups): these runs complete (the retriers without doing their
+ * task, by their ground truth: fitGaveUp.ts), are refused at the window, or are cut off.
+ */
 function groupOf(trace: Trace): string {
-  if (trace.end.outcome === 'completed') return 'completed';
+  if (trace.end.outcome === 'completed') return trace.header.synthetic?.taskDone === false ? GAVE_UP_GROUP : 'completed';
   return trace.calls.at(-1)?.failed?.contextLengthExceeded ? CONTEXT_WINDOW_GROUP : 'unfinished: cut off';
 }
 
@@ -76,10 +80,15 @@ describe("fit: each group's repeat and error shares are its own runs'", () => {
     const profile = parseScenario(readFileSync(profileFile, 'utf8'), profileFile);
     const groups = new Map<string, Trace[]>();
     for (const trace of traces) groups.set(groupOf(trace), [...(groups.get(groupOf(trace)) ?? []), trace]);
-    expect([...groups.keys()].sort()).toEqual(['completed', CONTEXT_WINDOW_GROUP, 'unfinished: cut off'].sort());
+    expect([...groups.keys()].sort()).toEqual(['completed', GAVE_UP_GROUP, CONTEXT_WINDOW_GROUP, 'unfinished: cut off'].sort());
     const all = sharesOf(traces);
     for (const [name, runs] of groups) {
-      const entry = profile.population.find((e) => e.name === name) as { repeatShare?: number; errorShare?: number };
+      const entry = profile.population.find((e) => e.name === name) as { behaviour: string; repeatShare?: number; errorShare?: number };
+      // The runs that gave up are a retrier, whose attempts fail by what it is: no shares written.
+      if (name === GAVE_UP_GROUP) {
+        expect(entry.behaviour).toBe('retrier');
+        continue;
+      }
       const own = sharesOf(runs);
       // Written to 3 places: within half a thousandth of the group's own.
       expect(Math.abs((entry.repeatShare ?? 0) - own.repeatShare), name).toBeLessThanOrEqual(0.0005);

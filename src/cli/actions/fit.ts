@@ -10,13 +10,15 @@ import { writeFileAtomic } from '../../io/atomicWrite.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import type { ModelPricing, PriceSource, PriceTable } from '../../pricing/types.js';
 import type { Trace } from '../../trace/types.js';
-import { replayTrace, resolveTracePricing, type RunResult } from '../../replay/replay.js';
+import { replayTrace, type RunResult } from '../../replay/replay.js';
+import { tracePricing } from '../../replay/tracePricing.js';
 import { formatUsdNumber } from '../../report/money.js';
 import { formatTable, type Column } from '../../report/table.js';
 import { labelledLine, reportFooter } from '../../report/view.js';
 import { fitScenario, PROVIDER_ERROR_GROUP, RUNS_FOR_A_TAIL } from '../../scenario/fit.js';
 import { reliabilityLine } from '../../scenario/fitReliability.js';
 import { CONTEXT_WINDOW_GROUP } from '../../scenario/fitWindow.js';
+import { GAVE_UP_GROUP } from '../../scenario/fitGaveUp.js';
 import { profiledRuns, subagentsLeftOutLine } from '../../scenario/fitPooling.js';
 import { fitPricesNote } from '../../scenario/fitWarnings.js';
 import { allCallsFailedLine, compareRuns, refusedAtWindowLine, type FitComparison } from '../../scenario/fitReport.js';
@@ -78,7 +80,20 @@ export function completionLine(completion: FitComparison['completion']): string 
   return `completion: recorded ${percentText(completion.recorded)}, synthetic ${percentText(completion.synthetic)} (${signedPointsText(completion.gapPoints)} points)\n`;
 }
 
-function renderComparison(c: FitComparison, view: { how: string; unseenRuns: string; priceSource: PriceSource; warnings: readonly ReportWarning[]; width: number }): string {
+/**
+ * Runs that did their task, recorded and synthetic, by their ground truth ('' unless every recorded run carries
+ * one): a run that completed need not have (a retrier that gives up), and fit keeps those apart (fitGaveUp.ts).
+ */
+export function tasksDoneLine(c: Pick<FitComparison, 'tasksDone'>, runs: { gaveUp: number; doneUnfinished: number }): string {
+  if (c.tasksDone === undefined) return '';
+  const { recorded, synthetic, gapPoints } = c.tasksDone;
+  const its = (n: number) => (n === 1 ? 'its' : 'their');
+  const apart = runs.gaveUp === 0 ? 'every recorded run that completed did its task' : `the ${counted(runs.gaveUp, 'recorded run')} that completed without doing ${its(runs.gaveUp)} task are the profile's '${GAVE_UP_GROUP}' group`;
+  const short = runs.doneUnfinished === 0 ? '' : `; ${counted(runs.doneUnfinished, 'unfinished run')} that did ${its(runs.doneUnfinished)} task (then went on until cut) are fitted unfinished, ${its(runs.doneUnfinished)} task not done: the synthetic share is short by ${runs.doneUnfinished === 1 ? 'it' : 'them'}`;
+  return `tasks done: recorded ${percentText(recorded)}, synthetic ${percentText(synthetic)} (${signedPointsText(gapPoints)} points), by the runs' ground truth: ${apart}${short}`;
+}
+
+function renderComparison(c: FitComparison, view: { how: string; unseenRuns: string; truthRuns: { gaveUp: number; doneUnfinished: number }; priceSource: PriceSource; warnings: readonly ReportWarning[]; width: number }): string {
   const { how, priceSource, width } = view;
   const rows = c.rows.map((row) => {
     const value = (n: number) => (row.metric === 'costPerRunUsd' ? formatUsdNumber(n) : n.toFixed(1));
@@ -89,7 +104,8 @@ function renderComparison(c: FitComparison, view: { how: string; unseenRuns: str
   const said = (line: string) => (line === '' ? '' : labelledLine(line, width));
   const zeroRuns = said(allCallsFailedLine(c, { providerError: PROVIDER_ERROR_GROUP, contextWindow: CONTEXT_WINDOW_GROUP }));
   const atWindow = said(refusedAtWindowLine(c, CONTEXT_WINDOW_GROUP));
-  return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${zeroRuns}${atWindow}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
+  const tasksDone = said(tasksDoneLine(c, view.truthRuns));
+  return `${labelledLine(how, width)}${formatTable(COLUMNS, rows, { maxWidth: width })}${completion}${tasksDone}${zeroRuns}${atWindow}${heldOut}${reportFooter({ priceSource, warnings: view.warnings, width })}`;
 }
 
 /**
@@ -148,7 +164,7 @@ function profileOf(read: readonly { trace: Trace; run: RunResult }[], ctx: { fla
   const leftOut = subagentsLeftOutLine(subagentRunsLeftOut);
   if (leftOut !== '') io.stderr(`loopcost: ${leftOut}\n`);
   const traces = profiled.map((r) => r.trace);
-  const fitted = fitScenario(traces, (trace) => resolveTracePricing(trace, { prices }));
+  const fitted = fitScenario(traces, (trace) => tracePricing(trace, { prices }));
   const { scenario } = fitted;
   const notes = leftOut === '' ? fitted.notes : [fitted.notes[0]!, leftOut, ...fitted.notes.slice(1)];
   // The window the profile's runs are held to speaks of the recorded runs of the profile's model only.
@@ -156,7 +172,12 @@ function profileOf(read: readonly { trace: Trace; run: RunResult }[], ctx: { fla
   const windowWarnings = pastProfileWindowWarnings(ofProfileModel, resolveScenarioPricing({ ...scenario, source: flags.out ?? 'fitted profile' }, prices));
   const warnings = [...fitted.warnings, ...priceGapWarningsOf(traces, { prices, inputs }), ...windowWarnings];
   const yaml = scenarioYaml(scenario, [...notes, ...pricesNotes(flags, prices.source), ...warnings.map((w) => `Warning: ${w.message}`)]);
-  return { recorded: profiled.map((r) => r.run), subagentRunsLeftOut, warnings, yaml };
+  const recordedTasksDone = profiled.map((r) => r.trace.header.synthetic?.taskDone);
+  const truthRuns = {
+    gaveUp: profiled.filter((r) => r.run.stopReason === 'completed' && r.trace.header.synthetic?.taskDone === false).length,
+    doneUnfinished: profiled.filter((r) => r.run.stopReason !== 'completed' && r.trace.header.synthetic?.taskDone === true).length,
+  };
+  return { recorded: profiled.map((r) => r.run), recordedTasksDone, truthRuns, subagentRunsLeftOut, warnings, yaml };
 }
 
 /** --runs, --seed and --format shape the report only: said on stderr when given without --report (read first: a bad value is refused alone). */
@@ -181,21 +202,21 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
   // The recorded runs replayed as recorded as they are read (what --report compares, and the prompts the
   // profile's window must hold): a run costing past $9,007 makes its file bad too (replay names it).
   const read = await workOnRuns(traceInputs(files, flags, { unread, broughtIn }), io, (trace) => {
-    resolveTracePricing(trace, { prices });
+    tracePricing(trace, { prices });
     return { trace, run: replayTrace(trace, { brakes: NO_BRAKES, strategy: { kind: 'full' }, prices, keepSteps: true }) };
   });
-  const { recorded, subagentRunsLeftOut, warnings, yaml } = profileOf(read, { flags, prices, inputs, io });
+  const { recorded, recordedTasksDone, truthRuns, subagentRunsLeftOut, warnings, yaml } = profileOf(read, { flags, prices, inputs, io });
   let report = '';
   if (flags.report) {
     const profile = parseScenario(yaml, flags.out ?? 'fitted profile');
     const synthetic = runScenario(profile, { prices, runs, seed, brakes: NO_BRAKES, keepSteps: true });
-    const comparison = compareRuns(recorded, synthetic);
+    const comparison = compareRuns(recorded, synthetic, recordedTasksDone);
     const unseenRuns = reliabilityLine({ comparison, recorded, synthetic, windowGroup: CONTEXT_WINDOW_GROUP }, RUNS_FOR_A_TAIL);
     const how = `recorded: ${recorded.length} runs replayed as recorded${subagentRunsLeftOut === 0 ? '' : ` (${counted(subagentRunsLeftOut, 'sub-agent run')} left out)`}; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes; ${QUANTILE_NOTE}`;
     report =
       flags.format === 'json'
         ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, subagentRunsLeftOut, ...comparison, unseenRuns, warnings: [...inputWarningsOf(io), ...warnings] }, null, 2)}\n`
-        : renderComparison(comparison, { how, unseenRuns, priceSource: prices.source, warnings: [...inputWarningsOf(io), ...warnings], width: reportView({}, io).width });
+        : renderComparison(comparison, { how, unseenRuns, truthRuns, priceSource: prices.source, warnings: [...inputWarningsOf(io), ...warnings], width: reportView({}, io).width });
   }
   const profileToStdout = flags.out === undefined || flags.out === STDOUT_PATH;
   if (profileToStdout) io.stdout(yaml);

@@ -144,8 +144,8 @@ function noteRecorded(recorded: RecordedReplay, shared: ReplayShared): { skips: 
   let skips = 0;
   const recordedCaches: CacheMode[] = [];
   for (const i of recorded.kept) {
-    const { skips: skipsRun, cache, falseStop, completesUnbraked, byTruth, ...note } = recorded.notes.at(i);
-    shared.falseStops.add({ falseStop, completesUnbraked, byTruth });
+    const { skips: skipsRun, cache, stop, steps, unbrakedStop, unbrakedSteps, truth, ownDone, ...note } = recorded.notes.at(i);
+    shared.falseStops.add({ stop, steps, unbrakedStop, unbrakedSteps, truth, ownDone });
     recordedCaches.push(cache);
     shared.pricings.add(note.pricing);
     shared.notes.addNote(note);
@@ -159,11 +159,11 @@ function replayScenarios(command: ReplayCommand, shared: ReplayShared, scenarioP
   const synthetic: RunResult[] = [];
   command.scenarios.forEach((input, i) => {
     const pricing = scenarioPricing[i]!;
-    const runs = runScenarioInput(input, { prices: shared.prices, keepSteps: shared.keepSteps, ...(command.model === undefined ? {} : { model: command.model }) });
+    const { prepared, runs } = runScenarioInput(input, { prices: shared.prices, keepSteps: shared.keepSteps, ...(command.model === undefined ? {} : { model: command.model }) });
     shared.pricings.add(pricing, runs.length);
     const sent = sentMaxTokens([input.settings.brakes]);
     for (const run of runs) shared.notes.addSynthetic(run.source, pricing, input.settings.strategy.cache, sent);
-    for (const mark of syntheticMarks(input, runs, { prices: shared.prices, ...(command.model === undefined ? {} : { model: command.model }) })) shared.falseStops.add(mark);
+    for (const mark of syntheticMarks(prepared, runs)) shared.falseStops.add(mark);
     appendAll(synthetic, runs);
   });
   return synthetic;

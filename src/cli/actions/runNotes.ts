@@ -10,7 +10,8 @@ import type { PriceDays } from '../../pricing/source.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { UserError } from '../../errors.js';
 import { runOfFile } from '../../io/openInput.js';
-import { resolveTracePricing, type RunResult } from '../../replay/replay.js';
+import type { RunResult } from '../../replay/replay.js';
+import { tracePricing } from '../../replay/tracePricing.js';
 import { isBrakeStop } from '../../brakes/stopReasons.js';
 import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { recordedCostCheckOf, recordedWebSearches } from '../../replay/runFacts.js';
@@ -233,7 +234,7 @@ const MODEL_FIELD: Record<string, string> = {
  */
 export function pricingFor(trace: Trace, options: { prices: PriceTable; model?: string }): ModelPricing {
   try {
-    return resolveTracePricing(trace, { ...options, modelPlace: COMMAND_LINE_MODEL });
+    return tracePricing(trace, { ...options, modelPlace: COMMAND_LINE_MODEL });
   } catch (error) {
     const from = trace.header.importedFrom;
     // A native file converted by `loopcost import` names the model in `header.model`, as its reader sees it.

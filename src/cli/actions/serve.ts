@@ -30,7 +30,8 @@ import { checkListenHost, listenProblem } from './serveListen.js';
 import { serveCheckText, type ServeCheck } from '../../report/serveCheck.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import { runsCache } from '../../report/runsTook.js';
-import { defaultCacheMode, resolveTracePricing } from '../../replay/replay.js';
+import { defaultCacheMode } from '../../replay/replay.js';
+import { tracePricing } from '../../replay/tracePricing.js';
 import { resolveScenarioPricing } from '../../scenario/scenarioPlaces.js';
 
 export type ServeFlags = PriceFlags & ReadFlags & { port?: string; host?: string; cache?: string; seed?: string; maxSessions?: string; sessionIdleSeconds?: string; check?: boolean };
@@ -119,7 +120,7 @@ function checkSources(sources: ServeSources, prices: PriceTable): void {
 function servedAs(sources: ServeSources, options: { prices: PriceTable; cache: CacheMode | undefined }): Pick<ServeCheck, 'what' | 'models' | 'cache' | 'priceSource' | 'population'> {
   const { prices, cache } = options;
   if (sources.traces) {
-    const models = sources.traces.map((trace) => resolveTracePricing(trace, { prices }).model);
+    const models = sources.traces.map((trace) => tracePricing(trace, { prices }).model);
     return { what: counted(sources.traces.length, 'recorded run'), models, priceSource: prices.source, cache: runsCache({ ...(cache === undefined ? {} : { given: cache }), recordedCaches: sources.traces.map(defaultCacheMode), scenarios: [] }) };
   }
   const { scenario, settings } = sources.scenario!;

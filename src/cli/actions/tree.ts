@@ -32,6 +32,9 @@ import { inputWarningsOf } from './inputWarnings.js';
 import { recordedTreeSettings, type RecordedTreeSettings } from './treeRecorded.js';
 export { treeTraceInputs } from './treeHeaders.js';
 import { modelWindowMaxTokens } from '../../population/modelWindow.js';
+import type { FalseStopMark } from '../../report/replayFalseStops.js';
+import { treeFalseStopFigures, treeFalseStopMark } from '../../report/treeFalseStops.js';
+import { anyTreeBrakeOn } from './replayBaselines.js';
 
 /**
  * `work` over every tree of the inputs (loose runs as trees of one agent), a tree with a run in a bad file
@@ -91,16 +94,22 @@ function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latenc
   };
 }
 
+/** Each tree replayed under its settings; with a brake on, beside its no-brake tree (its false-stop mark, report/treeFalseStops.ts). */
+function treeReplays(command: TreeCommand, prices: PriceTable): (trees: SessionTree[]) => { result: TreeResult; brakes: BrakeConfig; mark?: FalseStopMark }[] {
+  const counting = anyTreeBrakeOn(command);
+  return (trees) =>
+    trees.map((tree) => {
+      const { brakes, subagent, runBrakesOf } = treeSettings(command, tree);
+      const result = treeReplayer(tree, replayOptions({ ...command, subagent }, prices), runBrakesOf === undefined ? {} : { runBrakesOf })(brakes);
+      return { result, brakes, ...(counting ? { mark: treeFalseStopMark(result, treeReplayer(tree, replayOptions({ ...command, subagent: undefined }, prices))) } : {}) };
+    });
+}
+
 /** `replay --tree`. */
 export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
   const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), ...(command.latency === undefined ? {} : { latency: command.latency }) });
-  const replayAll = (trees: SessionTree[]) =>
-    trees.map((tree) => {
-      const { brakes, subagent, runBrakesOf } = treeSettings(command, tree);
-      return { result: treeReplayer(tree, replayOptions({ ...command, subagent }, prices), runBrakesOf === undefined ? {} : { runBrakesOf })(brakes), brakes };
-    });
-  const { result: replayed, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, replayAll);
+  const { result: replayed, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, treeReplays(command, prices));
   const results = replayed.map(({ result }) => result);
   // What reading the inputs said on stderr first (inputWarnings.ts: files and trees --skip-bad left out), as every report's warnings.
   const warnings = [...inputWarningsOf(io), ...notes.warnings(command.inputs), ...treeOpenLoopWarning(results), ...treeUnrecordedWarnings(results)];
@@ -115,6 +124,7 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
     pricedModels: pricings.records(),
     pricesNote: notes.pricesNote(),
     warnings,
+    ...(anyTreeBrakeOn(command) ? { falseStops: treeFalseStopFigures(replayed.flatMap(({ mark }) => (mark === undefined ? [] : [mark]))) } : {}),
   });
   // Under --preset recorded each tree's sub-agents are held to the limits their recordings state (the flags' on top).
   if (command.recorded !== undefined) report.settings.subagent = command.subagent === undefined ? 'as recorded' : `as recorded, ${report.settings.subagent}`;

@@ -9,7 +9,8 @@
  * 2. under its own session id (a copy that keeps the old session's id loses to that session's file),
  * 3. whose sub-agents' transcripts are where its session keeps them (a copy given the new session's id
  *    names the sub-agents its copied Task calls started, whose transcripts are in the original session's
- *    folder, not its own: those calls, and the sub-agents, stay in the original's tree),
+ *    folder, not its own — a fork's link to one still running leads there too, forkLinks.ts: those calls,
+ *    and the sub-agents, stay in the original's tree),
  * 4. with the most calls (a resumed session's file holds its original's calls and its own: the whole
  *    conversation, as Claude Code shows it, stays in one tree),
  * 5. first by name.
@@ -25,6 +26,7 @@ import { isJsonObject } from '../common/jsonValue.js';
 import { walkSiblings } from './walkSiblings.js';
 import { progressLink, SYNTHETIC_MODEL, taskResult } from './lineFields.js';
 import { siblingSessionId } from './siblingAgents.js';
+import { forkLinkOf } from './forkLinks.js';
 
 /** What a file's first line of a call says: when, under which session, with which prompt usage. */
 interface KeyFact {
@@ -117,7 +119,7 @@ function hasTranscript(path: string, agentId: string): boolean {
   const nested = join(dirname(path), sessionId, 'subagents', `agent-${agentId}`);
   const beside = join(dirname(path), `agent-${agentId}`);
   return [nested, beside].some((base) =>
-    ['.jsonl', '.jsonl.gz'].some((ext) => existsSync(base + ext) && (base === nested || siblingSessionId(base + ext) === sessionId)),
+    ['.jsonl', '.jsonl.gz'].some((ext) => existsSync(base + ext) && (base === nested ? forkLinkOf(base + ext, sessionId) === undefined : siblingSessionId(base + ext) === sessionId)),
   );
 }
 

@@ -10,7 +10,9 @@
  * `toolUseResult.status` is `async_launched`, or — no result saying — the Task call asked
  * `run_in_background: true`) is marked `background` in its header: that call returned at launch. What
  * cannot be linked is imported with a note. A file so placed and named whose lines say it is another agent's
- * (`sessionId`, `agentId`, `isSidechain`) is refused (subagentOwner.ts). A warm-up agent (its prompt `Warmup`,
+ * (`sessionId`, `agentId`, `isSidechain`) is refused (subagentOwner.ts), but a forked session's link to the
+ * sub-agent of the session it was forked from is read (forkLinks.ts), or counted in that session's tree when the
+ * walk reads it too. A warm-up agent (its prompt `Warmup`,
  * which Claude Code starts to fill the prompt cache, no Task call) is named `warmup-<id>` in its source.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -36,6 +38,7 @@ import { siblingAgentFiles } from './siblingAgents.js';
 import { copiedCalls } from './copiedCalls.js';
 import { sidechainNotInAgentFiles, withoutCopies } from './dropCopies.js';
 import { copiesOnly } from './copiesOnly.js';
+import { countedInForkedFromNote, forkLinkNote, forkLinkOf, linkedSessionInWalk, type ForkLink } from './forkLinks.js';
 import { counted } from '../../plural.js';
 
 export { CLAUDE_CODE_FORMAT, sessionFileCandidates };
@@ -92,14 +95,25 @@ function asCompaction(calls: AgentCall[]): AgentCall[] {
   return calls.map((call) => ({ ...call, record: { ...call.record, compaction: true } }));
 }
 
-function subagentTranscript(file: string, transcript: Transcript): SubagentTranscript {
-  return { agentId: transcript.agentId ?? agentIdOfName(file), transcript };
-}
-
 /** A sub-agent file of a session tree, and the sub-agent its place and name make it (its lines must agree: subagentOwner.ts). */
 interface SubagentFile {
   file: string;
   owner: ExpectedOwner;
+  /** Where it leads when it is a fork's link into another session's folder (forkLinks.ts). */
+  link?: ForkLink;
+}
+
+function subagentTranscript({ file, link }: SubagentFile, transcript: Transcript): SubagentTranscript {
+  const agentId = transcript.agentId ?? agentIdOfName(file);
+  if (link !== undefined) transcript.notes.push(forkLinkNote(file, agentId, link));
+  return { agentId, transcript };
+}
+
+/** The session's sub-agent file `file` in its own `subagents/` folder, read as `sessionId`'s (and as the linked session's, if it is a fork's link). */
+function nestedFile(sessionId: string, file: string): SubagentFile {
+  const owner: ExpectedOwner = { sessionId, agentId: agentIdOfName(file) };
+  const link = forkLinkOf(file, sessionId);
+  return link === undefined ? { file, owner } : { file, owner: { ...owner, linkedFrom: link.sessionId }, link };
 }
 
 /**
@@ -112,8 +126,22 @@ function subagentFilesOf(path: string, main: Transcript, walk?: readonly string[
   const nested = subagentFiles(path, folderSession);
   const found = new Set(nested.map(agentIdOfName));
   const beside = siblingAgentFiles(path, sessionIdOfName(path)).filter((file) => !found.has(agentIdOfName(file)));
-  const of = (sessionId: string) => (file: string): SubagentFile => ({ file, owner: { sessionId, agentId: agentIdOfName(file) } });
-  return [...nested.map(of(folderSession)), ...beside.map(of(sessionIdOfName(path)))];
+  const besideId = sessionIdOfName(path);
+  return [...nested.map((file) => nestedFile(folderSession, file)), ...beside.map((file): SubagentFile => ({ file, owner: { sessionId: besideId, agentId: agentIdOfName(file) } }))];
+}
+
+/**
+ * The sub-agent files a tree reads, and those it leaves to another file of the walk (agent id → that file): a
+ * fork's link to the sub-agent of the session it was forked from, whose file the walk reads too (its tree reads the transcript).
+ */
+function countedElsewhere(files: SubagentFile[], walk: readonly string[] | undefined): { read: SubagentFile[]; elsewhere: Map<string, string> } {
+  const elsewhere = new Map<string, string>();
+  const read = files.filter((entry) => {
+    const holder = entry.link === undefined ? undefined : linkedSessionInWalk(entry.link, walk);
+    if (holder !== undefined) elsewhere.set(entry.owner.agentId, holder);
+    return holder === undefined;
+  });
+  return { read, elsewhere };
 }
 
 /**
@@ -153,7 +181,7 @@ function loneAgentRuns(transcript: Transcript, path: string): Trace[] {
  */
 export function importClaudeCodeSession(path: string, lines: Iterable<SourceLine>): Trace[] {
   const main = readTranscript(lines, path);
-  const agents = subagentFilesOf(path, main).map(({ file, owner }) => subagentTranscript(file, readTranscript(linesOfText(readSmallTextFileSync(file)), file, owner)));
+  const agents = subagentFilesOf(path, main).map((entry) => subagentTranscript(entry, readTranscript(linesOfText(readSmallTextFileSync(entry.file)), entry.file, entry.owner)));
   return sessionTreeRuns(path, main, agents);
 }
 
@@ -163,15 +191,16 @@ export async function importClaudeCodeStream(path: string, batches: AsyncIterabl
   // The walk's other session files are scanned only once this one is read whole (a bad line is refused first).
   const main = withoutCopies(read, await copiedCalls(path, walk, limits));
   const agents: SubagentTranscript[] = [];
-  for (const { file, owner } of subagentFilesOf(path, main, walk)) {
-    const input = await openInput(file, limits);
+  const { read: files, elsewhere } = countedElsewhere(subagentFilesOf(path, main, walk), walk);
+  for (const entry of files) {
+    const input = await openInput(entry.file, limits);
     try {
-      agents.push(subagentTranscript(file, await consumeLineBatches(lineBatches(input, limits.maxLineBytes), transcriptReader(file, owner))));
+      agents.push(subagentTranscript(entry, await consumeLineBatches(lineBatches(input, limits.maxLineBytes), transcriptReader(entry.file, entry.owner))));
     } finally {
       await input.close();
     }
   }
-  return sessionTreeRuns(path, main, agents);
+  return sessionTreeRuns(path, main, agents, elsewhere);
 }
 
 /** The note on the main agent of the compactions its transcript records that no compaction call answers (compactBoundaries.ts), if any. */
@@ -181,8 +210,11 @@ function missingCompactionNotes(path: string, main: Transcript, compactions: rea
   return boundaries.length === 0 ? [] : [missingCompactionNote({ file: basename(path), boundaries, place, estimate: compactionEstimate(boundaries) })];
 }
 
-/** The runs of one session tree: the main agent's parts, then each sub-agent's, in the order they started. */
-function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscript[]): Trace[] {
+/**
+ * The runs of one session tree: the main agent's parts, then each sub-agent's, in the order they started
+ * (`elsewhere`: sub-agents whose transcript another file's tree counts, countedElsewhere: no missing-transcript note).
+ */
+function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscript[], elsewhere: ReadonlyMap<string, string> = new Map()): Trace[] {
   if (main.agentId !== undefined) return loneAgentRuns(main, path);
   const sessionId = main.sessionId ?? sessionIdOfName(path);
   const mainNotes = [...main.notes];
@@ -191,7 +223,7 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
   const subagents = agents.filter((agent) => !isCompaction(agent.agentId));
   const sidechain = sidechainNotInAgentFiles(main, subagents);
   const fileAgents = new Set(agents.map((agent) => agent.agentId));
-  const owners = linkOwners(main, agents, mainNotes, place, namedSidechainAgents(sidechain.calls, fileAgents));
+  const owners = linkOwners(main, agents, mainNotes, place, new Set([...namedSidechainAgents(sidechain.calls, fileAgents), ...elsewhere.keys()]));
   let calls: AgentCall[] = main.calls;
   for (const { agentId, transcript } of compactions) {
     calls = mergeByStart(calls, asCompaction(transcript.calls));
@@ -203,6 +235,8 @@ function sessionTreeRuns(path: string, main: Transcript, agents: SubagentTranscr
   }
   mainNotes.push(...missingCompactionNotes(path, main, compactions, place));
   if (sidechain.note !== undefined) mainNotes.push(sidechain.note);
+  const forkNote = countedInForkedFromNote(elsewhere);
+  if (forkNote !== undefined) mainNotes.push(forkNote);
   const runs = agentRuns({
     format: CLAUDE_CODE_FORMAT,
     path,

@@ -9,7 +9,10 @@
  * there (counted twice), another session's sub-agent, an id edited — is refused (UserError, exit 2), each
  * field that disagrees at the first line it does, with what the file holds instead: it would otherwise be
  * counted as this sub-agent while the Task call that started it is warned of as having no transcript. A
- * sub-agent file read on its own is held to none of this (its lines say whose it is).
+ * sub-agent file read on its own is held to none of this (its lines say whose it is). One exception: a file
+ * that is a link into another session's `subagents/` folder (forkLinks.ts: Claude Code links a sub-agent still
+ * running at a fork into the new session's folder) may carry that session's `sessionId`; `agentId` and
+ * `isSidechain` are held to its name as ever, and a copy (no link) is held to the session's id.
  */
 import type { LineIssues } from '../common/jsonLines.js';
 import { shortText } from '../common/text.js';
@@ -19,6 +22,8 @@ import { agentIdOf } from './sidechainKeys.js';
 export interface ExpectedOwner {
   sessionId: string;
   agentId: string;
+  /** The session whose `subagents/` folder the file is a link into (a fork's link, forkLinks.ts): its id is accepted too. */
+  linkedFrom?: string;
 }
 
 type OwnerField = 'isSidechain' | 'agentId' | 'sessionId';
@@ -27,7 +32,8 @@ type OwnerField = 'isSidechain' | 'agentId' | 'sessionId';
 function disagreement(field: OwnerField, value: Record<string, unknown>, owner: ExpectedOwner): string | undefined {
   if (field === 'isSidechain') return value.isSidechain === false ? 'false' : undefined;
   const found = field === 'agentId' ? agentIdOf(value) : typeof value.sessionId === 'string' ? value.sessionId : undefined;
-  return found === undefined || found === owner[field] ? undefined : JSON.stringify(shortText(found));
+  if (found === undefined || found === owner[field] || (field === 'sessionId' && found === owner.linkedFrom)) return undefined;
+  return JSON.stringify(shortText(found));
 }
 
 /** What a line says it is: the session's own transcript (a main-chain line), or which sub-agent of which session. */

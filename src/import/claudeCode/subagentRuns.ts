@@ -72,7 +72,8 @@ export function subagentRuns(sessionPath: string, sessionId: string, agents: Sub
 
 /**
  * Every sub-agent link the tree's transcripts hold, and a note on the parent for each missing transcript
- * (`sidechain`: sub-agents whose transcript is the session's own sidechain lines, sidechainRuns.ts).
+ * (`sidechain`: sub-agents whose transcript is read elsewhere: the session's own sidechain lines, sidechainRuns.ts,
+ * or the tree of the session a fork links it from, forkLinks.ts).
  */
 export function linkOwners(main: Transcript, agents: SubagentTranscript[], mainNotes: string[], place: TranscriptPlace, sidechain: ReadonlySet<string> = new Set()): Owners {
   const owners: Owners = new Map();
