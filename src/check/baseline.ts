@@ -20,7 +20,7 @@ import { brakesRemoved, type BrakeRemoved } from './brakesRemoved.js';
 import { brakesLoosened, type BrakeLoosened } from './brakesLoosened.js';
 import { modelSwitchFields, modelSwitchUnjudged, type UnjudgedSwitch } from './contextLimitLoosened.js';
 import { runsDropped, type RunsDropped } from './runsDropped.js';
-import { figureRows, sameAgents } from './driftFigures.js';
+import { budgetBindsField, figureRows, sameAgents, type BudgetBindsDrift } from './driftFigures.js';
 import type { RateRuns } from './rareRates.js';
 import type { DistrustedBand } from './noiseTrust.js';
 import { worstCaseJudged, type WorstCaseMove } from './worstCaseDrift.js';
@@ -35,7 +35,7 @@ export { BASELINE_SCHEMA, parseBaseline, parseTolerance, renderBaseline, type Ba
  * allow (worstCaseDrift.ts): `looser`, it rose past the tolerance or to unbounded (a failure); `tighter`, it
  * fell past it (reported, no failure).
  */
-export type DriftStatus = 'ok' | 'drift' | 'noise' | 'not held' | 'not compared' | 'price change' | 'looser' | 'tighter' | 'new' | 'gone';
+export type DriftStatus = 'ok' | 'drift' | 'noise' | 'not held' | 'not compared' | 'price change' | 'budget binds' | 'looser' | 'tighter' | 'new' | 'gone';
 
 export interface DriftRow {
   /** The scenario file as checked (`gone`: the baseline's file, from the working directory). */
@@ -75,7 +75,7 @@ export interface DriftRow {
   status: DriftStatus;
 }
 
-export interface Drift {
+export interface Drift extends BudgetBindsDrift {
   file: string;
   tolerance: number;
   /** The baseline's scenarios this check matched, and those it did not (`gone`: a failure). */
@@ -166,7 +166,7 @@ function modelsOf(entry: BaselineFile['scenarios'][number], baseline: BaselineFi
 /** `to accept an intended change, write the baseline again: …`, when a figure drifted or a scenario is new or gone. */
 function acceptHint(file: string, rows: readonly DriftRow[], gate: { removed: number; loosenedOrFewer: number }): string | undefined {
   const has = (status: DriftStatus) => rows.some((row) => row.status === status);
-  const why = [has('drift') || has('looser') || gate.removed + gate.loosenedOrFewer > 0 ? `accept an intended change${gate.removed > 0 ? ' (a brake removed on purpose too)' : ''}` : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : ''].filter((part) => part !== '');
+  const why = [has('drift') || has('looser') || has('budget binds') || gate.removed + gate.loosenedOrFewer > 0 ? `accept an intended change${gate.removed > 0 ? ' (a brake removed on purpose too)' : ''}` : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : ''].filter((part) => part !== '');
   if (why.length === 0) return undefined;
   const what = why.length === 1 ? why[0] : `${why.slice(0, -1).join(', ')} or ${why[why.length - 1]}`;
   return `to ${what}, write the baseline again: run the same check with --update-baseline ${file} (and commit the file)`;
@@ -207,7 +207,8 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
   into.removed.push(...brakesRemoved(before, check));
   into.loosened.push(...brakesLoosened(before, check));
   const modelsThen = modelsOf(before, args.baseline);
-  into.switchNotJudged.push(...modelSwitchUnjudged(before, { scenario: check.source, baseline: modelsThen, now: check.models }));
+  const unjudged = modelSwitchUnjudged(before, { scenario: check.source, baseline: modelsThen, now: check.models });
+  if (unjudged !== undefined) into.switchNotJudged.push(unjudged);
   into.dropped.push(...runsDropped(before, check));
   if (same) into.sameAgents.push(check.source);
   const changed = scenarioChanges(before, check, modelsThen);
@@ -254,7 +255,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(removed.length === 0 ? {} : { brakesRemoved: removed }),
     ...(into.loosened.length === 0 ? {} : { brakesLoosened: into.loosened }),
     ...modelSwitchFields(into.switchNotJudged),
-    ...(into.dropped.length === 0 ? {} : { runsDropped: into.dropped }),
+    ...(into.dropped.length === 0 ? {} : { runsDropped: into.dropped }), ...budgetBindsField(checks, { rows, priceChange: args.priceChange }),
     ...(worst.moved.length === 0 && worst.notCompared.length === 0 ? {} : { worstCase: worst }),
     rows,
     ...(hint === undefined ? {} : { hint }),

@@ -125,13 +125,13 @@ export interface ScenarioModels {
  * had `context-window=model` and its runs were priced at other models than now's (settingChanges.ts
  * modelsChanged, as the drift's `model` row says it), or at models the baseline cannot tell (said so: a
  * switch may or may not have been): its limit is judged at now's windows, so a switch to a model of a larger
- * window cannot be told. None (an empty list) otherwise.
+ * window cannot be told. Undefined otherwise.
  */
-export function modelSwitchUnjudged(before: Pick<BaselineScenario, 'settings' | 'contextWindowTokens'>, models: ScenarioModels): UnjudgedSwitch[] {
-  if (before.contextWindowTokens !== undefined || before.settings.brakes === undefined) return [];
-  if (new Map(flagParts(before.settings.brakes) ?? []).get(WINDOW) !== 'model') return [];
-  if (models.baseline === undefined) return [{ scenario: models.scenario, modelsUnknown: true }];
-  return modelsChanged(models.baseline, models.now) ? [{ scenario: models.scenario, modelsUnknown: false }] : [];
+export function modelSwitchUnjudged(before: Pick<BaselineScenario, 'settings' | 'contextWindowTokens'>, models: ScenarioModels): UnjudgedSwitch | undefined {
+  if (before.contextWindowTokens !== undefined || before.settings.brakes === undefined) return undefined;
+  if (new Map(flagParts(before.settings.brakes) ?? []).get(WINDOW) !== 'model') return undefined;
+  if (models.baseline === undefined) return { scenario: models.scenario, modelsUnknown: true };
+  return modelsChanged(models.baseline, models.now) ? { scenario: models.scenario, modelsUnknown: false } : undefined;
 }
 
 /** The drift's fields of the scenarios whose model switch went unjudged (absent when none is). */

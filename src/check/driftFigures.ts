@@ -8,7 +8,8 @@
  * there are synthetic runs (`not held`: no stable figure of a sample), and the total spend is not compared
  * across different run counts (`not compared`: the mean per run is). A rate is past the tolerance in points, or
  * by its relative change with a few runs changed (rareRates.ts); a band the baseline stored wider than its runs
- * could give is not used (noiseTrust.ts).
+ * could give is not used (noiseTrust.ts). Under a price change every figure is judged at the baseline's prices,
+ * but a brake outcome only the new prices moved past the tolerance fails as `budget binds` (budgetBinds.ts).
  */
 import { usdToPico } from '../money.js';
 import type { PopulationMetrics } from '../metrics/population.js';
@@ -18,8 +19,18 @@ import { noiseOf, scenarioNoise, scenarioSample } from './noise.js';
 import { rareRateMoved, rateRuns, type RateRuns } from './rareRates.js';
 import { distrusted, type DistrustedBand } from './noiseTrust.js';
 import type { ScenarioCheck } from './run.js';
+import { budgetBinds, type BudgetBinds } from './budgetBinds.js';
+import type { PriceRowChange } from './modelPrices.js';
 
 type FigureKind = 'rate' | 'usd';
+
+/**
+ * The figures of what the brakes did to the runs (which finish, which a brake stopped that would have): under a
+ * price change they are judged as measured, at the new prices, for a budget that binds differently under them
+ * changes what the deployed loop does (budgetBinds.ts). The others are money (or a share of it): judged at the
+ * baseline's prices, what only the new prices moved is a `price change`.
+ */
+export const BRAKE_OUTCOMES: ReadonlySet<string> = new Set(['completionRate', 'falseStopRate']);
 export const FIGURES: readonly [string, FigureKind, (f: BaselineFigures) => number | null][] = [
   ['completionRate', 'rate', (f) => f.completionRate],
   ['falseStopRate', 'rate', (f) => f.falseStopRate],
@@ -61,22 +72,27 @@ interface Judging {
   runsDiffer: boolean;
   /** Per figure, the band of the difference resampling explains (undefined: none known; null: a value is none). */
   band: (figure: string) => number | null | undefined;
-  /** Per rate, its count on both sides in runs (rareRates.ts; undefined: not a rate, or not told). */
+  /** Per rate, its count on both sides in runs (rareRates.ts; undefined: not a rate, or not told): of the figure judged. */
   rateRuns: (figure: string) => RateRuns | undefined;
+  /** Under a price change, the same of the figure measured at the new prices (a brake outcome is judged there too). */
+  rateRunsMeasured: (figure: string) => RateRuns | undefined;
 }
 
 function statusOf(figure: string, kind: FigureKind, values: { was: number | null; is: number | null; atBaseline?: number | null }, judging: Judging): DriftStatus {
   if (figure === 'costUsd' && judging.runsDiffer) return 'not compared';
   const judged = 'atBaseline' in values ? (values.atBaseline ?? null) : values.is;
   // A rate: in points, or by its relative change with a few runs changed (rareRates.ts).
-  const pastTolerance = (is: number | null) => movedBy(kind, { was: values.was, is }, { share: judging.tolerance }) || (kind === 'rate' && rareRateMoved({ was: values.was, is }, judging.rateRuns(figure), judging.tolerance));
+  const pastTolerance = (is: number | null, runs = judging.rateRuns(figure)) => movedBy(kind, { was: values.was, is }, { share: judging.tolerance }) || (kind === 'rate' && rareRateMoved({ was: values.was, is }, runs, judging.tolerance));
   if (figure === 'costPerRunUsd.max' && judging.sampled) return pastTolerance(judged) ? 'not held' : 'ok';
-  if (pastTolerance(judged)) {
+  const beyondNoise = (is: number | null) => {
     const band = judging.band(figure);
-    const beyondNoise = band === undefined || band === null || movedBy(kind, { was: values.was, is: judged }, { share: band, usd: band });
-    return beyondNoise ? 'drift' : 'noise';
-  }
-  return 'atBaseline' in values && pastTolerance(values.is) ? 'price change' : 'ok';
+    return band === undefined || band === null || movedBy(kind, { was: values.was, is }, { share: band, usd: band });
+  };
+  if (pastTolerance(judged)) return beyondNoise(judged) ? 'drift' : 'noise';
+  if (!('atBaseline' in values) || !pastTolerance(values.is, judging.rateRunsMeasured(figure))) return 'ok';
+  // Only the new prices moved it: money is no brake regression; a brake outcome is — a budget binds differently (budgetBinds.ts).
+  if (!BRAKE_OUTCOMES.has(figure)) return 'price change';
+  return beyondNoise(values.is) ? 'budget binds' : 'noise';
 }
 
 /**
@@ -121,7 +137,9 @@ export function figureRows(check: ScenarioCheck, before: BaselineScenario, args:
   const band = sampled ? bandOf(judgedCheck, before, (figure, b) => untrusted.set(figure, b)) : () => undefined;
   const base = judgedCheck.baselineCompleted;
   const counts = { now: judgedCheck.metrics, against: args.paired === undefined ? { figures: before.figures } : { metrics: args.paired }, ...(base === undefined ? {} : { baselineCompleted: base }) };
-  const judging: Judging = { tolerance: args.tolerance, sampled, runsDiffer: (reference?.runs ?? before.figures.runs) !== judgedCheck.metrics.runs, band, rateRuns: (figure) => rateRuns(figure, counts) };
+  const measuredCounts = { ...counts, now: check.metrics, ...(check.baselineCompleted === undefined ? {} : { baselineCompleted: check.baselineCompleted }) };
+  const runsDiffer = (reference?.runs ?? before.figures.runs) !== judgedCheck.metrics.runs;
+  const judging: Judging = { tolerance: args.tolerance, sampled, runsDiffer, band, rateRuns: (figure) => rateRuns(figure, counts), rateRunsMeasured: (figure) => rateRuns(figure, measuredCounts) };
   return FIGURES.map(([figure, kind, value]) => {
     const values = { was: value(reference ?? before.figures), is: value(figures), ...(then === undefined ? {} : { atBaseline: value(then) }) };
     // Each change from what the status judged it against: the baseline's agents on these draws when paired, else the stored figure.
@@ -132,12 +150,29 @@ export function figureRows(check: ScenarioCheck, before: BaselineScenario, args:
     const change = { relativeChange: relativeChange(values.was, values.is), relativeChangeFrom: from, ...atBaselinePrices, ...paired, ...(noise === undefined ? {} : { noise }) };
     const status = statusOf(figure, kind, values, judging);
     const distrustedBand = untrusted.get(figure);
-    return { scenario: check.source, figure, baseline: value(before.figures), measured: values.is, ...change, ...rateRunsField(kind, figure, judging), ...(distrustedBand === undefined ? {} : { noiseDistrusted: distrustedBand }), status };
+    return { scenario: check.source, figure, baseline: value(before.figures), measured: values.is, ...change, ...rateRunsField(kind, figure, judging, status), ...(distrustedBand === undefined ? {} : { noiseDistrusted: distrustedBand }), status };
   });
 }
 
-/** A rate's count on both sides, in runs (what its relative rule counts: rareRates.ts); nothing for money. */
-function rateRunsField(kind: FigureKind, figure: string, judging: Judging): { rateRuns?: RateRuns } {
-  const runs = kind === 'rate' ? judging.rateRuns(figure) : undefined;
+/** A rate's count on both sides, in runs (what its relative rule counts: rareRates.ts; a budget that binds: at the new prices); nothing for money. */
+function rateRunsField(kind: FigureKind, figure: string, judging: Judging, status: DriftStatus): { rateRuns?: RateRuns } {
+  const runs = kind !== 'rate' ? undefined : status === 'budget binds' ? judging.rateRunsMeasured(figure) : judging.rateRuns(figure);
   return runs === undefined ? {} : { rateRuns: runs };
+}
+
+/** The drift's field of the scenarios whose budget binds differently under a price change (budgetBinds.ts). */
+export interface BudgetBindsDrift {
+  /** Under a price change, the scenarios where a brake outcome only the new prices moved past the tolerance: each a failure. Absent when none is. */
+  budgetBinds?: BudgetBinds[];
+}
+
+/** That field of these checks (`priceChange.atBaselinePrices`: the same checks under the baseline's prices, in their order). */
+export function budgetBindsField(checks: readonly ScenarioCheck[], args: { rows: readonly DriftRow[]; priceChange?: { models: PriceRowChange[]; atBaselinePrices: readonly ScenarioCheck[] } }): BudgetBindsDrift {
+  const { priceChange } = args;
+  if (priceChange === undefined) return {};
+  const binds = checks.flatMap((check, i) => {
+    const found = budgetBinds(check, { rows: args.rows, atBaselinePrices: priceChange.atBaselinePrices[i]!, changes: priceChange.models });
+    return found === undefined ? [] : [found];
+  });
+  return binds.length === 0 ? {} : { budgetBinds: binds };
 }

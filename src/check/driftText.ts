@@ -18,14 +18,15 @@ export function driftValue(row: Pick<DriftRow, 'figure'>, value: number | null):
 }
 
 /**
- * The value a DRIFT judges (measured, or under a price change measured at the baseline's prices) and what it is
+ * The value a DRIFT judges (measured, or under a price change measured at the baseline's prices; a brake outcome
+ * the new prices moved, `budget binds`, as measured) and what it is
  * judged from: the baseline's figure, or for another sample paired with it its agents' on these draws (`paired`).
  */
 export function judged(row: DriftRow): { value: number | null; relative: number | null | undefined; from: number | null } {
   const from = row.paired === undefined ? row.baseline : row.paired;
-  // Both changes are from `from` (driftFigures.ts): the figure measured, or under a price change, at the baseline's prices.
-  const relative = row.atBaselinePrices === undefined ? row.relativeChange : row.relativeChangeAtBaselinePrices;
-  return { value: row.atBaselinePrices === undefined ? row.measured : row.atBaselinePrices, relative, from };
+  // Both changes are from `from` (driftFigures.ts): the figure measured, or under a price change, at the baseline's prices — but a brake outcome the new prices moved (`budget binds`) as measured.
+  const measured = row.atBaselinePrices === undefined || row.status === 'budget binds';
+  return { value: measured ? row.measured : (row.atBaselinePrices ?? null), relative: measured ? row.relativeChange : row.relativeChangeAtBaselinePrices, from };
 }
 
 /** Whether a DRIFT row's figure fell below the baseline's (what it judges). */
@@ -35,7 +36,7 @@ export function droppedBelowBaseline(row: DriftRow): boolean {
 }
 
 /** The statuses of a change past the tolerance (a price change's is within it at the baseline's prices). */
-const PAST_TOLERANCE = new Set(['drift', 'noise', 'not held', 'looser', 'tighter']);
+const PAST_TOLERANCE = new Set(['drift', 'noise', 'not held', 'looser', 'tighter', 'budget binds']);
 
 /**
  * A signed change in percent (or points), `write(style)` at one decimal and more where that would read on the

@@ -1,7 +1,8 @@
 /**
  * What fails a check against its baseline, counted: figures past the tolerance (`drift`), baseline
  * scenarios not checked (`gone`), brakes the baseline had that are off or hold less now, worst cases per
- * run that rose (`looser`), scenarios checked on fewer runs than the baseline's. One rule for the report's
+ * run that rose (`looser`), scenarios checked on fewer runs than the baseline's, brake outcomes a price
+ * change moved (`budget binds`: the budget no longer fits the runs). One rule for the report's
  * verdict (table and JSON), each scenario's `passed` in JSON, and the exit status: a check that writes the
  * baseline it compared with again (`--update-baseline` naming the `--baseline` file: `drift.accepted`)
  * accepts them, so they are counted and said but fail nothing. Pure.
@@ -22,6 +23,8 @@ export interface BaselineFailures {
   worstCaseRose: number;
   /** Scenarios checked on fewer runs than the baseline's (runsDropped.ts). */
   runsDropped: number;
+  /** Under a price change, brake outcomes only the new prices moved past the tolerance (`budget binds` rows: budgetBinds.ts). */
+  budgetBinds: number;
 }
 
 /** Every failure against the baseline; of one scenario (its source as checked) when `scenario` is given (then `gone` is 0). */
@@ -35,6 +38,7 @@ export function baselineFailures(drift: Drift, scenario?: string): BaselineFailu
     brakesLoosened: own(drift.brakesLoosened).length,
     worstCaseRose: rows.filter((row) => row.status === 'looser').length,
     runsDropped: new Set(own(drift.runsDropped).map((entry) => entry.scenario)).size,
+    budgetBinds: rows.filter((row) => row.status === 'budget binds').length,
   };
 }
 

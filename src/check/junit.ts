@@ -9,7 +9,8 @@ import { dropReason, driftDirection, driftValue, droppedBelowBaseline, tolerance
 import { changesText } from './settingChanges.js';
 import { gateCases } from './gateFailures.js';
 import { beyondNoiseText, quietStatusText } from './noiseText.js';
-import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
+import { nowText, WORST_CASE_FIGURE } from './worstCaseDrift.js';
+import { bindsSays, bindsText } from './budgetBinds.js';
 import { withinNoiseText } from './expectationText.js';
 
 // Characters XML 1.0 does not allow, even escaped.
@@ -22,7 +23,7 @@ export function xmlText(text: string): string {
 
 interface Case {
   name: string;
-  /** `type`: `expectation` (a bound), `drift` (a baseline figure), `gone` (a baseline scenario not checked), `brake` (a brake the baseline had, now off; or the worst case per run the brakes allow, risen). */
+  /** `type`: `expectation` (a bound), `drift` (a baseline figure), `gone` (a baseline scenario not checked), `brake` (a brake the baseline had, now off; or the worst case per run the brakes allow, risen), `budget` (a brake outcome a price change moved). */
   failure?: { message: string; text: string; type?: string };
   note?: string;
 }
@@ -63,7 +64,7 @@ function worstCaseCase(row: DriftRow, drift: Drift): Case | undefined {
   const move = drift.worstCase?.moved.find((m) => m.scenario === row.scenario);
   if (move === undefined || (row.status !== 'looser' && row.status !== 'tighter')) return undefined;
   const name = `baseline ${row.figure}`;
-  const tolerance = `tolerance ${toleranceText(drift)}; now: ${move.rule}`;
+  const tolerance = `tolerance ${toleranceText(drift)}; ${nowText(move)}`;
   if (row.status === 'tighter') return { name, note: `${move.text} (${tolerance}): tighter brakes, no failure` };
   const changed = changedText(row, drift);
   const hint = drift.hint === undefined ? '' : `${drift.hint}\n`;
@@ -88,9 +89,18 @@ function driftCase(row: DriftRow, drift: Drift): Case {
     const from = direction === '' || row.paired === undefined ? '' : " from the baseline's agents on these draws";
     return { name, failure: { type: 'drift', message: `drift${direction === '' ? '' : ` ${direction}`}${from}: ${message}; ${changed}`, text: `${row.scenario}\n${message}${beyondNoiseText(row)}\n${changed}\n${drop}${hint}` } };
   }
+  if (row.status === 'budget binds') return budgetBindsCase(row, drift, { name, message, hint });
   if (row.status === 'price change') return { name, note: `price change, not a brake regression: ${message}` };
   if (row.status === 'noise' || row.status === 'not held' || row.status === 'not compared') return { name, note: `${quietStatusText(row, driftDirection(row, drift.tolerance))}: ${message}` };
   return row.status === 'new' ? { name, note: `new: not in the baseline (not a failure)\n${hint}` } : { name };
+}
+
+/** A brake outcome a price change moved past the tolerance (budgetBinds.ts): a failure (`type="budget"`) in the words of the report's `budget binds:` line. */
+function budgetBindsCase(row: DriftRow, drift: Drift, c: { name: string; message: string; hint: string }): Case {
+  const binds = drift.budgetBinds?.find((b) => b.scenario === row.scenario);
+  const says = binds === undefined ? '' : `${bindsText(binds)}\n${bindsSays(drift, binds)}\n`;
+  const message = `budget binds ${driftDirection(row, drift.tolerance)} at the new prices: ${c.message}`;
+  return { name: c.name, failure: { type: 'budget', message, text: `${row.scenario}\n${message}\n${says}${c.hint}` } };
 }
 
 /** A baseline scenario this check did not run: a failure, as in the report. */

@@ -22,6 +22,7 @@ import { styledPercentText } from '../report/percentText.js';
 import { driftDirection, driftValue, droppedBelowBaseline } from './driftText.js';
 import { brakesRemovedLines, distrustedLines, noiseLines, pairedLines, quietStatusText, removedVerdict, sameAgentsLines } from './noiseText.js';
 import { WORST_CASE_FIGURE, worstCaseLines, worstCaseVerdict } from './worstCaseDrift.js';
+import { budgetBindsLines, budgetBindsVerdict } from './budgetBinds.js';
 import { baselineFailures, failsAgainstBaseline } from './gateCounts.js';
 import { gateLines, gateVerdict, loosenedVerdict } from './gateFailures.js';
 import { expectationNotes, failedWithinNoiseText, resultText } from './expectationText.js';
@@ -85,6 +86,8 @@ interface DriftColumns {
   paired: boolean;
   repriced: boolean;
   tolerance: number;
+  /** The scenarios whose worst case rose with the model, the brakes as they were (worstCaseModel.ts). */
+  risenWithModel: ReadonlySet<string>;
 }
 
 /**
@@ -104,7 +107,7 @@ function driftCells(row: DriftRow, shown: DriftColumns): Cell[] {
     ...(shown.paired ? [row.paired === undefined ? '' : driftValue(row, row.paired)] : []),
     driftValue(row, row.measured),
     ...(shown.repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
-    row.status === 'drift' ? `DRIFT ${direction}`.trimEnd() : row.status === 'looser' ? `LOOSER ${direction}: the brakes allow more` : quietStatusText(row, direction),
+    row.status === 'drift' ? `DRIFT ${direction}`.trimEnd() : row.status === 'looser' ? `LOOSER ${direction}: ${shown.risenWithModel.has(row.scenario) ? 'the model allows more' : 'the brakes allow more'}` : row.status === 'budget binds' ? `BUDGET BINDS ${direction}: at the new prices` : quietStatusText(row, direction),
   ];
 }
 
@@ -116,7 +119,7 @@ function priceNotes(drift: Drift): string[] {
   if (drift.priceChange) {
     const models = drift.priceChange.models.map(priceChangeText).join('; ');
     notes.push(
-      `price change: ${withCorrections(models)}. Every figure is measured again under the baseline's prices and judged there (what moved there is drift, not the price change); a figure only the new prices moved is labelled price change, not a brake regression`,
+      `price change: ${withCorrections(models)}. Every figure is measured again under the baseline's prices and judged there (what moved there is drift, not the price change); money only the new prices moved is labelled price change, not a brake regression, but a brake outcome (completionRate, falseStopRate) they moved past the tolerance fails as budget binds: the budget no longer fits the runs`,
     );
   }
   if (drift.tableChange) {
@@ -193,7 +196,7 @@ interface DriftView {
 function driftNotes(drift: Drift, { width, runs }: DriftView): string {
   const drop = dropNote(drift);
   let text = drop === undefined ? '' : labelledLine(printableText(drop), width);
-  for (const line of [...brakesRemovedLines(drift), ...gateLines(drift), ...worstCaseLines(drift), ...noiseLines(drift, runs), ...distrustedLines(drift), ...sameAgentsLines(drift), ...pairedLines(drift)]) text += labelledLine(printableText(line), width);
+  for (const line of [...brakesRemovedLines(drift), ...budgetBindsLines(drift), ...gateLines(drift), ...worstCaseLines(drift), ...noiseLines(drift, runs), ...distrustedLines(drift), ...sameAgentsLines(drift), ...pairedLines(drift)]) text += labelledLine(printableText(line), width);
   text += changeLines(drift, width);
   if (drift.loopcost) text += labelledLine(printableText(`loopcost: ${drift.loopcost.baseline} wrote the baseline, ${drift.loopcost.now} checks now`), width);
   if (drift.scenarios.new > 0) text += labelledLine(printableText(`new: ${counted(drift.scenarios.new, 'scenario')} not in the baseline (not a failure)`), width);
@@ -213,7 +216,8 @@ function driftText(drift: Drift, view: DriftView): string {
   if (shown.length === 0) return `${text}all ${compared} figures within tolerance\n${driftNotes(drift, view)}`;
   const repriced = drift.priceChange !== undefined;
   const paired = shown.some((row) => row.paired !== undefined);
-  const rows: Cell[][] = shown.map((row) => driftCells(row, { paired, repriced, tolerance: drift.tolerance }));
+  const risenWithModel = new Set((drift.worstCase?.moved ?? []).filter((move) => move.cause !== undefined).map((move) => move.scenario));
+  const rows: Cell[][] = shown.map((row) => driftCells(row, { paired, repriced, tolerance: drift.tolerance, risenWithModel }));
   const columns: Column[] = [
     // Cut no narrower than keeps every scenario its own text (`scenario…mix.yaml` for two files was two alike).
     { header: 'scenario', shrink: true, minWidth: distinctWidth(shown.map((row) => printableText(row.scenario))) },
@@ -242,7 +246,7 @@ function baselineVerdict(drift: Drift | undefined): string {
   const { drifted } = baselineFailures(drift);
   const gone = drift.scenarios.gone > 0 ? ` (${drift.scenarios.gone} gone)` : '';
   const added = drift.scenarios.new > 0 ? `, ${counted(drift.scenarios.new, 'new scenario')}` : '';
-  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted${removedVerdict(drift)}${loosenedVerdict(drift)}${worstCaseVerdict(drift)}${gateVerdict(drift)}`;
+  return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted${removedVerdict(drift)}${loosenedVerdict(drift)}${worstCaseVerdict(drift)}${budgetBindsVerdict(drift)}${gateVerdict(drift)}`;
 }
 
 export function renderCheckTable(report: CheckReport, width: number): string {

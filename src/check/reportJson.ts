@@ -10,14 +10,15 @@ import { baselineFailures, failsAgainstBaseline } from './gateCounts.js';
 
 /**
  * A scenario's verdict in JSON: `passed` when its expectations hold and, against a baseline, none of its
- * figures drifted, no brake of it was removed and its worst case did not rise (the scenario's share of
+ * figures drifted, no brake of it was removed, its worst case did not rise and no price change moved what its
+ * brakes do (`budgetBinds`) (the scenario's share of
  * what fails the check); `expectationsPassed` its expectations alone; the counts as the summary's.
  */
 function scenarioVerdict(s: ScenarioCheck, drift: Drift | undefined): Record<string, boolean | number> {
   const expectationsPassed = s.results.every((r) => r.pass);
   if (drift === undefined) return { passed: expectationsPassed, expectationsPassed };
-  const { drifted, brakesRemoved, brakesLoosened, worstCaseRose, runsDropped } = baselineFailures(drift, s.source);
-  return { passed: expectationsPassed && !failsAgainstBaseline(drift, s.source), expectationsPassed, drifted, brakesRemoved, brakesLoosened, worstCaseRose, runsDropped };
+  const { drifted, brakesRemoved, brakesLoosened, worstCaseRose, runsDropped, budgetBinds } = baselineFailures(drift, s.source);
+  return { passed: expectationsPassed && !failsAgainstBaseline(drift, s.source), expectationsPassed, drifted, brakesRemoved, brakesLoosened, worstCaseRose, runsDropped, budgetBinds };
 }
 
 export function renderCheckJson(report: CheckReport): string {

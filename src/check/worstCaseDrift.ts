@@ -16,6 +16,7 @@ import type { Drift, DriftRow, DriftStatus } from './baseline.js';
 import { acceptText, scenariosNamed } from './gateCounts.js';
 import { relativeChange } from './driftFigures.js';
 import type { ScenarioCheck } from './run.js';
+import { modelCauseAdvice, modelCauseText, worstCaseModelCause, type WorstCaseModelCause } from './worstCaseModel.js';
 
 /** The figure's name in the drift rows, as the baseline's `figures` holds it. */
 export const WORST_CASE_FIGURE = 'worstCasePerRunUsd';
@@ -31,8 +32,10 @@ export interface WorstCaseMove {
   way: 'rose' | 'fell';
   /** Which brake bounds it now, in words (project's rule). */
   rule: string;
-  /** `worst case per run $0.1210 → $0.3156 (+160.8%): the brakes now allow more`. */
+  /** `worst case per run $0.1210 → $0.3156 (+160.8%): the brakes now allow more`; a rise with the model: `…: it rose with the model, not the brakes (…)`. */
   text: string;
+  /** A rise with the brakes as they were: the model or its window changed (worstCaseModel.ts). */
+  cause?: WorstCaseModelCause;
 }
 
 /** What the worst case of one scenario says against its baseline: a row (none when the baseline has no figure), and a move past the tolerance. */
@@ -61,11 +64,22 @@ function rose(was: number | null, is: number | null): boolean {
 }
 
 /** The sentence of a move: the values, the change as a share when both are bounded, and what it means. */
-function moveText(was: number | null, is: number | null, atBaselinePrices: boolean): string {
+function moveText(was: number | null, is: number | null, args: { atBaselinePrices: boolean; cause?: WorstCaseModelCause }): string {
   const change = relativeChange(was, is);
   const share = change === null || was === null || is === null ? '' : ` (${signedPercentText(change)})`;
-  const where = atBaselinePrices ? " at the baseline's prices" : '';
-  return `worst case per run ${worstCaseValue(was)} → ${worstCaseValue(is)}${share}${where}: the brakes now allow ${rose(was, is) ? 'more' : 'less'}`;
+  const where = args.atBaselinePrices ? " at the baseline's prices" : '';
+  const why = args.cause === undefined ? `the brakes now allow ${rose(was, is) ? 'more' : 'less'}` : modelCauseText(args.cause);
+  return `worst case per run ${worstCaseValue(was)} → ${worstCaseValue(is)}${share}${where}: ${why}`;
+}
+
+/**
+ * What bounds the worst case now (project's rule), and for a rise with the model what lets it rise and bounds it
+ * (worstCaseModel.ts) in place of the rule's remark on the step cap (`; these runs backtrack, …`), which is no
+ * part of what changed.
+ */
+export function nowText(move: Pick<WorstCaseMove, 'rule' | 'cause'>): string {
+  if (move.cause === undefined) return `now: ${move.rule}`;
+  return `now: ${move.rule.split('; these runs ')[0]}; ${modelCauseAdvice(move.cause)}`;
 }
 
 /** The scenario's worst case against the baseline scenario's (`atBaselinePrices`: the same scenario run under the baseline's prices). */
@@ -83,7 +97,9 @@ export function worstCaseJudged(check: ScenarioCheck, before: BaselineScenario, 
   if (!past) return { row };
   const way = rose(was, judged) ? 'rose' : 'fell';
   const rule = (repriced ?? check.worstCase).rule;
-  return { row, move: { scenario: check.source, baselineUsd: was, measuredUsd: judged, relativeChange: relativeChange(was, judged), way, rule, text: moveText(was, judged, repriced !== undefined) } };
+  const cause = way === 'rose' ? worstCaseModelCause(check, before) : undefined;
+  const text = moveText(was, judged, { atBaselinePrices: repriced !== undefined, ...(cause === undefined ? {} : { cause }) });
+  return { row, move: { scenario: check.source, baselineUsd: was, measuredUsd: judged, relativeChange: relativeChange(was, judged), way, rule, text, ...(cause === undefined ? {} : { cause }) } };
 }
 
 /** The brakes now allow more (a failure) in these moves. */
@@ -93,7 +109,7 @@ export function rises(moves: readonly WorstCaseMove[] | undefined): WorstCaseMov
 
 /** A move as its line says it, with what bounds it now and, for a rise, why it fails and how to accept it. */
 function moveLine(move: WorstCaseMove, drift: Pick<Drift, 'file' | 'accepted'>): string {
-  const now = `now: ${move.rule}`;
+  const now = nowText(move);
   if (move.way === 'fell') return `worst case: ${move.scenario}: ${move.text} (${now}; tighter brakes: no failure)`;
   return `worst case: ${move.scenario}: ${move.text} (${now}; a failure even when no run at hand reached the brakes: the next run may); ${acceptText(drift)}`;
 }

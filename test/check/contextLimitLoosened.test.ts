@@ -84,13 +84,13 @@ describe('contextLimitsLoosened: a model switch under context-window=model, agai
     expect(loosened('context-window=model', 'context-window=model', ['gpt-4.1'])).toEqual([]);
     const unjudged = (brakes: string, baseline: string[] | undefined, now: string[], contextWindowTokens?: Record<string, number>) =>
       modelSwitchUnjudged({ settings: { brakes }, ...(contextWindowTokens === undefined ? {} : { contextWindowTokens }) }, { scenario: 'x.yaml', baseline, now });
-    const changed = [{ scenario: 'x.yaml', modelsUnknown: false }];
+    const changed = { scenario: 'x.yaml', modelsUnknown: false };
     expect(unjudged('context-window=model', ['gpt-4o'], ['gpt-4.1'])).toEqual(changed);
     // The baseline cannot tell the models its runs were priced at: said as not known, not as changed.
-    expect(unjudged('context-window=model', undefined, ['gpt-4.1'])).toEqual([{ scenario: 'x.yaml', modelsUnknown: true }]);
-    expect(unjudged('context-window=model', ['gpt-4o'], ['gpt-4o'])).toEqual([]);
+    expect(unjudged('context-window=model', undefined, ['gpt-4.1'])).toEqual({ scenario: 'x.yaml', modelsUnknown: true });
+    expect(unjudged('context-window=model', ['gpt-4o'], ['gpt-4o'])).toBeUndefined();
     expect(unjudged('context-window=model', ['gpt-4.1', 'gpt-4o'], ['gpt-4o'])).toEqual(changed);
-    expect(unjudged('context-window=30000', ['gpt-4o'], ['gpt-4.1'])).toEqual([]);
-    expect(unjudged('context-window=model', ['gpt-4o'], ['gpt-4.1'], { 'gpt-4o': 128000 })).toEqual([]);
+    expect(unjudged('context-window=30000', ['gpt-4o'], ['gpt-4.1'])).toBeUndefined();
+    expect(unjudged('context-window=model', ['gpt-4o'], ['gpt-4.1'], { 'gpt-4o': 128000 })).toBeUndefined();
   });
 });
