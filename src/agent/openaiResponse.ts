@@ -123,14 +123,19 @@ export function turnOf(completion: ChatCompletion, contextWindowTokens: number |
 
 /**
  * What `loopcost serve` says the answer is beyond what Chat Completions carries (its `loopcost.record`, the
- * call as replay plays it): a backtrack (the previous step leaves the prompt; paid, no step) or an
- * unparseable response (a step that makes no progress). Both are answered as text with `finish_reason:
- * "stop"` — the protocol has no form for either — which a plain client takes for a final answer; the loop
- * takes them as replay does. Another server sends no such field: no marks.
+ * call as replay plays it): a backtrack (the previous step leaves the prompt; paid, no step), an unparseable
+ * response (a step that makes no progress), a recorded compaction call (paid, no step, the run goes on) or a
+ * final answer that also calls tools (the run ends after them). The first three are answered as text with
+ * `finish_reason: "stop"` — the protocol has no form for them — which a plain client takes for a final
+ * answer; the loop takes each as replay does. Another server sends no such field: no marks.
  */
+const SERVE_MARKS = ['backtrack', 'unparseable', 'compaction', 'final'] as const;
+
 function serveMarksOf(completion: ChatCompletion): NonNullable<ModelTurn['marks']> {
   const said = record(record(record(completion)?.['loopcost'])?.['record']);
-  return { ...(said?.['backtrack'] === true ? { backtrack: true } : {}), ...(said?.['unparseable'] === true ? { unparseable: true } : {}) };
+  const marks: NonNullable<ModelTurn['marks']> = {};
+  for (const mark of SERVE_MARKS) if (said?.[mark] === true) marks[mark] = true;
+  return marks;
 }
 
 function textOf(value: unknown): string | null {

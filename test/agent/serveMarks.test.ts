@@ -24,6 +24,11 @@ describe('openAIChatModel reads loopcost serve\'s marks of an answer', () => {
     expect(turnOf(served({ type: 'call', outputTokens: 12, backtrack: true, unparseable: true }, 'length'), undefined).marks).toEqual({ backtrack: true, unparseable: true });
   });
 
+  it('a recorded compaction call is a compaction (paid, no step, the run goes on), a recorded final answer final', () => {
+    expect(turnOf(served({ type: 'call', outputTokens: 12, compaction: true }), undefined).marks).toEqual({ compaction: true });
+    expect(turnOf(served({ type: 'call', outputTokens: 12, final: true }, 'tool_calls'), undefined).marks).toEqual({ final: true });
+  });
+
   it('an answer serve marks as neither, one whose mark is no `true`, or another server\'s, is the answer it reads as', () => {
     expect(turnOf(served({ type: 'call', outputTokens: 12 }), undefined).marks).toBeUndefined();
     expect(turnOf(served({ type: 'call', outputTokens: 12, backtrack: 'true', unparseable: 1 }), undefined).marks).toBeUndefined();
