@@ -9,6 +9,7 @@
 import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
 import { flagParts, modelsChanged } from './settingChanges.js';
+import { minOf } from '../metrics/extremes.js';
 
 /** What rose with the worst case while the brakes stayed as the baseline's. */
 export interface WorstCaseModelCause {
@@ -18,6 +19,8 @@ export interface WorstCaseModelCause {
   windows: { baseline: Record<string, number>; now: Record<string, number> };
   /** The brakes have a check-mode budget (`--budget-mode predict` would bound a run by it). */
   checkModeBudget: boolean;
+  /** The brakes' numeric `--context-window N`, when set: no prompt is past N tokens, so the rise is the price of such a call. */
+  contextLimitTokens?: number;
 }
 
 /** The settings that make the worst case (population/worstCase.ts): brakes, per-agent limits, the context strategy (its summary calls). */
@@ -32,7 +35,9 @@ export function worstCaseModelCause(check: Pick<ScenarioCheck, 'settings' | 'tre
   const windowMoved = check.models.some((model) => windows.now[model] !== windows.baseline[model]);
   if (!modelsChanged(before.models, check.models) && (before.contextWindowTokens === undefined || !windowMoved)) return undefined;
   const brakes = new Map(now.brakes === undefined ? [] : (flagParts(now.brakes) ?? []));
-  return { models: { baseline: [...before.models], now: [...check.models] }, windows, checkModeBudget: brakes.has('max-cost') && brakes.get('budget-mode') !== 'predict' };
+  const limit = Number(brakes.get('context-window'));
+  const checkModeBudget = brakes.has('max-cost') && brakes.get('budget-mode') !== 'predict';
+  return { models: { baseline: [...before.models], now: [...check.models] }, windows, checkModeBudget, ...(Number.isFinite(limit) ? { contextLimitTokens: limit } : {}) };
 }
 
 const tokens = (n: number): string => n.toLocaleString('en-US');
@@ -60,11 +65,14 @@ export function modelCauseText(cause: WorstCaseModelCause): string {
 /**
  * What lets it rise and what bounds it: the brakes count the largest single call, a prompt as large as the
  * window; a context limit caps it (`--context-window N`, N the baseline's window for one), a predict-mode budget
- * bounds the run by the budget itself (else any budget).
+ * bounds the run by the budget itself (else any budget). Under a numeric context limit already set, the
+ * call is at most that many tokens: the rise is its price, and only a budget bounds it (no other N is advised).
  */
 export function modelCauseAdvice(cause: WorstCaseModelCause): string {
-  const thenWindows = cause.models.baseline.map((m) => cause.windows.baseline[m]).filter((w): w is number => w !== undefined);
-  const example = thenWindows.length === 0 ? 'N' : `${Math.min(...thenWindows)}`;
   const budget = cause.checkModeBudget ? '--budget-mode predict (a run then costs at most the budget)' : 'a budget (--max-cost, with --budget-mode predict a run costs at most it)';
+  const limit = cause.contextLimitTokens;
+  if (limit !== undefined) return `the bound counts the largest single call, a prompt of at most ${tokens(limit)} tokens (the --context-window brake): the rise is the price of that call on the model now; bound it with ${budget}`;
+  const thenWindows = cause.models.baseline.map((m) => cause.windows.baseline[m]).filter((w): w is number => w !== undefined);
+  const example = thenWindows.length === 0 ? 'N' : `${minOf(thenWindows)}`;
   return `the bound counts the largest single call, a prompt as large as the model's window: bound it with a context limit (--context-window ${example}: no prompt past ${example === 'N' ? 'N' : tokens(Number(example))} tokens) or ${budget}`;
 }

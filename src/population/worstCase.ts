@@ -92,34 +92,36 @@ export function uncountedCallsOf(population: { traces?: readonly Trace[]; scenar
 
 /**
  * The largest prompt a provider answers beside `maxOutputTokens` asked for: the window less them (it refuses
- * a prompt + max_tokens past the window: kernel/limits.ts promptAllowedTokens, kernel/providerWindow.ts);
- * undefined when no prompt is answered (a window at or below max_tokens) or the window is unknown.
+ * a prompt + max_tokens past the window: kernel/limits.ts promptAllowedTokens, kernel/providerWindow.ts), or a
+ * `--context-window` brake's `promptCapTokens` when smaller; undefined when no prompt is answered (a window at
+ * or below max_tokens) or neither the window nor a cap is known.
  */
 function largestPromptTokens(pricing: ModelPricing, maxOutputTokens: number, promptCapTokens = Infinity): number | undefined {
-  if (pricing.contextWindow === undefined) return undefined;
-  const allowed = promptAllowedTokens(pricing.contextWindow, maxOutputTokens);
+  const allowed = pricing.contextWindow === undefined ? Infinity : promptAllowedTokens(pricing.contextWindow, maxOutputTokens);
   // A context-window brake of N stops before a prompt past N tokens (kernel/limits.ts): no call sends more.
-  return allowed < 0 ? undefined : Math.min(allowed, promptCapTokens);
+  const cap = Math.min(allowed, promptCapTokens);
+  return cap < 0 || !Number.isFinite(cap) ? undefined : cap;
 }
 
 /**
  * The most one call can cost: the predictive bound (kernel/cost.ts) of the largest prompt a provider
- * answers (the context window less max_tokens) with max_tokens out — every prompt token at the dearest price
- * one can be billed at in that tier (input, cache read, cache write), the output at the output or reasoning
- * price, plus the fee per request (Perplexity's) when the table prices one; 0 when the window leaves no room
- * for a prompt (every call is refused, unbilled); undefined without a known window.
+ * answers (the context window less max_tokens, or a `--context-window` brake's N when smaller) with max_tokens
+ * out — every prompt token at the dearest price one can be billed at in that tier (input, cache read, cache
+ * write), the output at the output or reasoning price, plus the fee per request (Perplexity's) when the table
+ * prices one; 0 when the window leaves no room for a prompt (every call is refused, unbilled); undefined
+ * without a known window or a numeric context-window brake.
  */
 export function largestCallPico(pricing: ModelPricing, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS, promptCapTokens?: number): number | undefined {
-  if (pricing.contextWindow === undefined) return undefined;
+  if (pricing.contextWindow === undefined && !Number.isFinite(promptCapTokens ?? Infinity)) return undefined;
   const promptTokens = largestPromptTokens(pricing, maxOutputTokens, promptCapTokens);
   if (promptTokens === undefined) return 0;
   return predictiveBoundPico(flattenPrices(pricing), promptTokens, maxOutputTokens, CacheWrites.MayLastAnHour);
 }
 
-/** The dearest rate any token can be billed at, in the tier of the largest prompt a provider answers beside `maxOutputTokens` (the base tier without one). */
-function dearestRatePico(pricing: ModelPricing, maxOutputTokens: number): number {
+/** The dearest rate any token can be billed at, in the tier of the largest prompt a call sends beside `maxOutputTokens` (at most `promptCapTokens`; the base tier without a bound). */
+function dearestRatePico(pricing: ModelPricing, maxOutputTokens: number, promptCapTokens?: number): number {
   const { rows, tiers } = flattenPrices(pricing);
-  const row = tierRow(rows, tiers, largestPromptTokens(pricing, maxOutputTokens) ?? 0);
+  const row = tierRow(rows, tiers, largestPromptTokens(pricing, maxOutputTokens, promptCapTokens) ?? 0);
   return Math.max(promptPriceCeiling(rows, row, CacheWrites.MayLastAnHour), rows[row + PriceField.Output]!, rows[row + PriceField.Reasoning]!);
 }
 
@@ -131,15 +133,26 @@ function largestOf(pricings: readonly ModelPricing[], maxOutputTokens?: number, 
 
 type Bound = [pico: number, rule: string];
 
+const AT_WINDOW = 'at the largest prompt a provider answers (the context window less max_tokens)';
+
+/** Which prompt the largest call is at, in words: a `--context-window` brake's N when it is the bound for these models, else the window less max_tokens. */
+function atPromptWords(pricings: readonly ModelPricing[], maxOutputTokens: number, promptCapTokens: number | undefined): string {
+  if (promptCapTokens === undefined) return AT_WINDOW;
+  const capped = pricings.filter((p) => largestPromptTokens(p, maxOutputTokens, promptCapTokens) === promptCapTokens).length;
+  const atCap = `at a prompt of ${promptCapTokens} tokens at most (the --context-window brake)`;
+  if (capped === pricings.length) return atCap;
+  return capped === 0 ? AT_WINDOW : `${atCap}, or ${AT_WINDOW.slice(3)} when fewer`;
+}
+
 /**
  * The step cap's bound, `perCallPico` a call (and its summary call) at most: N calls for runs of steps
  * alone; N + B for runs that backtrack under a backtrack cap B; else no bound, and why (a string).
  */
-function stepCapBound(brakes: BrakeConfig, perCallPico: number, options: { uncounted: UncountedCalls; afterSummary: string }): Bound | string | undefined {
+function stepCapBound(brakes: BrakeConfig, perCallPico: number, options: { uncounted: UncountedCalls; afterSummary: string; atPrompt: string }): Bound | string | undefined {
   const steps = brakes.maxSteps;
   if (steps === undefined) return undefined;
-  const { uncounted, afterSummary } = options;
-  const atLargest = `at the largest prompt a provider answers (the context window less max_tokens) and max_tokens of output${afterSummary}`;
+  const { uncounted, afterSummary, atPrompt } = options;
+  const atLargest = `${atPrompt} and max_tokens of output${afterSummary}`;
   // No call at all under a cap of 0: the cap is checked before every call, a backtrack or a compaction too.
   if (steps === 0) return [0, 'a step cap of 0 (no call is made)'];
   if (!uncounted.backtracks && !uncounted.compactions) return [steps * perCallPico, `${steps} steps ${atLargest} (these runs make no backtrack or compaction call, which a step cap does not count)`];
@@ -157,7 +170,8 @@ function stepCapBound(brakes: BrakeConfig, perCallPico: number, options: { uncou
 export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricing[], options: { uncounted: UncountedCalls; summary?: SummaryCalls }): WorstCase {
   const { summary, uncounted } = options;
   const summaryPricings = summary === undefined ? [] : summary.pricing === undefined ? pricings : [summary.pricing];
-  const largest = largestOf(pricings, brakes.maxOutputTokens, typeof brakes.contextWindow === 'number' ? brakes.contextWindow : undefined);
+  const promptCapTokens = typeof brakes.contextWindow === 'number' ? brakes.contextWindow : undefined;
+  const largest = largestOf(pricings, brakes.maxOutputTokens, promptCapTokens);
   // The largest summary call (0 without summaries): the prompt it replaces (up to the window less S: a provider refuses more) in, S out.
   const largestSummary = summary === undefined ? 0 : largestOf(summaryPricings, summary.summaryTokens);
   const known = largest !== undefined && largestSummary !== undefined;
@@ -168,11 +182,15 @@ export function worstCaseRun(brakes: BrakeConfig, pricings: readonly ModelPricin
       bounds.push([brakes.maxCostPico, `the budget (predict mode refuses a call${summary === undefined ? '' : ' or a summary call'} whose bound would cross it; a response longer than max_tokens could still overshoot)`]);
     } else if (known) bounds.push([brakes.maxCostPico + Math.max(largest, largestSummary), 'the budget plus the largest single call (check mode stops once spent ≥ budget, after the call that crossed it)']);
   }
-  const steps = stepCapBound(brakes, known ? largest + largestSummary : 0, { uncounted, afterSummary: summary === undefined ? '' : ', each after a summary call' });
+  const steps = stepCapBound(brakes, known ? largest + largestSummary : 0, {
+    uncounted,
+    afterSummary: summary === undefined ? '' : ', each after a summary call',
+    atPrompt: atPromptWords(pricings, maxOutputTokensSent(brakes), promptCapTokens),
+  });
   if (Array.isArray(steps) && known) bounds.push(steps);
   if (brakes.maxTokens !== undefined && known) {
     const sent = maxOutputTokensSent(brakes);
-    const rates = [...pricings.map((p) => dearestRatePico(p, sent)), ...summaryPricings.map((p) => dearestRatePico(p, summary?.summaryTokens ?? 0))];
+    const rates = [...pricings.map((p) => dearestRatePico(p, sent, promptCapTokens)), ...summaryPricings.map((p) => dearestRatePico(p, summary?.summaryTokens ?? 0))];
     const rate = maxOf(rates, 0);
     bounds.push([brakes.maxTokens * rate + Math.max(largest, largestSummary), `the token cap at the dearest rate, plus the call that crossed it`]);
   }

@@ -27,9 +27,9 @@ import { compactionWarnings, poolingWarnings, tally } from './fitPooling.js';
 import { requireFitArguments } from '../options/entryArguments.js';
 import { CONTEXT_WINDOW_GROUP, windowNote, windowUnknownWarnings } from './fitWindow.js';
 import { fittedHardCapSteps, hardCapNote } from './fitHardCap.js';
-import { shareFieldsOf, toolSharesNote } from './fitToolShares.js';
+import { shareFieldsOf } from './fitToolShares.js';
 import { DEFAULT_HARD_CAP_STEPS } from './settings.js';
-import { doneUnfinishedNote, GAVE_UP_GROUP, gaveUp, gaveUpEntry, gaveUpNote } from './fitGaveUp.js';
+import { doneUnfinishedNote, fittedToolSharesNote, GAVE_UP_GROUP, gaveUp, gaveUpEntry, gaveUpNote } from './fitGaveUp.js';
 
 type Population = ScenarioFile['population'];
 
@@ -136,7 +136,7 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   const capSteps = hardCapSteps ?? DEFAULT_HARD_CAP_STEPS;
   const scenario = fittedScenarioFile(traces, { model, facts, shares, hardCapSteps, population: populationOf(groups, { sizes, windowTokens, capSteps }) });
   const windowRuns = groupOf(groups, CONTEXT_WINDOW_GROUP).length;
-  const groupNotes = [windowNote(windowRuns, { model, windowTokens, capSteps }), gaveUpNote(groupOf(groups, GAVE_UP_GROUP)), doneUnfinishedNote(facts), hardCapNote(hardCapSteps)];
+  const groupNotes = [windowNote(windowRuns, { model, windowTokens, capSteps }), gaveUpNote(groupOf(groups, GAVE_UP_GROUP), groupOf(groups, 'completed').length), doneUnfinishedNote(facts), hardCapNote(hardCapSteps)];
   const notes = fitNotes(traces, { scenario, shares, sizes, groups, groupNotes: groupNotes.filter((note) => note !== '') });
   const warnings = [...poolingWarnings(traces, model), ...compactionWarnings(traces, scenario.context?.context ?? 'full'), ...windowUnknownWarnings(windowRuns, { model, windowTokens })];
   return { scenario, notes, warnings };
@@ -285,7 +285,7 @@ function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; sh
     models.length === 1 ? `${traces.length === 1 ? 'The run was' : 'Every run was'} made on ${models[0]}.` : `Runs were made on ${models.join(', ')}; the profile is of ${scenario.model}, the most common.`,
     `Prompt overhead the growth model cannot see: ${shares.fixedTokens} tokens per prompt + ${shares.perStepTokens} per step in the prompt (least squares over ${shares.overheadCalls} calls).`,
     `Cached share: ${shares.cached} cached of ${shares.servable} tokens a cache could have served (the previous prompt${shares.modelledPrompts > 0 ? `, as the growth model builds it where a call recorded none: ${shares.modelledPrompts} calls` : ''}) = ${shares.hitShare}.`,
-    toolSharesNote(groups),
+    fittedToolSharesNote(groups),
     `Sizes: each run's mean size per call over the overall mean is its size scale (${sizes.scaledRuns} runs); output and tool-result sizes are pooled divided by their run's scale${ownScales(groups, sizes)}.`,
     ...fitted.groupNotes,
     heldOutStatement(traces.length),

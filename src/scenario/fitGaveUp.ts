@@ -17,6 +17,7 @@ import { counted } from '../plural.js';
 import type { RunFacts } from './fitFacts.js';
 import { meanKeepingEmpirical } from './fitSummary.js';
 import { tally } from './fitPooling.js';
+import { toolSharesNote } from './fitToolShares.js';
 
 /** The group of runs that completed without doing their task, by their ground truth. */
 export const GAVE_UP_GROUP = 'completed: task not done';
@@ -92,8 +93,8 @@ export function gaveUpEntry(group: readonly RunFacts[]): GaveUpEntry {
   };
 }
 
-/** The profile's comment line of the runs that gave up ('' when none did). */
-export function gaveUpNote(group: readonly RunFacts[]): string {
+/** The profile's comment line of the runs that gave up ('' when none did), beside `otherCompletedRuns` that did their task. */
+export function gaveUpNote(group: readonly RunFacts[], otherCompletedRuns: number): string {
   if (group.length === 0) return '';
   const attempts = group.map((f) => f.finalFailures.attempts).sort((a, b) => a - b);
   const { tool, error, givesUpAfter } = gaveUpEntry(group);
@@ -102,9 +103,24 @@ export function gaveUpNote(group: readonly RunFacts[]): string {
   return (
     `${counted(group.length, 'run')} completed without doing ${group.length === 1 ? 'its' : 'their'} task, by ${group.length === 1 ? 'its' : 'their'} ground truth (header.synthetic.taskDone false): ` +
     `the group '${GAVE_UP_GROUP}' is a retrier that gives up (its runs answer without doing the task, as these did): ${givesUpAfter} failing attempts${at} ` +
-    `(the runs' failing calls before their answer: ${range}), after leadSteps ordinary steps, each run's steps less the attempts and the answer; sizes of its own runs. ` +
-    'The other completed runs did their task and are fitted apart from these (their failures are their own).'
+    `(the runs' failing calls before their answer: ${range}), after leadSteps ordinary steps, each run's steps less the attempts and the answer; sizes of its own runs.` +
+    (otherCompletedRuns === 0 ? '' : ' The other completed runs did their task and are fitted apart from these (their failures are their own).')
   );
+}
+
+type NamedGroup = readonly [name: string, runs: readonly RunFacts[], ...rest: unknown[]];
+
+/**
+ * The tool-call shares' line (fitToolShares.ts) over the groups that draw them: the retrier that gives up
+ * draws none (its calls are its leadSteps and its failing attempts), so its runs are left out, and said so.
+ */
+export function fittedToolSharesNote(groups: readonly NamedGroup[]): string {
+  const gaveUpRuns = groups.find(([name]) => name === GAVE_UP_GROUP)?.[1].length ?? 0;
+  const drawing = groups.filter(([name]) => name !== GAVE_UP_GROUP);
+  const apart = `the '${GAVE_UP_GROUP}' group's ${counted(gaveUpRuns, 'run')} draw${gaveUpRuns === 1 ? 's' : ''} no tool-call shares (a retrier: its calls are its leadSteps and its failing attempts)`;
+  if (gaveUpRuns === 0) return toolSharesNote(drawing);
+  if (drawing.every(([, runs]) => runs.length === 0)) return `Tool calls: ${apart}.`;
+  return `${toolSharesNote(drawing)} Left out: ${apart}.`;
 }
 
 /**
