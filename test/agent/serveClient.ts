@@ -6,7 +6,9 @@
  * request to its conversation (src/serve/registry.ts).
  */
 import OpenAI from 'openai';
+import type { AgentTool } from '../../src/agent/types.js';
 import type { RunningServer } from '../../src/serve/index.js';
+import { textOfTokens } from '../../src/serve/sizedText.js';
 import type { CallRecord } from '../../src/trace/types.js';
 
 export interface Extension {
@@ -33,4 +35,24 @@ export function serveClient(server: RunningServer, by: { session?: string; trace
   };
   const client = new OpenAI({ apiKey: 'loopcost', baseURL: `${server.url}/v1`, maxRetries: 0, fetch: keep, defaultHeaders: headers });
   return { client, last: () => last!, lastBody: () => (lastBody === undefined ? undefined : JSON.parse(lastBody)) };
+}
+
+/** Tokens a tool message's framing adds to its content (o200k_base): a result of N tokens is N − 4 of text. */
+const TOOL_MESSAGE_FRAMING = 4;
+
+/**
+ * A tool answering what serve's synthetic agent says its call returned (`last().record.toolCalls`, matched by
+ * the call id's index): text of the result's tokens, framing included, so the prompt grows as the scenario's.
+ */
+export function servedResultTool(last: () => Extension): (name: string) => AgentTool {
+  return (name) => ({
+    name,
+    description: name,
+    parameters: { type: 'object' },
+    run(_args, { callId }) {
+      const calls = last().record.toolCalls ?? [];
+      const resultTokens = calls[calls.findIndex((_c, j) => callId.endsWith(`_${j + 1}`))]!.resultTokens;
+      return { output: textOfTokens(resultTokens - TOOL_MESSAGE_FRAMING, '', 'o200k_base'), tokens: resultTokens };
+    },
+  });
 }

@@ -1,5 +1,6 @@
 /** AWS event-stream bytes for hand-written Bedrock stream tests (the framing src/import/http/stream/eventStream.ts reads). */
 import { crc32 } from 'node:zlib';
+import { stringify } from 'yaml';
 
 /** One AWS event-stream message (prelude, string headers, payload, both CRC32s). */
 export function eventStreamMessage(headers: Record<string, string>, payload: string): Buffer {
@@ -27,4 +28,17 @@ export function eventStreamMessage(headers: Record<string, string>, payload: str
 /** A Bedrock converse-stream body: each `[event type, data]` as one event message. */
 export function converseStreamBytes(events: [string, unknown][]): Uint8Array {
   return new Uint8Array(Buffer.concat(events.map(([type, data]) => eventStreamMessage({ ':event-type': type, ':content-type': 'application/json', ':message-type': 'event' }, JSON.stringify(data)))));
+}
+
+/** A cassette of one Bedrock invoke-with-response-stream call whose body is event-stream `chunk` messages of `payloads`. */
+export function bedrockCassette(payloads: string[]): string {
+  const chunk = { ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' };
+  const body = new Uint8Array(Buffer.concat(payloads.map((payload) => eventStreamMessage(chunk, payload))));
+  const request = {
+    method: 'POST',
+    uri: 'https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream',
+    body: JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: 'List the files.' }] }),
+  };
+  const response = { status: { code: 200, message: 'OK' }, headers: { 'content-type': ['application/vnd.amazon.eventstream'] }, body };
+  return stringify({ interactions: [{ request, response }], version: 1 }, { schema: 'yaml-1.1' });
 }

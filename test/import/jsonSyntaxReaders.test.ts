@@ -10,11 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { importText } from '../../src/import/importText.js';
 import { BIN, cli, tempDir } from '../cli/run.js';
 import { userErrorOf } from '../helpers.js';
-import { eventStreamMessage } from './eventStreamBytes.js';
+import { bedrockCassette } from './eventStreamBytes.js';
 
 const dir = tempDir();
 
@@ -122,18 +121,6 @@ describe('VCR cassette bodies', () => {
   });
 });
 
-/** A cassette of one Bedrock invoke-with-response-stream call whose body is event-stream messages of `payloads`. */
-function bedrockCassette(payloads: string[]): string {
-  const chunk = { ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' };
-  const body = new Uint8Array(Buffer.concat(payloads.map((payload) => eventStreamMessage(chunk, payload))));
-  const request = {
-    method: 'POST',
-    uri: 'https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream',
-    body: JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: 'List the files.' }] }),
-  };
-  const response = { status: { code: 200, message: 'OK' }, headers: { 'content-type': ['application/vnd.amazon.eventstream'] }, body };
-  return stringify({ interactions: [{ request, response }], version: 1 }, { schema: 'yaml-1.1' });
-}
 
 describe('AWS event-stream bodies', () => {
   const STREAM = "'interactions[0].response.body(reassembled stream)'";

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { cli, tempDir } from '../cli/run.js';
-import { eventStreamMessage } from './eventStreamBytes.js';
+import { bedrockCassette } from './eventStreamBytes.js';
 
 const dir = tempDir();
 
@@ -68,18 +68,6 @@ describe('a JSON key given twice', () => {
     );
   });
 
-  /** A cassette of one Bedrock invoke-with-response-stream call whose body is event-stream `chunk` messages of `payloads`. */
-  function bedrockCassette(payloads: string[]): string {
-    const chunk = { ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' };
-    const body = new Uint8Array(Buffer.concat(payloads.map((payload) => eventStreamMessage(chunk, payload))));
-    const request = {
-      method: 'POST',
-      uri: 'https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream',
-      body: JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }),
-    };
-    const response = { status: { code: 200, message: 'OK' }, headers: { 'content-type': ['application/vnd.amazon.eventstream'] }, body };
-    return stringify({ interactions: [{ request, response }], version: 1 }, { schema: 'yaml-1.1' });
-  }
 
   it('in an AWS event-stream payload, and in the base64 event a Bedrock chunk carries', async () => {
     const event = Buffer.from('{"type":"message_start","message":{"usage":{"input_tokens":1,"input_tokens":2}}}').toString('base64');

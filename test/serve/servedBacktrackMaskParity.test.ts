@@ -19,7 +19,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MASKED_OUTPUT } from '../../src/agent/conversation.js';
 import { openAIChatModel } from '../../src/agent/openaiChat.js';
 import { runAgentLoop } from '../../src/agent/run.js';
-import type { AgentTool } from '../../src/agent/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
 import { countChatTokens } from '../../src/import/tokenCount.js';
@@ -28,7 +27,7 @@ import { parseScenario } from '../../src/scenario/load.js';
 import { scenarioRuns } from '../../src/scenario/run.js';
 import { startServer, type RunningServer } from '../../src/serve/index.js';
 import { textOfTokens } from '../../src/serve/sizedText.js';
-import { serveClient } from '../agent/serveClient.js';
+import { servedResultTool, serveClient } from '../agent/serveClient.js';
 import { get } from './client.js';
 
 const HEAD = `
@@ -72,7 +71,6 @@ population:
 `, 'sloppy.yaml');
 
 const prices = loadPriceTable();
-const TOOL_MESSAGE_FRAMING = 4;
 /** The masked tool message the real loop sends, as serve counts it (its framing included, no reply priming). */
 const PLACEHOLDER_TOKENS = countChatTokens([{ role: 'tool', content: MASKED_OUTPUT }], 'gpt-4o-mini') - 3;
 const servers: RunningServer[] = [];
@@ -92,16 +90,7 @@ async function servedRuns(scenario: typeof BACKTRACKER, settings: { brakes: Brak
   const real: Figures[] = [];
   for (let run = 1; run <= settings.runs; run++) {
     const { client, last } = serveClient(server, { session: `run-${run}` });
-    const tool = (name: string): AgentTool => ({
-      name,
-      description: name,
-      parameters: { type: 'object' },
-      run(_args, { callId }) {
-        const calls = last().record.toolCalls ?? [];
-        const resultTokens = calls[calls.findIndex((_c, j) => callId.endsWith(`_${j + 1}`))]!.resultTokens;
-        return { output: textOfTokens(resultTokens - TOOL_MESSAGE_FRAMING, '', 'o200k_base'), tokens: resultTokens };
-      },
-    });
+    const tool = servedResultTool(last);
     // The run's own adapter reads every answer, marks included: the harness reads serve's extension only to size tool results.
     const model = openAIChatModel({ model: 'gpt-4o-mini', client, headers: { 'x-loopcost-run': String(run) } });
     const result = await runAgentLoop({

@@ -14,7 +14,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAIChatModel } from '../../src/agent/openaiChat.js';
 import { runAgentLoop } from '../../src/agent/run.js';
-import type { AgentTool } from '../../src/agent/types.js';
 import { NO_BRAKES } from '../../src/brakes/config.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
 import { summaryInstruction } from '../../src/agent/conversation.js';
@@ -25,7 +24,7 @@ import { parseScenario } from '../../src/scenario/load.js';
 import { scenarioRuns } from '../../src/scenario/run.js';
 import { startServer, type RunningServer } from '../../src/serve/index.js';
 import { textOfTokens } from '../../src/serve/sizedText.js';
-import { serveClient } from '../agent/serveClient.js';
+import { servedResultTool, serveClient } from '../agent/serveClient.js';
 import { get } from './client.js';
 
 const SCENARIO = `
@@ -47,7 +46,6 @@ population:
 `;
 const scenario = parseScenario(SCENARIO, 'growth.yaml');
 const prices = loadPriceTable();
-const TOOL_MESSAGE_FRAMING = 4;
 const servers: RunningServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
 
@@ -57,17 +55,7 @@ async function servedRun(strategy: ContextStrategy) {
   servers.push(server);
   const { client, last } = serveClient(server, { session: 'growth' });
   const sentPrompts: number[] = [];
-  const tool = (name: string): AgentTool => ({
-    name,
-    description: name,
-    parameters: { type: 'object' },
-    run(_args, { callId }) {
-      const calls = last().record.toolCalls ?? [];
-      const resultTokens = calls[calls.findIndex((_c, j) => callId.endsWith(`_${j + 1}`))]!.resultTokens;
-      // The tool message counts the result's tokens, framing included (the scenario's perStepTokens).
-      return { output: textOfTokens(resultTokens - TOOL_MESSAGE_FRAMING, '', 'o200k_base'), tokens: resultTokens };
-    },
-  });
+  const tool = servedResultTool(last);
   const http = openAIChatModel({ model: 'gpt-4o-mini', client });
   const model = { ...http, name: 'gpt-4o-mini', call: async (request: Parameters<typeof http.call>[0]) => {
     sentPrompts.push(countChatTokens(request.messages.map(countedMessage), 'gpt-4o-mini'));
