@@ -16,17 +16,25 @@ export function formatUsd(amount: Pico | bigint): string {
   return fixedUsd(value, decimals);
 }
 
-/** The same for amounts below 2^53 pico, in plain integer arithmetic (every step exact): a table of thousands of amounts. */
+/** Powers of ten to 10^16, for digit counts and rounding units without a string. */
+const TENS = Array.from({ length: 17 }, (_, k) => 10 ** k);
+
+/**
+ * The same for amounts below 2^53 pico, in plain integer arithmetic (every step exact: products and quotients of
+ * integers below 2^53): a table of thousands of amounts. One number-to-string conversion, the point spliced in.
+ */
 function formatSafePico(pico: number): string {
   if (pico === 0) return '$0';
-  const abs = Math.abs(pico);
-  const decimals = Math.min(PICO_DIGITS, Math.max(4, Math.max(0, PICO_DIGITS - String(abs).length) + 3));
-  const unit = 10 ** (PICO_DIGITS - decimals);
+  const abs = pico < 0 ? -pico : pico;
+  let digits = 1;
+  while (digits < 16 && abs >= TENS[digits]!) digits++;
+  const decimals = digits >= PICO_DIGITS - 1 ? 4 : Math.min(PICO_DIGITS, PICO_DIGITS - digits + 3);
+  const unit = TENS[PICO_DIGITS - decimals]!;
   const rest = abs % unit;
   const rounded = (abs - rest) / unit + (2 * rest >= unit ? 1 : 0);
-  const scale = 10 ** decimals;
-  const fraction = rounded % scale;
-  return `${pico < 0 ? '-' : ''}$${(rounded - fraction) / scale}.${String(fraction).padStart(decimals, '0')}`;
+  const text = String(rounded).padStart(decimals + 1, '0');
+  const point = text.length - decimals;
+  return `${pico < 0 ? '-' : ''}$${text.slice(0, point)}.${text.slice(point)}`;
 }
 
 /** Zeros after the decimal point before the first significant digit (0 for amounts of $0.1 or more). */

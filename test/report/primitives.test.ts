@@ -30,6 +30,19 @@ describe('one money format', () => {
       { seed: 8, numRuns: 500 },
     );
   });
+
+  it('a table amount (a safe-integer number, the fast path) reads as the same amount given as a bigint', () => {
+    // Every digit count and sign, and the rounding edges: 10^k − 1, 10^k, 5·10^k (half up) and their neighbours.
+    const edges = fc.integer({ min: 0, max: 15 }).chain((k) => fc.constantFrom(10 ** k - 1, 10 ** k, 5 * 10 ** k - 1, 5 * 10 ** k, 5 * 10 ** k + 1).map((n) => Math.max(1, n)));
+    const amount = fc.oneof(fc.integer({ min: 1, max: 2 ** 31 }), fc.maxSafeNat().filter((n) => n > 0), edges);
+    fc.assert(
+      fc.property(amount, fc.boolean(), (pico, negative) => {
+        const signed = negative ? -pico : pico;
+        expect(formatUsd(signed)).toBe(formatUsd(BigInt(signed)));
+      }),
+      { seed: 53, numRuns: 3000 },
+    );
+  });
 });
 
 describe('text from input on a terminal', () => {
