@@ -11,21 +11,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importText } from '../../src/import/importText.js';
-import { BIN, cli, tempDir } from '../cli/run.js';
+import { BIN, tempDir } from '../cli/run.js';
 import { userErrorOf } from '../helpers.js';
 import { bedrockCassette } from './eventStreamBytes.js';
+import { importRefused } from './importRefused.js';
 
 const dir = tempDir();
 
 /** `loopcost import` of `text` written as `name`: its stderr (the directory left out), after checking it exits 2 with no trace of V8. */
 async function refused(name: string, text: string | Buffer): Promise<string> {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  const r = await cli('import', path);
-  expect(r.code).toBe(2);
-  expect(r.stdout).toBe('');
-  expect(r.stderr).not.toMatch(/position \d|\.\.\."|" is not valid JSON|\n\s+at /);
-  return r.stderr.replaceAll(`${dir}/`, '');
+  const stderr = await importRefused(dir, name, text);
+  expect(stderr).not.toMatch(/position \d|\.\.\."|" is not valid JSON|\n\s+at /);
+  return stderr;
 }
 
 const OTLP_PRETTY = readFileSync('test/fixtures/otel/two-traces.json', 'utf8');

@@ -7,24 +7,16 @@
  *   - usage that breaks a rule every call obeys (cached tokens past the prompt) is named at the body's field
  *     and the exchange's line, not at the converted trace's `calls[0].cachedInputTokens`.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { cli, tempDir } from '../cli/run.js';
+import { tempDir } from '../cli/run.js';
+import { importRefused } from './importRefused.js';
 import { bedrockCassette } from './eventStreamBytes.js';
 
 const dir = tempDir();
 
 /** `loopcost import` of `text` written as `name`: its stderr (the directory left out), after checking it exits 2. */
-async function refused(name: string, text: string | Buffer): Promise<string> {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  const r = await cli('import', path);
-  expect(r.code).toBe(2);
-  expect(r.stdout).toBe('');
-  return r.stderr.replaceAll(`${dir}/`, '');
-}
+const refused = (name: string, text: string | Buffer): Promise<string> => importRefused(dir, name, text);
 
 const CHAT_URL = 'https://api.openai.com/v1/chat/completions';
 const REQUEST = '{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}';
