@@ -10,7 +10,7 @@ import { brakeLimits, type BrakeLimits } from '../kernel/limits.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { RunSetting, runSettings, type RunSettings } from './settings.js';
 import { passLimits, SettingIds, sweepCells, type SweepCell, type SweepGrid } from './sweepGrid.js';
-import { passSharing, type PassSharing } from './sweepShare.js';
+import { passSharing, rewriteParts, type PassSharing } from './sweepShare.js';
 import { keepSteps } from './sweepClosed.js';
 
 /** A group of cells sharing (strategy, cache mode): one pass per trace. */
@@ -75,7 +75,7 @@ export class LimitsCache {
 
 /** A pass's strategy as a key: cells of equal keys are one pass. */
 function strategyKey(s: ContextStrategy): string {
-  return JSON.stringify([s.kind, s.windowSteps, s.toolResultCap, s.cache, s.maskSteps, s.maskBatchSteps ?? 1, s.placeholderTokens, s.summary]);
+  return JSON.stringify([s.kind, s.windowSteps, ...rewriteParts(s)]);
 }
 
 /** Brakes without the step cap as a key: cells of a pass with equal keys are one cap group. */

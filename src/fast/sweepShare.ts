@@ -7,6 +7,7 @@
  * the same brakes instead of worked out again. Only between closed-form passes (sweepClosed.ts) whose
  * strategies differ in nothing but the window: there a window changes nothing but the prompt.
  */
+import type { ContextStrategy } from '../context/strategy.js';
 import { SettingIds, type SweepCell } from './sweepGrid.js';
 import type { Pass } from './sweepPlan.js';
 import { CAP_CLOSED, CAP_SUMS, SAME_AS_UNCAPPED, type SweepResult } from './sweepResult.js';
@@ -23,10 +24,14 @@ export interface PassSharing {
   order: Int32Array;
 }
 
+/** A strategy's parts beside its kind and window, as the pass keys list them (sweepPlan strategyKey, withoutWindow): a new strategy field goes here once. */
+export function rewriteParts(s: ContextStrategy): unknown[] {
+  return [s.toolResultCap, s.cache, s.maskSteps, s.maskBatchSteps ?? 1, s.placeholderTokens, s.summary];
+}
+
 /** The strategy a pass runs without its window (full history), as a key. */
 function withoutWindow(pass: Pass): string {
-  const s = pass.strategy;
-  return JSON.stringify([s.toolResultCap, s.cache, s.maskSteps, s.maskBatchSteps ?? 1, s.placeholderTokens, s.summary]);
+  return JSON.stringify(rewriteParts(pass.strategy));
 }
 
 export function passSharing(passes: readonly Pass[], cells: readonly SweepCell[]): PassSharing {

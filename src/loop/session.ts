@@ -62,7 +62,7 @@ export class LoopSession {
   /** Each stop told (runStops.ts), with the facts the stopping brake sets. */
   private readonly stops: RunStops;
   /** The run's prices, with their cache rule, stated or their provider's (kernel/prices.ts flattenPrices, one rule for every engine). */
-  readonly prices: FlatPrices;
+  private readonly prices: FlatPrices;
   private readonly meterSettings: MeterSettings;
   /** The run's summary calls: when one is due, its checks, paying it (sessionSummaries.ts). */
   private readonly summaries: SessionSummaries;

@@ -63,7 +63,12 @@ export function servedUsage(usage: CallUsage, record: CallRecord): CallUsage {
  * `error.loopcost` of a recorded failure): money is exact, and a JSON number past 2^53 is not.
  */
 export function loopcostExtension(reply: Reply): Record<string, unknown> {
-  return { session: reply.session, call: reply.call, usage: reply.usage, costPico: String(reply.costPico), record: reply.record };
+  return { ...billedOf(reply), record: reply.record };
+}
+
+/** What a reply billed, as every serve output writes it: its session and call, usage and `costPico` as a string of digits. */
+export function billedOf(reply: Reply): { session: string; call: number; usage: Reply['usage']; costPico: string } {
+  return { session: reply.session, call: reply.call, usage: reply.usage, costPico: String(reply.costPico) };
 }
 
 function completionId(reply: Reply): string {

@@ -14,7 +14,7 @@ import type { CallRecord } from '../trace/types.js';
 import { playTools } from '../loop/run.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { refusalError, sessionSummary, type SessionSummary } from './sessionSummary.js';
-import { placeholderText, replyToolCalls, servedUsage, type Reply } from './reply.js';
+import { billedOf, placeholderText, replyToolCalls, servedUsage, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
 import { cutAtCap } from '../synthetic/outputCap.js';
 import { outputCapOf } from './outputCap.js';
@@ -195,12 +195,12 @@ export abstract class ServeSession implements HeldSession {
    * A summary call of `summaryTokens` out and `prompt.promptTokens` in (summaryPromptTokens), sent with the prompt
    * `prompt.view`, at `pricing` (the session's model's or the summary model's), by replay's rule for it (kernel
    * meterSummaryCall: under `recorded` the cache serves the view's unchanged prefix as under `on`; another
-   * model's cache holds none of it, summaryCachedPrefixTokens). The session's own prices are its loop's.
+   * model's cache holds none of it, summaryCachedPrefixTokens). (flattenPrices gives the loop's own object for the session's pricing.)
    */
   private meterSummary(pricing: ModelPricing, prompt: { view: PromptView; promptTokens: number }, summaryTokens: number): MeteredCall {
     return estimatedSummaryCall(new Float64Array(Metered.Size), {
-      prices: pricing === this.setup.pricing ? this.loop.prices : flattenPrices(pricing),
-      runPrices: this.loop.prices,
+      prices: flattenPrices(pricing),
+      runPrices: flattenPrices(this.setup.pricing),
       cacheMode: cacheModeCode(this.setup.cache),
       promptTokens: prompt.promptTokens,
       view: prompt.view,
@@ -241,6 +241,6 @@ function inSessionSource<T>(source: string, work: () => T): T {
 function failedCall(reply: Reply, failed: NonNullable<CallRecord['failed']>): ApiError {
   const status = failed.status !== undefined && failed.status >= 400 && failed.status <= 599 ? failed.status : 500;
   const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
-  const billed = { session: reply.session, call: reply.call, usage: reply.usage, costPico: String(reply.costPico) };
+  const billed = billedOf(reply);
   return new ApiError(status, `recorded provider failure (call ${reply.call}): ${failed.message}`, type, null, RECORDED_FAILURE, { ...billed, record: reply.record }, billed);
 }
