@@ -10,16 +10,14 @@
  * cheaper prices, times the least a price fell, to stop where it did. Pure.
  */
 import { picoToUsd, picoToUsdString, usdToPico } from '../money.js';
+import { pricesForInput } from '../pricing/cost.js';
 import type { Drift, DriftRow } from './baseline.js';
 import { storedSettings } from './baselineFile.js';
 import { checkPercent } from './evaluate.js';
 import { acceptText, scenariosNamed } from './gateCounts.js';
-import { effectivePrices, type PriceRow, type PriceRowChange } from './modelPrices.js';
+import { effectivePrices, rowPricing, type PriceRowChange } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
-import { flagParts } from './settingChanges.js';
-
-/** The status of a brake outcome only the new prices moved past the tolerance. */
-export const BUDGET_BINDS = 'budget binds';
+import { flagMap } from './settingChanges.js';
 
 /** A scenario whose budget binds differently under the new prices. */
 export interface BudgetBinds {
@@ -38,12 +36,6 @@ export interface BudgetBinds {
   advice?: { way: 'raise' | 'lower'; ratio?: number; toUsd?: number };
 }
 
-/** The prices of a row that apply to a prompt of `inputTokens` (its tier: the last whose threshold it is above). */
-function pricesAt(row: PriceRow, inputTokens: number): ReturnType<typeof effectivePrices> {
-  const tiers = [...row.tiers].sort((a, b) => a.aboveInputTokens - b.aboveInputTokens).filter((tier) => inputTokens > tier.aboveInputTokens);
-  return effectivePrices(tiers.length === 0 ? row.pricesPicoPerToken : tiers[tiers.length - 1]!.pricesPicoPerToken);
-}
-
 /**
  * The most and the least any price of these changes moved by (new ÷ baseline), over every kind of token and
  * every prompt size (each tier either row has); `most` Infinity when a price rose from 0.
@@ -53,9 +45,10 @@ export function priceRatios(changes: readonly PriceRowChange[]): { most: number;
   let least = Infinity;
   for (const { baseline, now } of changes) {
     const sizes = [0, ...[...baseline.tiers, ...now.tiers].map((tier) => tier.aboveInputTokens + 1)];
+    const [then, today] = [rowPricing(baseline), rowPricing(now)];
     for (const size of sizes) {
-      const was = pricesAt(baseline, size);
-      const is = pricesAt(now, size);
+      const was = effectivePrices(pricesForInput(then, size));
+      const is = effectivePrices(pricesForInput(today, size));
       for (const key of Object.keys(was) as (keyof typeof was)[]) {
         if (was[key] === 0 && is[key] === 0) continue;
         const ratio = was[key] === 0 ? Infinity : is[key] / was[key];
@@ -77,7 +70,7 @@ function roundUsd(usd: number, up: boolean): number {
 /** The money brake of a check's settings and its value: `max-cost`, else under --tree the per-agent one. */
 function moneyBrake(check: Pick<ScenarioCheck, 'settings' | 'tree'>): { brake: string; budget: string } | undefined {
   const settings = storedSettings(check);
-  const of = (key: string, name: string) => new Map(settings[key] === undefined ? [] : (flagParts(settings[key]) ?? [])).get(name);
+  const of = (key: string, name: string) => flagMap(settings[key]).get(name);
   const budget = of('brakes', 'max-cost');
   if (budget !== undefined) return { brake: 'max-cost', budget };
   const perAgent = of('subagent', 'subagent-max-cost');
@@ -100,7 +93,7 @@ function adviceOf(budget: string | undefined, stops: BudgetBinds['stops'], ratio
  * prices changed.
  */
 export function budgetBinds(check: ScenarioCheck, args: { rows: readonly DriftRow[]; atBaselinePrices: ScenarioCheck; changes: readonly PriceRowChange[] }): BudgetBinds | undefined {
-  const rows = args.rows.filter((row) => row.scenario === check.source && row.status === BUDGET_BINDS);
+  const rows = args.rows.filter((row) => row.scenario === check.source && row.status === 'budget binds');
   if (rows.length === 0) return undefined;
   const changes = args.changes.filter((change) => check.models.includes(change.now.model));
   const money = moneyBrake(check);

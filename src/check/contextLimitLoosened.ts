@@ -18,7 +18,7 @@ import { maxOutputTokensSent, NO_BRAKES } from '../brakes/config.js';
 import { brakeLimits, Limit } from '../kernel/limits.js';
 import type { Drift } from './baseline.js';
 import type { BaselineScenario } from './baselineFile.js';
-import { flagParts, modelsChanged } from './settingChanges.js';
+import { flagMap, modelsChanged } from './settingChanges.js';
 import { scenariosNamed } from './gateCounts.js';
 
 type Parts = ReadonlyMap<string, string>;
@@ -129,7 +129,7 @@ export interface ScenarioModels {
  */
 export function modelSwitchUnjudged(before: Pick<BaselineScenario, 'settings' | 'contextWindowTokens'>, models: ScenarioModels): UnjudgedSwitch | undefined {
   if (before.contextWindowTokens !== undefined || before.settings.brakes === undefined) return undefined;
-  if (new Map(flagParts(before.settings.brakes) ?? []).get(WINDOW) !== 'model') return undefined;
+  if (flagMap(before.settings.brakes).get(WINDOW) !== 'model') return undefined;
   if (models.baseline === undefined) return { scenario: models.scenario, modelsUnknown: true };
   return modelsChanged(models.baseline, models.now) ? { scenario: models.scenario, modelsUnknown: false } : undefined;
 }

@@ -169,6 +169,17 @@ function tiersOf(row: PriceRow): PriceTier[] {
   return row.tiers.map((tier) => ({ aboveInputTokens: tier.aboveInputTokens, prices: tier.pricesPicoPerToken }));
 }
 
+/** The source a stored row's pricing names: the baseline file that stored it, not a price table. */
+const STORED_ROW: PriceSource = { name: 'baseline price row', version: 'stored', hash: '' };
+
+/**
+ * A stored row as a model's pricing (its prices and tiers only: no window, cache rule or fees), so the
+ * pricing module's rules read it as they read a table's: pricing/cost.ts pricesForInput picks its tier.
+ */
+export function rowPricing(row: PriceRow): ModelPricing {
+  return { requested: row.model, model: row.pricedAs, ...(row.provider === undefined ? {} : { provider: row.provider }), base: row.pricesPicoPerToken, tiers: tiersOf(row), source: STORED_ROW };
+}
+
 /**
  * The table with the baseline's prices for the models the baseline priced: everything else a model has
  * (its window, provider, cache rule) is the table's. A model the baseline did not price keeps the table's.

@@ -39,6 +39,11 @@ export function flagParts(text: string): (readonly [string, string])[] | undefin
   return parts.every((part) => part !== undefined) ? (parts as (readonly [string, string])[]) : undefined;
 }
 
+/** A settings text's parts by name (flagParts); empty for none, an absent text or one that is not such a list. */
+export function flagMap(text: string | undefined): Map<string, string> {
+  return new Map(text === undefined ? [] : (flagParts(text) ?? []));
+}
+
 const ACTION = modePart('repeatAction');
 /**
  * A part a list leaves out, as it acts: `repeat-action` not given is its unset value, `stop` (a repeated

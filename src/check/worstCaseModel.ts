@@ -8,8 +8,9 @@
  */
 import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
-import { flagParts, modelsChanged } from './settingChanges.js';
+import { flagMap, modelsChanged } from './settingChanges.js';
 import { minOf } from '../metrics/extremes.js';
+import { tokenCount as tokens } from '../report/text.js';
 
 /** What rose with the worst case while the brakes stayed as the baseline's. */
 export interface WorstCaseModelCause {
@@ -34,13 +35,11 @@ export function worstCaseModelCause(check: Pick<ScenarioCheck, 'settings' | 'tre
   const windows = { baseline: { ...(before.contextWindowTokens ?? {}) }, now: { ...(check.contextWindows ?? {}) } };
   const windowMoved = check.models.some((model) => windows.now[model] !== windows.baseline[model]);
   if (!modelsChanged(before.models, check.models) && (before.contextWindowTokens === undefined || !windowMoved)) return undefined;
-  const brakes = new Map(now.brakes === undefined ? [] : (flagParts(now.brakes) ?? []));
+  const brakes = flagMap(now.brakes);
   const limit = Number(brakes.get('context-window'));
   const checkModeBudget = brakes.has('max-cost') && brakes.get('budget-mode') !== 'predict';
   return { models: { baseline: [...before.models], now: [...check.models] }, windows, checkModeBudget, ...(Number.isFinite(limit) ? { contextLimitTokens: limit } : {}) };
 }
-
-const tokens = (n: number): string => n.toLocaleString('en-US');
 
 /** `gpt-4.1: a 1,047,576-token window, was 128,000 (gpt-4o)`: each model now with its window, and the baseline's. */
 function windowsText(cause: WorstCaseModelCause): string {
@@ -73,6 +72,7 @@ export function modelCauseAdvice(cause: WorstCaseModelCause): string {
   const limit = cause.contextLimitTokens;
   if (limit !== undefined) return `the bound counts the largest single call, a prompt of at most ${tokens(limit)} tokens (the --context-window brake): the rise is the price of that call on the model now; bound it with ${budget}`;
   const thenWindows = cause.models.baseline.map((m) => cause.windows.baseline[m]).filter((w): w is number => w !== undefined);
-  const example = thenWindows.length === 0 ? 'N' : `${minOf(thenWindows)}`;
-  return `the bound counts the largest single call, a prompt as large as the model's window: bound it with a context limit (--context-window ${example}: no prompt past ${example === 'N' ? 'N' : tokens(Number(example))} tokens) or ${budget}`;
+  const least = thenWindows.length === 0 ? undefined : minOf(thenWindows);
+  const [flag, past] = least === undefined ? ['N', 'N'] : [`${least}`, tokens(least)];
+  return `the bound counts the largest single call, a prompt as large as the model's window: bound it with a context limit (--context-window ${flag}: no prompt past ${past} tokens) or ${budget}`;
 }
