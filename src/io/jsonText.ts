@@ -10,6 +10,9 @@
 import { shownName } from '../shownName.js';
 import { MAX_NESTING_DEPTH } from './limits.js';
 
+/** What to do about a key given twice in a JSON file (the price file, an http-exchanges line). */
+export const DUPLICATE_KEY_HINT = 'keep the one you mean and delete the other: JSON readers keep only the last of a repeated key, silently';
+
 export interface JsonTextProblem {
   code: 'too_deep' | 'duplicate_key' | 'too_large';
   /** Offset in the text where it is (the bracket past the limit, the repeated key, the number). */

@@ -10,7 +10,7 @@ import { sha256Hex } from '../io/builtins.js';
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import { jsonTextError } from '../import/common/jsonDocument.js';
 import { parseJsonFileText } from '../io/jsonFileText.js';
-import { parsedJsonTextProblem } from '../io/jsonText.js';
+import { DUPLICATE_KEY_HINT, parsedJsonTextProblem } from '../io/jsonText.js';
 import { refuseWideText, unreadable } from '../io/inputErrors.js';
 import { BYTES_PER_MB, MAX_PRICE_FILE_BYTES } from '../io/limits.js';
 import { kindOf } from '../io/openInput.js';
@@ -36,8 +36,6 @@ const CHAT_MODES = new Set(['chat', 'completion', 'responses']);
 
 const FORMAT_HINT =
   "a price file (--prices, --prices-override) must be LiteLLM's model_prices_and_context_window.json format: one JSON object keyed by model name, prices in USD per token";
-
-const DUPLICATE_HINT = 'keep the one you mean and delete the other: JSON readers keep only the last of a repeated key, silently';
 
 const PRICE_KEYS_HINT = `give its prices in USD per token: ${PRICE_KEYS.join(', ')}`;
 
@@ -115,7 +113,7 @@ function parsePriceDocument(text: string, file: string): Record<string, unknown>
   if ('issue' in read) throw new UserError(read.issue);
   const data = read.value;
   const problem = parsedJsonTextProblem(text, data);
-  if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_HINT : FORMAT_HINT);
+  if (problem !== undefined) throw jsonTextError(problem, text, file, problem.code === 'duplicate_key' ? DUPLICATE_KEY_HINT : FORMAT_HINT);
   if (!isPlainObject(data)) {
     throw new UserError({
       file,

@@ -29,7 +29,7 @@ import { CONTEXT_WINDOW_GROUP, windowNote, windowUnknownWarnings } from './fitWi
 import { fittedHardCapSteps, hardCapNote } from './fitHardCap.js';
 import { shareFieldsOf } from './fitToolShares.js';
 import { DEFAULT_HARD_CAP_STEPS } from './settings.js';
-import { doneUnfinishedNote, fittedToolSharesNote, GAVE_UP_GROUP, gaveUp, gaveUpEntry, gaveUpNote } from './fitGaveUp.js';
+import { doneUnfinishedNote, fittedToolSharesNote, GAVE_UP_GROUP, gaveUp, gaveUpEntry, gaveUpNote, truthRunsOf, type TruthRuns } from './fitGaveUp.js';
 
 type Population = ScenarioFile['population'];
 
@@ -56,6 +56,8 @@ export interface FitResult {
   notes: string[];
   /** What the profile cannot be of these runs (fitPooling.ts): several models or agents pooled, compactions. */
   warnings: ReportWarning[];
+  /** The runs whose ground truth fit keeps apart (fitGaveUp.ts): all 0 for recordings. */
+  truthRuns: TruthRuns;
 }
 
 /**
@@ -139,7 +141,7 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   const groupNotes = [windowNote(windowRuns, { model, windowTokens, capSteps }), gaveUpNote(groupOf(groups, GAVE_UP_GROUP), groupOf(groups, 'completed').length), doneUnfinishedNote(facts), hardCapNote(hardCapSteps)];
   const notes = fitNotes(traces, { scenario, shares, sizes, groups, groupNotes: groupNotes.filter((note) => note !== '') });
   const warnings = [...poolingWarnings(traces, model), ...compactionWarnings(traces, scenario.context?.context ?? 'full'), ...windowUnknownWarnings(windowRuns, { model, windowTokens })];
-  return { scenario, notes, warnings };
+  return { scenario, notes, warnings, truthRuns: truthRunsOf(facts) };
 }
 
 /** What the runs share: the prompt overhead's line, the cache's hit share (tool calls' shares are each group's: fitToolShares.ts). */

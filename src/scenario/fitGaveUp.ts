@@ -129,7 +129,22 @@ export function fittedToolSharesNote(groups: readonly NamedGroup[]): string {
  * task is not done. '' when none.
  */
 export function doneUnfinishedNote(facts: readonly RunFacts[]): string {
-  const runs = facts.filter((f) => !f.completed && f.taskDone === true).length;
-  if (runs === 0) return '';
-  return `${counted(runs, 'unfinished run')} did ${runs === 1 ? 'its' : 'their'} task by ${runs === 1 ? 'its' : 'their'} ground truth (done, then went on until cut): fitted with the unfinished runs, whose task is not done, so the profile's tasks-done share is short by ${runs === 1 ? 'it' : 'them'}.`;
+  const runs = truthRunsOf(facts).doneUnfinished;
+  return runs === 0 ? '' : `${doneUnfinishedText(runs, "the profile's tasks-done share")}.`;
+}
+
+/** The runs whose ground truth fit keeps apart: completed without doing their task (gaveUp), unfinished having done it. */
+export interface TruthRuns {
+  gaveUp: number;
+  doneUnfinished: number;
+}
+
+export function truthRunsOf(facts: readonly RunFacts[]): TruthRuns {
+  return { gaveUp: facts.filter(gaveUp).length, doneUnfinished: facts.filter((f) => !f.completed && f.taskDone === true).length };
+}
+
+/** What `runs` (> 0) unfinished runs that did their task do to `share` (the profile's, the synthetic runs'). */
+export function doneUnfinishedText(runs: number, share: string): string {
+  const its = runs === 1 ? 'its' : 'their';
+  return `${counted(runs, 'unfinished run')} that did ${its} task by ${its} ground truth (then went on until cut) ${runs === 1 ? 'is' : 'are'} fitted unfinished, ${its} task not done: ${share} is short by ${runs === 1 ? 'it' : 'them'}`;
 }

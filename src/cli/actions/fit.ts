@@ -18,7 +18,7 @@ import { labelledLine, reportFooter } from '../../report/view.js';
 import { fitScenario, PROVIDER_ERROR_GROUP, RUNS_FOR_A_TAIL } from '../../scenario/fit.js';
 import { reliabilityLine } from '../../scenario/fitReliability.js';
 import { CONTEXT_WINDOW_GROUP } from '../../scenario/fitWindow.js';
-import { GAVE_UP_GROUP } from '../../scenario/fitGaveUp.js';
+import { doneUnfinishedText, GAVE_UP_GROUP, type TruthRuns } from '../../scenario/fitGaveUp.js';
 import { profiledRuns, subagentsLeftOutLine } from '../../scenario/fitPooling.js';
 import { fitPricesNote } from '../../scenario/fitWarnings.js';
 import { allCallsFailedLine, compareRuns, refusedAtWindowLine, type FitComparison } from '../../scenario/fitReport.js';
@@ -84,16 +84,16 @@ export function completionLine(completion: FitComparison['completion']): string 
  * Runs that did their task, recorded and synthetic, by their ground truth ('' unless every recorded run carries
  * one): a run that completed need not have (a retrier that gives up), and fit keeps those apart (fitGaveUp.ts).
  */
-export function tasksDoneLine(c: Pick<FitComparison, 'tasksDone'>, runs: { gaveUp: number; doneUnfinished: number }): string {
+export function tasksDoneLine(c: Pick<FitComparison, 'tasksDone'>, runs: TruthRuns): string {
   if (c.tasksDone === undefined) return '';
   const { recorded, synthetic, gapPoints } = c.tasksDone;
   const its = (n: number) => (n === 1 ? 'its' : 'their');
   const apart = runs.gaveUp === 0 ? 'every recorded run that completed did its task' : `the ${counted(runs.gaveUp, 'recorded run')} that completed without doing ${its(runs.gaveUp)} task are the profile's '${GAVE_UP_GROUP}' group`;
-  const short = runs.doneUnfinished === 0 ? '' : `; ${counted(runs.doneUnfinished, 'unfinished run')} that did ${its(runs.doneUnfinished)} task (then went on until cut) are fitted unfinished, ${its(runs.doneUnfinished)} task not done: the synthetic share is short by ${runs.doneUnfinished === 1 ? 'it' : 'them'}`;
+  const short = runs.doneUnfinished === 0 ? '' : `; ${doneUnfinishedText(runs.doneUnfinished, 'the synthetic share')}`;
   return `tasks done: recorded ${percentText(recorded)}, synthetic ${percentText(synthetic)} (${signedPointsText(gapPoints)} points), by the runs' ground truth: ${apart}${short}`;
 }
 
-function renderComparison(c: FitComparison, view: { how: string; unseenRuns: string; truthRuns: { gaveUp: number; doneUnfinished: number }; priceSource: PriceSource; warnings: readonly ReportWarning[]; width: number }): string {
+function renderComparison(c: FitComparison, view: { how: string; unseenRuns: string; truthRuns: TruthRuns; priceSource: PriceSource; warnings: readonly ReportWarning[]; width: number }): string {
   const { how, priceSource, width } = view;
   const rows = c.rows.map((row) => {
     const value = (n: number) => (row.metric === 'costPerRunUsd' ? formatUsdNumber(n) : n.toFixed(1));
@@ -173,11 +173,7 @@ function profileOf(read: readonly { trace: Trace; run: RunResult }[], ctx: { fla
   const warnings = [...fitted.warnings, ...priceGapWarningsOf(traces, { prices, inputs }), ...windowWarnings];
   const yaml = scenarioYaml(scenario, [...notes, ...pricesNotes(flags, prices.source), ...warnings.map((w) => `Warning: ${w.message}`)]);
   const recordedTasksDone = profiled.map((r) => r.trace.header.synthetic?.taskDone);
-  const truthRuns = {
-    gaveUp: profiled.filter((r) => r.run.stopReason === 'completed' && r.trace.header.synthetic?.taskDone === false).length,
-    doneUnfinished: profiled.filter((r) => r.run.stopReason !== 'completed' && r.trace.header.synthetic?.taskDone === true).length,
-  };
-  return { recorded: profiled.map((r) => r.run), recordedTasksDone, truthRuns, subagentRunsLeftOut, warnings, yaml };
+  return { recorded: profiled.map((r) => r.run), recordedTasksDone, truthRuns: fitted.truthRuns, subagentRunsLeftOut, warnings, yaml };
 }
 
 /** --runs, --seed and --format shape the report only: said on stderr when given without --report (read first: a bad value is refused alone). */

@@ -11,7 +11,7 @@ import type { Trace } from '../../trace/types.js';
 import { inputError } from '../common/issues.js';
 import { fileTextSyntaxError, nonNumberHint } from '../common/jsonSyntaxError.js';
 import { jsonTextError } from '../common/jsonDocument.js';
-import { parsedJsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
+import { DUPLICATE_KEY_HINT, parsedJsonTextProblem, type JsonTextProblem } from '../../io/jsonText.js';
 import type { SyntaxHints } from '../../io/jsonSyntax.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 import { buildTraces, type PositionedNote } from './build.js';
@@ -69,7 +69,7 @@ const LINE_HINTS: SyntaxHints = {
 
 /** What to do about a line JSON.parse read but the rule of every JSON reader refuses. */
 const JSON_TEXT_HINTS: Record<JsonTextProblem['code'], string> = {
-  duplicate_key: 'keep the one you mean and delete the other: JSON readers keep only the last of a repeated key, silently',
+  duplicate_key: DUPLICATE_KEY_HINT,
   too_deep: 'no provider body nests this deep: the line is damaged or hostile',
   too_large: 'write a number a double holds, or record the exchange again',
 };

@@ -4,7 +4,7 @@
  */
 import { embeddedSyntax } from '../../common/jsonSyntaxError.js';
 import { isJsonObject } from '../../common/jsonValue.js';
-import { repeatedKey, REPEATED_KEY_HINT } from '../repeatedKey.js';
+import { failOnRepeatedKey } from '../repeatedKey.js';
 import type { Reader } from '../bodyReader.js';
 import type { Shape } from '../parsedBodies.js';
 import { assembleAnthropicStream } from './anthropicStream.js';
@@ -31,8 +31,7 @@ function unwrapInvokeChunks(events: StreamEvent[], r: Reader): StreamEvent[] {
     } catch (err) {
       return r.fail('', 'invalid_json', `event-stream chunk ${i} does not hold a base64 JSON event: its decoded text ${embeddedSyntax(text, err, 'text').message}`);
     }
-    const twice = repeatedKey(text, data);
-    if (twice) r.fail('', twice.code, `event-stream chunk ${i}'s base64 event: ${twice.message} (at ${twice.field})`, REPEATED_KEY_HINT);
+    failOnRepeatedKey(r, text, data, `event-stream chunk ${i}'s base64 event`);
     const type = isJsonObject(data) && typeof data.type === 'string' ? data.type : undefined;
     return { ...(type !== undefined ? { name: type } : {}), data };
   });

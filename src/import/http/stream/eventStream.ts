@@ -10,7 +10,7 @@ import { crc32 } from 'node:zlib';
 import { embeddedSyntax } from '../../common/jsonSyntaxError.js';
 import type { Reader } from '../bodyReader.js';
 import type { StreamEvent } from './events.js';
-import { repeatedKey, REPEATED_KEY_HINT } from '../repeatedKey.js';
+import { failOnRepeatedKey } from '../repeatedKey.js';
 
 type HeaderValue = string | number | boolean | Uint8Array;
 
@@ -63,8 +63,7 @@ export function eventStreamMessages(body: Uint8Array, r: Reader): StreamEvent[] 
     } catch (err) {
       if (headers.get(':message-type') === 'event') fail(`payload ${embeddedSyntax(payload, err, 'payload').message}`);
     }
-    const twice = data === payload ? undefined : repeatedKey(payload, data);
-    if (twice) r.fail('', twice.code, `event-stream message ${n}: ${twice.message} (at ${twice.field})`, REPEATED_KEY_HINT);
+    if (data !== payload) failOnRepeatedKey(r, payload, data, `event-stream message ${n}`);
     const messageType = headers.get(':message-type');
     if (messageType === 'exception' || messageType === 'error') {
       const kind = headers.get(':exception-type') ?? headers.get(':error-code') ?? 'error';

@@ -11,7 +11,7 @@ import type { Reader } from '../bodyReader.js';
 import { jsonSyntaxPlace, syntaxHint, type SyntaxHints } from '../../../io/jsonSyntax.js';
 import { embeddedSyntaxMessage, nonNumberHint } from '../../common/jsonSyntaxError.js';
 import { eventStreamMessages } from './eventStream.js';
-import { repeatedKey, REPEATED_KEY_HINT } from '../repeatedKey.js';
+import { failOnRepeatedKey } from '../repeatedKey.js';
 
 export interface StreamEvent {
   /** The event name: the SSE `event:` field, the event-stream `:event-type` header, or the data's `type`. */
@@ -99,8 +99,7 @@ export function sseEvents(text: string, r: Reader): StreamEvents {
         } catch (err) {
           failEventSyntax(joined, err, dataAt, r);
         }
-        const twice = repeatedKey(joined, parsed);
-        if (twice) r.fail('', twice.code, `stream event at line ${dataAt[0]!.line} of the body: ${twice.message} (at ${twice.field})`, REPEATED_KEY_HINT);
+        failOnRepeatedKey(r, joined, parsed, `stream event at line ${dataAt[0]!.line} of the body`);
         const own = nameOf(parsed).name;
         events.push({ ...(own !== undefined ? { name: own } : name !== undefined ? { name } : {}), data: parsed, line: dataAt[0]!.line });
       }
