@@ -87,6 +87,7 @@ export { scenarioSettings, DEFAULT_HARD_CAP_STEPS, DEFAULT_RUNS, DEFAULT_SEED, t
 export { isScenarioFile, splitInputs } from './scenario/inputs.js';
 export { generateTraces } from './scenario/generate.js';
 export { fitScenario, type FitResult } from './scenario/fit.js';
+export type { TruthRuns } from './scenario/fitGaveUp.js';
 export { compareRuns, FIT_METRICS, quantilesOf, type FitComparison } from './scenario/fitReport.js';
 export { scenarioYaml } from './scenario/writeYaml.js';
 export { runAgentLoop, systemClock, DEFAULT_RETRY } from './agent/run.js';
