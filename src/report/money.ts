@@ -47,3 +47,13 @@ function leadingZeros(pico: bigint): number {
 export function formatUsdNumber(usd: number): string {
   return formatUsd(usdToPico(usd));
 }
+
+/** formatUsdNumber remembering each amount it formatted: a table's column repeats its amounts (a run's baseline cost under every setting, $0). */
+export function usdNumberTexts(): (usd: number) => string {
+  const texts = new Map<number, string>();
+  return (usd) => {
+    let text = texts.get(usd);
+    if (text === undefined) texts.set(usd, (text = formatUsdNumber(usd)));
+    return text;
+  };
+}

@@ -7,7 +7,7 @@
  */
 import type { StrategyFigures } from '../loop/types.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
-import { formatUsdNumber } from './money.js';
+import { usdNumberTexts } from './money.js';
 import { narrowestWidth } from './stopColumns.js';
 import { FIGURE_KEYS, isUsdFigure, type FigureKey } from './strategyFigureNames.js';
 import { COLUMN_GAP as GAP, formatTable, type Cell, type Column } from './table.js';
@@ -73,12 +73,7 @@ function figureColumns(keys: readonly FigureKey[]): Column[] {
 
 /** A row's figure cells, money formatted once per distinct amount (most rows repeat $0). */
 function figureCells(keys: readonly FigureKey[]): (row: RunFigures) => Cell[] {
-  const texts = new Map<number, string>();
-  const usd = (value: number): string => {
-    let text = texts.get(value);
-    if (text === undefined) texts.set(value, (text = formatUsdNumber(value)));
-    return text;
-  };
+  const usd = usdNumberTexts();
   return (row) => keys.map((key) => (isUsdFigure(key) ? usd(row[key] ?? 0) : (row[key] ?? 0)));
 }
 

@@ -11,7 +11,7 @@ import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { whatIfBaselineStrategy, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
 import { LOOPCOST_VERSION } from '../version.js';
 import { formatCsv } from './csv.js';
-import { formatUsdNumber } from './money.js';
+import { formatUsdNumber, usdNumberTexts } from './money.js';
 import { COST_PICO, spendChange, type ExactSpend } from './whatifSpendChange.js';
 import { csvSettings, scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
 import { SETTINGS_COLUMNS, withScenarioCaches, type ReportSettings } from './settings.js';
@@ -262,6 +262,17 @@ function predictiveLine(report: WhatIfReport, labels: Map<string, string>, width
   return runs === 0 ? '' : wrapLine('', predictiveStopsLine(runs, where), width);
 }
 
+/** The per-run table's rows (`short`: each run's source as shown), each amount formatted once (usdNumberTexts). */
+function perRunRows(runs: WhatIfReport['runs'], shown: { short: readonly string[]; labels: Map<string, string>; withCache: boolean }): Cell[][] {
+  const money = usdNumberTexts();
+  return runs.map((row, i) => {
+    const cells: Cell[] = [shown.short[i]!, shown.labels.get(row.setting)!];
+    if (shown.withCache) cells.push(row.cache ?? '-');
+    cells.push(row.baselineStopReason, row.baselineSteps, money(row.baselineCostUsd), row.stopReason, row.steps, money(row.costUsd), row.baselineCompletionStopped ? 'STOPPED' : '');
+    return cells;
+  });
+}
+
 /** The summary, then per-run rows when few or asked for. `--wide`: no table cut, however wide. */
 export function renderWhatIfTable(report: WhatIfReport, view: ReportView): string {
   const b = report.baseline;
@@ -275,18 +286,7 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
     if (showPerRunRows(view, report.runs.length)) {
       const { prefix, suffix, short, runs } = shortenPaths(report.runs.map((row) => row.source));
       const withCache = report.runs.some((row) => row.cache !== undefined);
-      const rows = report.runs.map((row, i) => [
-        short[i]!,
-        labels.get(row.setting)!,
-        ...(withCache ? [row.cache ?? '-'] : []),
-        row.baselineStopReason,
-        row.baselineSteps,
-        usd(row.baselineCostUsd),
-        row.stopReason,
-        row.steps,
-        usd(row.costUsd),
-        row.baselineCompletionStopped ? 'STOPPED' : '',
-      ]);
+      const rows = perRunRows(report.runs, { short, labels, withCache });
       const tables = perRunTables({ columns: runColumns(withCache), rows, keys: reportFigureKeys(report), figures: report.runs, width });
       text += `\n${sourcesLineOf(b.runs, { prefix, suffix, short, runs })}${tables}`;
     } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
