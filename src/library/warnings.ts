@@ -9,10 +9,10 @@ import type { BrakeConfig } from '../brakes/config.js';
 import { isIdentity, type ContextStrategy } from '../context/strategy.js';
 import { modelWindowMaxTokens, PopulationWindows } from '../population/modelWindow.js';
 import { PromptCrossings } from '../population/project.js';
-import type { PopulationConfig } from '../population/run.js';
+import { holdsBrake, type PopulationConfig } from '../population/run.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { priceGapWarningsOf } from '../replay/priceGaps.js';
-import { contextText, hasBrakes } from '../report/settings.js';
+import { contextText } from '../report/settings.js';
 import { skipOpenLoopWarnings, type ReportWarning } from '../report/warnings.js';
 import { gridWarningList, noGroundTruthWarning, projectWarningList } from '../report/warningLists.js';
 import { runHeaderFactsOf } from '../cli/actions/sweepHeaderFacts.js';
@@ -33,7 +33,7 @@ function notedRuns(traces: readonly Trace[], notes: RunNotes, options: { prices:
 /** `loopcost whatif`'s warnings (cli/actions/whatif.ts runWhatIf): the runs' notes under every tried setting (`runs`: the what-ifs, for a brake's early stop of a run), and a try that skips repeated actions. */
 export function whatIfWarnings(traces: readonly Trace[], settings: readonly { brakes: BrakeConfig; onTop?: Partial<BrakeConfig> }[], options: { prices: PriceTable; strategy: ContextStrategy; model?: string; runs: readonly WhatIfRun[] }): ReportWarning[] {
   const model = options.model === undefined ? {} : { model: options.model };
-  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens(settings.map((s) => s.brakes)), partsBraked: settings.some((s) => hasBrakes(s.brakes)) });
+  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens(settings.map((s) => s.brakes)), partsBraked: settings.some((s) => holdsBrake(s.brakes)) });
   const skips = settings.some((s) => (s.onTop === undefined ? s.brakes.repeatAction : s.onTop.repeatAction) === 'skip');
   return [...notedRuns(traces, notes, { prices: options.prices, ...model }).warnings([], whatIfStoppedRuns(options.runs)), ...skipOpenLoopWarnings(skips ? traces.length : 0)];
 }

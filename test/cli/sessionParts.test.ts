@@ -27,6 +27,15 @@ describe('parts of a session tree under brakes, without --tree', () => {
     expect(sessionPartsWarning(r.stdout)).toContain('session tree');
   });
 
+  it('is not said when only --max-output-tokens is set (a per-request cap, not a brake on the run)', async () => {
+    const replayed = await cli('replay', SESSION, '--max-output-tokens', '2000', '--format', 'json');
+    expect(replayed.code).toBe(0);
+    expect(sessionPartsWarning(replayed.stdout) ?? '').not.toContain('each brake binds');
+    const tried = await cli('whatif', SESSION, '--try', 'max-output-tokens=2000', '--format', 'json');
+    expect(tried.code).toBe(0);
+    expect(sessionPartsWarning(tried.stdout) ?? '').not.toContain('each brake binds');
+  });
+
   it('is not said under --tree, or for runs that are not parts of a session (with no brake, replay says its per-task figures count parts: sessionPartsForward.test.ts)', async () => {
     expect(sessionPartsWarning((await cli('replay', SESSION, '--format', 'json')).stdout)).not.toContain('each brake binds');
     const tree = await cli('replay', '--tree', SESSION, '--max-cost', '0.5', '--format', 'json');

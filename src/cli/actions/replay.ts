@@ -16,7 +16,7 @@ import { PricedModels } from '../../report/pricedModels.js';
 import { renderReport, renderStepsCsv, renderTable } from '../../report/render.js';
 import { chartInputOf } from '../../report/replayChart.js';
 import type { ReportView } from '../../report/view.js';
-import { hasBrakes } from '../../report/settings.js';
+import { holdsBrake } from '../../population/run.js';
 import type { CliIO } from '../io.js';
 import type { ReportFormat } from '../options.js';
 import type { Trace } from '../../trace/types.js';
@@ -96,7 +96,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = keepsEveryCall(command);
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: hasBrakes(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES }, contextSaid: true, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: holdsBrake(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES }, contextSaid: true, ...(command.latency === undefined ? {} : { latency: command.latency }) });
   const recorded = await replayRecorded(command, { prices, keepSteps, notes }, io);
   const shared: ReplayShared = { prices, notes, keepSteps, pricings: new PricedModels(), falseStops: new FalseStopTally() };
   const { skips, recordedCaches } = noteRecorded(recorded, shared);

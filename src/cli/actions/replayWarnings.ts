@@ -18,7 +18,7 @@ import { optionPlace, requireTraces } from '../../options/given.js';
 import { validateOptions, brakeIssues, strategyIssues, priceTableIssue, modelNameIssue } from '../../options/rules.js';
 import type { RunResult } from '../../replay/replay.js';
 import { tracePricing } from '../../replay/tracePricing.js';
-import { hasBrakes } from '../../report/settings.js';
+import { holdsBrake } from '../../population/run.js';
 import { cacheRuleWarnings, skipOpenLoopWarnings, type ReportWarning } from '../../report/warnings.js';
 import { SummaryCallTally, summaryCallWarnings } from '../../report/summaryCallWarning.js';
 import type { Trace } from '../../trace/types.js';
@@ -58,7 +58,7 @@ export function replayWarnings(traces: readonly Trace[], options: ReplayWarningO
   });
   const brakes = brakeConfig(options.brakes);
   const model = options.model === undefined ? {} : { model: options.model };
-  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens([brakes]), partsBraked: hasBrakes(brakes), parts: { figures: REPLAY_PART_FIGURES } });
+  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens([brakes]), partsBraked: holdsBrake(brakes), parts: { figures: REPLAY_PART_FIGURES } });
   for (const trace of traces) notes.addNote(notes.noteOf(trace, tracePricing(trace, { prices: options.prices, ...model, modelPlace: optionPlace('replayWarnings', 'model') })));
   const skips = brakes.repeatAction === 'skip' ? traces.length : 0;
   return [...notes.warnings(options.inputs ?? [], options.results ?? []), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(options.results ?? []), ...summaryCallWarnings(options.strategy, SummaryCallTally.of(options.results ?? []))];

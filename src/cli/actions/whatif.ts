@@ -13,7 +13,8 @@ import { checkTreeInputs, subagentLimitsFromFlags, type TreeFlags } from './tree
 import { scenarioPricings, scenarioRunSettings, type ScenarioInput } from '../../scenario/replayScenarios.js';
 import { scenarioWhatIfSubjects } from '../../scenario/whatIfScenarios.js';
 import { NO_BRAKES } from '../../brakes/config.js';
-import { hasBrakes, reportSettings } from '../../report/settings.js';
+import { reportSettings } from '../../report/settings.js';
+import { holdsBrake } from '../../population/run.js';
 import { type RunsTook } from '../../report/runsTook.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
@@ -68,7 +69,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
     strategy: command.strategy,
     ...model,
     modelWindowBrake: modelWindowMaxTokens(settings.map((setting) => setting.brakes)),
-    partsBraked: command.tree !== true && settings.some((setting) => hasBrakes(setting.brakes)),
+    partsBraked: command.tree !== true && settings.some((setting) => holdsBrake(setting.brakes)),
     ...(command.latency === undefined ? {} : { latency: command.latency }),
   });
   if (command.tree === true) return runTreeWhatIf(command, io, prices, notes);
