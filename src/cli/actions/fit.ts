@@ -21,7 +21,8 @@ import { CONTEXT_WINDOW_GROUP } from '../../scenario/fitWindow.js';
 import { doneUnfinishedText, GAVE_UP_GROUP, type TruthRuns } from '../../scenario/fitGaveUp.js';
 import { profiledRuns, subagentsLeftOutLine } from '../../scenario/fitPooling.js';
 import { fitPricesNote } from '../../scenario/fitWarnings.js';
-import { allCallsFailedLine, compareRuns, refusedAtWindowLine, type FitComparison } from '../../scenario/fitReport.js';
+import { allCallsFailedLine, compareRuns, refusedAtWindowLine, type FitComparison, type FitMetric } from '../../scenario/fitReport.js';
+import { tokenCount } from '../../report/text.js';
 import { parseScenario } from '../../scenario/load.js';
 import { resolveScenarioPricing, runScenario } from '../../scenario/run.js';
 import { scenarioYaml } from '../../scenario/writeYaml.js';
@@ -93,10 +94,16 @@ export function tasksDoneLine(c: Pick<FitComparison, 'tasksDone'>, runs: TruthRu
   return `tasks done: recorded ${percentText(recorded)}, synthetic ${percentText(synthetic)} (${signedPointsText(gapPoints)} points), by the runs' ground truth: ${apart}${short}`;
 }
 
+/** A fit figure as the table shows it: money as every report does, prompt tokens as a token count (to the token: quantiles are interpolated), steps to a tenth. */
+export function fitFigureText(metric: FitMetric, value: number): string {
+  if (metric === 'costPerRunUsd') return formatUsdNumber(value);
+  return metric === 'promptTokensAtLastCall' ? tokenCount(Math.round(value)) : value.toFixed(1);
+}
+
 function renderComparison(c: FitComparison, view: { how: string; unseenRuns: string; truthRuns: TruthRuns; priceSource: PriceSource; warnings: readonly ReportWarning[]; width: number }): string {
   const { how, priceSource, width } = view;
   const rows = c.rows.map((row) => {
-    const value = (n: number) => (row.metric === 'costPerRunUsd' ? formatUsdNumber(n) : n.toFixed(1));
+    const value = (n: number) => fitFigureText(row.metric, n);
     return [row.metric, row.quantile, value(row.recorded), value(row.synthetic), row.relativeGap === null ? '-' : signedPercentText(row.relativeGap)];
   });
   const completion = completionLine(c.completion);
