@@ -58,7 +58,8 @@ export function countTooLarge(field: string, value: number, numbers = AS_READ): 
   return value > MAX_COUNT ? { field, code: 'too_large', message: `${shownNumber(field, value, numbers)} is more than ${MAX_COUNT} (2^53 − 1), the largest count held exactly` } : undefined;
 }
 
-function amountTooLarge(field: string, value: number, numbers: WrittenNumbers): RuleViolation | undefined {
+/** A recorded cost in USD past the most a run's spend is summed exactly (2^53 − 1 picodollars). */
+export function amountTooLarge(field: string, value: number, numbers = AS_READ): RuleViolation | undefined {
   return value > MAX_USD ? { field, code: 'too_large', message: `$${shownNumber(field, value, numbers)} is more than ${MAX_RUN_COST_TEXT} (2^53 − 1 picodollars), the most that is summed exactly` } : undefined;
 }
 

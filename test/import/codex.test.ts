@@ -121,6 +121,6 @@ describe('Codex rollout: damaged', () => {
       [at + 1, 'payload.info.last_token_usage.output_tokens', 'negative_number'],
     ]);
     const cached = damaged((lines) => lines.map((line, i) => (i === at ? line.replaceAll('"cached_input_tokens":0', '"cached_input_tokens":9999') : line)));
-    expect((await asyncUserErrorOf(() => collectAsync(loadTraceFiles([cached])))).issues[0]).toMatchObject({ line: at + 1, code: 'invalid_value' });
+    expect((await asyncUserErrorOf(() => collectAsync(loadTraceFiles([cached])))).issues[0]).toMatchObject({ line: at + 1, field: 'payload.info.total_token_usage.cached_input_tokens', code: 'inconsistent_usage' });
   });
 });

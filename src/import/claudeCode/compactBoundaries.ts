@@ -11,6 +11,7 @@
  */
 import { flattenText } from '../common/contentText.js';
 import { isJsonObject } from '../common/jsonValue.js';
+import type { LineIssues } from '../common/jsonLines.js';
 import { countTokens } from '../tokenCount.js';
 import type { CompactBoundary } from './transcriptTypes.js';
 
@@ -21,13 +22,20 @@ export class CompactBoundaryLog {
   private waitingModel: CompactBoundary[] = [];
   private waitingSummary: CompactBoundary | undefined;
 
-  /** A system line: a main-chain `compact_boundary` is one, priced at the model of the call before it until a later call names another. */
-  system(line: number, value: Record<string, unknown>, at: { atMs: number | undefined; lastModel: string | undefined }): void {
+  /**
+   * A system line: a main-chain `compact_boundary` is one, priced at the model of the call before it until a
+   * later call names another. Its `compactMetadata.preTokens`, when there, is a token count (else an issue of
+   * the line: a damaged figure is not told as absent).
+   */
+  system(line: number, value: Record<string, unknown>, at: { atMs: number | undefined; lastModel: string | undefined; issues: LineIssues }): void {
     if (value.subtype !== 'compact_boundary' || value.isSidechain === true) return;
-    const meta = isJsonObject(value.compactMetadata) ? value.compactMetadata : {};
+    const { meta, preTokens } = at.issues.readLine(line, (fields) => {
+      const read = fields.optObject(value.compactMetadata, 'compactMetadata') ?? {};
+      return { meta: read, preTokens: fields.optCount(read.preTokens, 'compactMetadata.preTokens') };
+    });
     const boundary: CompactBoundary = { line };
     if (at.atMs !== undefined) boundary.atMs = at.atMs;
-    if (typeof meta.preTokens === 'number' && Number.isSafeInteger(meta.preTokens) && meta.preTokens > 0) boundary.preTokens = meta.preTokens;
+    if (preTokens !== undefined) boundary.preTokens = preTokens;
     if (typeof meta.trigger === 'string' && meta.trigger !== '') boundary.trigger = meta.trigger;
     if (at.lastModel !== undefined) boundary.model = at.lastModel;
     this.boundaries.push(boundary);

@@ -148,7 +148,7 @@ class TranscriptReader {
     else if (value.type === 'system') {
       const failure = apiErrorFailure(value);
       if (failure) this.addFailure(line, value, failure, atMs);
-      this.compactions.system(line, value, { atMs, lastModel: this.lastModel });
+      this.compactions.system(line, value, { atMs, lastModel: this.lastModel, issues: this.issues });
     } else this.noteUnread(line, value);
     // Another agent's progress and a queued prompt say nothing about when this agent sent its next request.
     if (atMs !== undefined && !link && value.type !== 'queue-operation') {

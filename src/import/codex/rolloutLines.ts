@@ -7,6 +7,7 @@
  * `info.total_token_usage` the session's running sum (`input_tokens` includes `cached_input_tokens`,
  * `output_tokens` includes `reasoning_output_tokens`, as in the Responses API).
  */
+import { callRuleViolations, RULES_HINT } from '../../trace/rules.js';
 import type { IssueCollector } from '../common/issues.js';
 import { flattenText } from '../common/contentText.js';
 import { isJsonObject, type JsonObject } from '../common/jsonValue.js';
@@ -26,6 +27,13 @@ export interface CodexUsage {
   reasoning: number;
 }
 
+/** The usage fields of a call (src/trace/types.ts) as a Codex usage block names them. */
+const USAGE_FIELDS: Record<string, string> = { inputTokens: 'input_tokens', cachedInputTokens: 'cached_input_tokens', outputTokens: 'output_tokens', reasoningTokens: 'reasoning_output_tokens' };
+
+/**
+ * A usage block, held to the rules every call obeys (src/trace/rules.ts: cached input part of the input,
+ * reasoning part of the output, as Codex copies them from the Responses API), each broken one named at its field.
+ */
 function readUsage(fields: IssueCollector, raw: unknown, at: string): CodexUsage | undefined {
   const usage = fields.object(raw, at);
   if (!usage) return undefined;
@@ -34,11 +42,9 @@ function readUsage(fields: IssueCollector, raw: unknown, at: string): CodexUsage
   const output = fields.reqCount(usage.output_tokens, `${at}.output_tokens`);
   const reasoning = fields.optCount(usage.reasoning_output_tokens, `${at}.reasoning_output_tokens`) ?? 0;
   if (input === undefined || output === undefined) return undefined;
-  if (cached > input) {
-    fields.add(`${at}.cached_input_tokens`, 'invalid_value', `cached input tokens (${cached}) exceed input_tokens (${input})`);
-    return undefined;
-  }
-  return { input, cached, output, reasoning: Math.min(reasoning, output) };
+  const broken = callRuleViolations({ type: 'call', inputTokens: input, cachedInputTokens: cached, outputTokens: output, reasoningTokens: reasoning });
+  for (const { field, code, message, hint } of broken) fields.add(`${at}.${USAGE_FIELDS[field] ?? 'input_tokens'}`, code, message, hint ?? RULES_HINT);
+  return broken.length === 0 ? { input, cached, output, reasoning } : undefined;
 }
 
 export interface TokenCount {

@@ -5,7 +5,7 @@
  * - `inputError` builds the UserError of a single issue, for importers that stop at the first one.
  */
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../../errors.js';
-import { countTooLarge, RULES_HINT } from '../../trace/rules.js';
+import { amountTooLarge, countTooLarge, RULES_HINT } from '../../trace/rules.js';
 import { describeValue, isJsonObject, type JsonObject } from './jsonValue.js';
 import { counted } from '../../plural.js';
 
@@ -110,6 +110,17 @@ export class IssueCollector {
     if (isAbsent(value)) return undefined;
     const n = this.finiteNumber(value, field, `${what} (a number)`);
     return n === undefined ? undefined : this.nonNegative(n, field, what);
+  }
+
+  /** Optional recorded cost in USD: an amount no larger than a run's spend is summed exactly (src/trace/rules.ts). */
+  optCostUsd(value: unknown, field: string): number | undefined {
+    const n = this.optAmount(value, field, 'a cost in USD');
+    const tooLarge = n === undefined ? undefined : amountTooLarge(field, n);
+    if (tooLarge) {
+      this.add(field, tooLarge.code, tooLarge.message, RULES_HINT);
+      return undefined;
+    }
+    return n;
   }
 
   /** Optional finite number of any sign (timestamps, return codes). */

@@ -85,7 +85,7 @@ function placedAsWritten(text: string): JsonSyntaxPlace {
 /**
  * Reads a log's lines one at a time as JSON objects. A line that is not JSON is judged when the next
  * non-blank line comes: then it is an issue (the file is damaged); as the last line it is cut (`cutLine`).
- * Nesting and duplicate keys are held to the rule of every JSON reader (src/io/jsonText.ts).
+ * Nesting, duplicate keys and numbers past a double's range are held to the rule of every JSON reader (src/io/jsonText.ts).
  */
 export class JsonLineReader {
   /** The last line JSON.parse refused, placed (src/io/jsonSyntax.ts) when it fails, since the line is not kept. */
@@ -113,7 +113,9 @@ export class JsonLineReader {
       this.issues.add(line, undefined, 'wrong_type', `expected one JSON object per line, got ${describeValue(value)}`);
       return undefined;
     }
-    const problem = parsedJsonTextProblem(trimmed, value);
+    // A number past a double's range (`1e400`, read as Infinity) is named as written, as in every trace reader: only
+    // a line the quick check cannot clear (one that holds ±Infinity, a repeated key, deep nesting) is scanned.
+    const problem = parsedJsonTextProblem(trimmed, value, { numbers: true });
     if (problem) {
       this.issues.add(line, problem.field, problem.code, problem.message);
       return undefined;

@@ -3,6 +3,7 @@
  * UserError naming the file, the line and the full field path (the body's place in the record + the path
  * inside it), so that a wrong type never surfaces as a TypeError.
  */
+import { RULES_HINT } from '../../trace/rules.js';
 import { inputError } from '../common/issues.js';
 import { describeValue, isJsonObject } from '../common/jsonValue.js';
 
@@ -82,13 +83,14 @@ export class Reader {
     return name;
   }
 
-  /** A token count or cost: a finite, non-negative number (token counts must be integers). */
+  /**
+   * A token count or cost: a finite, non-negative number (token counts must be integers). One of another
+   * type or sign is a damaged figure (RULES_HINT), not a missing usage block: the block holds it.
+   */
   optCount(value: unknown, path: string, opts: { integer?: boolean } = {}): number | undefined {
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value)) {
-      this.fail(path, 'wrong_type', `expected a number, got ${describeValue(value)}`, hintFor(path));
-    }
-    if (value < 0) this.fail(path, 'negative_number', `expected a non-negative number, got ${value}`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(path, 'wrong_type', `expected a number, got ${describeValue(value)}`, RULES_HINT);
+    if (value < 0) this.fail(path, 'negative_number', `expected a non-negative number, got ${value}`, RULES_HINT);
     if ((opts.integer ?? true) && !Number.isInteger(value)) {
       this.fail(path, 'wrong_type', `expected a whole number of tokens, got ${value}`);
     }

@@ -84,8 +84,8 @@ function exchangeRecord(text: string, { path, line, fail }: LineAt): Record<stri
     throw fileTextSyntaxError(text, err, { file: path, firstLine: line, noun: 'line', subject: 'line ', hints: LINE_HINTS });
   }
   if (!isJsonObject(obj)) fail(undefined, 'wrong_type', `expected a JSON object with request and response, got ${describeValue(obj)}`);
-  // The rule of every JSON reader (src/io/jsonText.ts): a key given twice, or nesting past the limit, is refused.
-  const problem = parsedJsonTextProblem(text, obj);
+  // The rule of every JSON reader (src/io/jsonText.ts): a key given twice, nesting past the limit, or a number past a double's range, is refused.
+  const problem = parsedJsonTextProblem(text, obj, { numbers: true });
   if (problem !== undefined) throw jsonTextError(problem, text, path, JSON_TEXT_HINTS[problem.code], line);
   const rec = obj as Record<string, unknown>;
   if (!isJsonObject(rec.request)) {

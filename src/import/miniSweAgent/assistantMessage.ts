@@ -96,7 +96,7 @@ function readUsage(issues: IssueCollector, extra: JsonObject | undefined, at: st
   const reasoning = completionDetails
     ? issues.optCount(completionDetails.reasoning_tokens, `${u}.completion_tokens_details.reasoning_tokens`)
     : undefined;
-  const cost = extra ? issues.optAmount(extra.cost, `${at}.extra.cost`, 'a cost in USD') : undefined;
+  const cost = extra ? issues.optCostUsd(extra.cost, `${at}.extra.cost`) : undefined;
   const responseModel = response ? issues.optString(response.model, `${at}.extra.response.model`) : undefined;
   if (promptTokens !== undefined && completionTokens !== undefined) {
     const cachedField = promptDetails?.cached_tokens !== undefined ? `${u}.prompt_tokens_details.cached_tokens` : `${u}.prompt_cache_hit_tokens`;

@@ -117,7 +117,7 @@ class ChatWalk {
     }
     if (extra && typeof extra.interrupt_type === 'string') {
       this.interrupted.count++;
-      this.interrupted.costUsd += this.issues.optAmount(extra.cost, `${at}.extra.cost`, 'a cost in USD') ?? 0;
+      this.interrupted.costUsd += this.issues.optCostUsd(extra.cost, `${at}.extra.cost`) ?? 0;
     }
     // Text-mode runs answer actions with user messages; tool-call runs use them for format errors.
     const waiting = this.pending.find((tool) => !tool.answered);

@@ -78,9 +78,7 @@ function readInfo(issues: IssueCollector, parsed: Record<string, unknown>): Reco
   const info = issues.object(parsed.info, 'info');
   const exitStatus = info ? issues.optString(info.exit_status, 'info.exit_status') : undefined;
   const modelStats = info ? issues.optObject(info.model_stats, 'info.model_stats') : undefined;
-  const instanceCost = modelStats
-    ? issues.optAmount(modelStats.instance_cost, 'info.model_stats.instance_cost', 'a cost in USD')
-    : undefined;
+  const instanceCost = modelStats ? issues.optCostUsd(modelStats.instance_cost, 'info.model_stats.instance_cost') : undefined;
   const apiCalls = modelStats ? issues.optCount(modelStats.api_calls, 'info.model_stats.api_calls', 'a call count') : undefined;
   const config = info ? issues.optObject(info.config, 'info.config') : undefined;
   const agentConfig = config ? issues.optObject(config.agent, 'info.config.agent') : undefined;

@@ -100,7 +100,7 @@ function readInfo(issues: IssueCollector, value: unknown): SweAgentTotals & { ex
   const info = issues.object(value, 'info');
   const exitStatus = info ? issues.optString(info.exit_status, 'info.exit_status') : undefined;
   const stats = info ? issues.optObject(info.model_stats, 'info.model_stats') : undefined;
-  const instanceCost = stats ? issues.optAmount(stats.instance_cost, 'info.model_stats.instance_cost', 'a cost in USD') : undefined;
+  const instanceCost = stats ? issues.optCostUsd(stats.instance_cost, 'info.model_stats.instance_cost') : undefined;
   const tokensSent = stats ? issues.optCount(stats.tokens_sent, 'info.model_stats.tokens_sent') : undefined;
   const tokensReceived = stats ? issues.optCount(stats.tokens_received, 'info.model_stats.tokens_received') : undefined;
   const apiCalls = stats ? issues.optCount(stats.api_calls, 'info.model_stats.api_calls', 'a call count') : undefined;
