@@ -40,7 +40,7 @@ export type FlagPart = readonly [name: string, value: string];
  * formatter of brake settings: `--try` syntax (brakeSpec) and command-line flags (settingsFlags) both
  * write these parts.
  */
-function brakeParts(brakes: BrakeConfig): FlagPart[] {
+export function brakeParts(brakes: BrakeConfig): FlagPart[] {
   const parts: FlagPart[] = [];
   if (brakes.maxSteps !== undefined) parts.push(['max-steps', `${brakes.maxSteps}`]);
   if (brakes.maxCostPico !== undefined) parts.push(['max-cost', picoToUsdString(brakes.maxCostPico)], ['budget-mode', brakes.budgetMode]);

@@ -6,8 +6,11 @@
  *     their provider refuses them (fitWindow.ts); generated runs that completed without doing their task
  *     (ground truth) are a retrier that gives up (fitGaveUp.ts);
  *   - output and tool-result token distributions (empirical quantiles of every call and result);
- *   - the prompt overhead the growth model cannot see: recorded prompt − (system + goal + history),
- *     fitted as a fixed part (tool schemas, framing) plus a part per step in the prompt (message framing);
+ *   - runs a brake stopped apart: right-censored, they work on until a brake stops them, and the profile
+ *     carries the brakes they were recorded under (fitBrakeStops.ts);
+ *   - the prompt overhead the growth model cannot see: recorded prompt − (system + goal + the steps the
+ *     run's context strategy kept), fitted as a fixed part (tool schemas, framing) plus a part per step in
+ *     the prompt (message framing), and the context the runs ran under, which the profile carries (fitPrompt.ts);
  *   - the cached share: recorded cached tokens over the prefix a cache could have served (the previous
  *     prompt: as recorded, else as the growth model builds it, for traces that record no prompt sizes);
  *   - repeat and error shares of tool calls, each group's from its own runs (fitToolShares.ts), and mean
@@ -30,23 +33,12 @@ import { fittedHardCapSteps, hardCapNote } from './fitHardCap.js';
 import { shareFieldsOf } from './fitToolShares.js';
 import { DEFAULT_HARD_CAP_STEPS } from './settings.js';
 import { doneUnfinishedNote, fittedToolSharesNote, GAVE_UP_GROUP, gaveUp, gaveUpEntry, gaveUpNote, truthRunsOf, type TruthRuns } from './fitGaveUp.js';
+import { BRAKE_GROUP, CUT_OFF_GROUP, brakeStopNote, brakeStopWarnings, profileBrakesOf, stoppedByBrake, unstatedLimitWarnings } from './fitBrakeStops.js';
+import { fittedContextOf, fittedShares, negativeGrowthWarnings, promptOverheadNote, round3, type FittedShares } from './fitPrompt.js';
 
 type Population = ScenarioFile['population'];
 
-/** Least squares y = a + b·x. */
-function line(points: readonly [number, number][]): { a: number; b: number } {
-  const n = points.length;
-  if (n === 0) return { a: 0, b: 0 };
-  const mx = points.reduce((s, [x]) => s + x, 0) / n;
-  const my = points.reduce((s, [, y]) => s + y, 0) / n;
-  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
-  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
-  const b = sxx === 0 ? 0 : sxy / sxx;
-  return { a: my - b * mx, b };
-}
-
 const mean = (xs: readonly number[]) => (xs.length === 0 ? undefined : xs.reduce((s, x) => s + x, 0) / xs.length);
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 const mostCommon = (values: readonly string[]): string => tally(values)[0]![0];
 
@@ -136,51 +128,34 @@ export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) =>
   const windowTokens = pricing(traces.find((t) => t.header.model === model)!).contextWindow;
   const hardCapSteps = fittedHardCapSteps(facts.map((f) => f.steps));
   const capSteps = hardCapSteps ?? DEFAULT_HARD_CAP_STEPS;
-  const scenario = fittedScenarioFile(traces, { model, facts, shares, hardCapSteps, population: populationOf(groups, { sizes, windowTokens, capSteps }) });
+  const ran = fittedContextOf(traces, shares);
+  const stops = groupOf(groups, BRAKE_GROUP).map((f) => f.brakeStop!);
+  const brakes = profileBrakesOf(stops);
+  const fitted = { model, facts, shares, hardCapSteps, context: ran.context, brakes };
+  const scenario = fittedScenarioFile(traces, { ...fitted, population: populationOf(groups, { sizes, windowTokens, capSteps }) });
   const windowRuns = groupOf(groups, CONTEXT_WINDOW_GROUP).length;
-  const groupNotes = [windowNote(windowRuns, { model, windowTokens, capSteps }), gaveUpNote(groupOf(groups, GAVE_UP_GROUP), groupOf(groups, 'completed').length), doneUnfinishedNote(facts), hardCapNote(hardCapSteps)];
+  const groupNotes = [windowNote(windowRuns, { model, windowTokens, capSteps }), brakeStopNote(stops, capSteps), gaveUpNote(groupOf(groups, GAVE_UP_GROUP), groupOf(groups, 'completed').length), doneUnfinishedNote(facts), hardCapNote(hardCapSteps)];
   const notes = fitNotes(traces, { scenario, shares, sizes, groups, groupNotes: groupNotes.filter((note) => note !== '') });
-  const warnings = [...poolingWarnings(traces, model), ...compactionWarnings(traces, scenario.context?.context ?? 'full'), ...windowUnknownWarnings(windowRuns, { model, windowTokens })];
+  const warnings = [
+    ...poolingWarnings(traces, model),
+    ...ran.warnings,
+    ...compactionWarnings(traces, scenario.context?.context ?? 'full'),
+    ...negativeGrowthWarnings(shares),
+    ...brakeStopWarnings(stops, { runs: traces.length, capSteps, brakes }),
+    ...unstatedLimitWarnings(groupOf(groups, CUT_OFF_GROUP).flatMap((f) => f.brakeStop ?? []), traces.length),
+    ...windowUnknownWarnings(windowRuns, { model, windowTokens }),
+  ];
   return { scenario, notes, warnings, truthRuns: truthRunsOf(facts) };
 }
 
-/** What the runs share: the prompt overhead's line, the cache's hit share (tool calls' shares are each group's: fitToolShares.ts). */
-interface FittedShares {
-  fixedTokens: number;
-  perStepTokens: number;
-  overheadCalls: number;
-  servable: number;
-  /** Calls whose servable prefix is the growth model's prompt (none recorded). */
-  modelledPrompts: number;
-  cached: number;
-  hitShare: number;
-}
-
-function fittedShares(facts: readonly RunFacts[]): FittedShares {
-  const sum = (pick: (f: RunFacts) => number) => facts.reduce((s, f) => s + pick(f), 0);
-  const overheads = facts.flatMap((f) => f.overhead);
-  const overhead = line(overheads);
-  const servable = sum((f) => f.servablePrefixTokens);
-  const cached = sum((f) => f.cachedTokens);
-  return {
-    fixedTokens: Math.max(0, Math.round(overhead.a)),
-    perStepTokens: Math.round(overhead.b),
-    overheadCalls: overheads.length,
-    servable,
-    modelledPrompts: sum((f) => f.modelledPrefixCalls),
-    cached,
-    hitShare: servable > 0 ? round3(Math.min(1, cached / servable)) : 1,
-  };
-}
-
-type EndingGroup = [name: string, group: RunFacts[], ending: 'answer' | 'gave-up' | 'provider-error' | 'context-window' | 'cut-off'];
+type EndingGroup = [name: string, group: RunFacts[], ending: 'answer' | 'gave-up' | 'provider-error' | 'context-window' | 'brake' | 'cut-off'];
 
 const groupOf = (groups: readonly EndingGroup[], name: string): RunFacts[] => groups.find(([n]) => n === name)![1];
 
 /**
  * The runs by how they ended: completed (having done their task, or with no ground truth to say), completed
  * without doing their task by their ground truth (fitGaveUp.ts), on a failed call, refused at the context
- * window (fitWindow.ts), cut off.
+ * window (fitWindow.ts), stopped by a brake (fitBrakeStops.ts), cut off.
  */
 function endingGroups(facts: readonly RunFacts[]): EndingGroup[] {
   return [
@@ -188,7 +163,8 @@ function endingGroups(facts: readonly RunFacts[]): EndingGroup[] {
     [GAVE_UP_GROUP, facts.filter(gaveUp), 'gave-up'],
     [PROVIDER_ERROR_GROUP, facts.filter((f) => !f.completed && f.endsOnFailedCall && !f.refusedAtWindow), 'provider-error'],
     [CONTEXT_WINDOW_GROUP, facts.filter((f) => !f.completed && f.refusedAtWindow), 'context-window'],
-    ['unfinished: cut off', facts.filter((f) => !f.completed && !f.endsOnFailedCall), 'cut-off'],
+    [BRAKE_GROUP, facts.filter((f) => !f.completed && stoppedByBrake(f.brakeStop)), 'brake'],
+    [CUT_OFF_GROUP, facts.filter((f) => !f.completed && !f.endsOnFailedCall && !stoppedByBrake(f.brakeStop)), 'cut-off'],
   ];
 }
 
@@ -196,7 +172,8 @@ function endingGroups(facts: readonly RunFacts[]): EndingGroup[] {
  * One healthy behaviour per ending group that has runs, weighted by its runs (the runs that gave up: a
  * retrier, fitGaveUp.ts). The runs refused at the window work on until their provider refuses them (steps
  * past any the window allows: not drawn), when the profile's model has a window (`windowTokens`); else they
- * end at their recorded steps on a failed call.
+ * end at their recorded steps on a failed call. The runs a brake stopped work on, their steps not drawn,
+ * until a brake stops them (fitBrakeStops.ts); the hard cap cuts off one nothing stops.
  */
 function populationOf(groups: readonly EndingGroup[], fitted: { sizes: FittedSizes; windowTokens: number | undefined; capSteps: number }): Population {
   const { sizes } = fitted;
@@ -206,18 +183,19 @@ function populationOf(groups: readonly EndingGroup[], fitted: { sizes: FittedSiz
     .map(([name, group, ending]): Population[number] => {
       if (ending === 'gave-up') return gaveUpEntry(group);
       const untilTheWindow = ending === 'context-window' && fitted.windowTokens !== undefined;
-      const written = untilTheWindow ? 'cut-off' : ending === 'context-window' ? 'provider-error' : ending;
+      const workOn = untilTheWindow || ending === 'brake';
+      const written = workOn ? 'cut-off' : ending === 'context-window' ? 'provider-error' : ending;
       return {
         behaviour: 'healthy' as const,
         name,
         weight: group.length,
-        steps: untilTheWindow ? fitted.capSteps : empiricalOf(group.map((f) => f.steps)),
+        steps: workOn ? fitted.capSteps : empiricalOf(group.map((f) => f.steps)),
         ...(written === 'answer' ? {} : { ending: written }),
         ...shareFieldsOf(group),
         outputTokens,
         toolResultTokens,
         ...(sizeScale ? { sizeScale: drawsOwnScale(ending) ? ownScale(group, sizes) : sizeScale } : {}),
-        ...(untilTheWindow ? {} : stepsSizeCorrelation(group, sizes)),
+        ...(workOn ? {} : stepsSizeCorrelation(group, sizes)),
       };
     });
 }
@@ -226,9 +204,10 @@ function populationOf(groups: readonly EndingGroup[], fitted: { sizes: FittedSiz
  * Groups that end where their sizes take them draw their own runs' size scales: a run refused at the window
  * gets there at a step, and a run cut off at its last step with a prompt, that follow from its sizes. Drawn
  * from the pooled scales, the window group's terser runs worked on to the hard cap, and the cut-off runs'
- * wordier ones were refused at the window (on the support-bot sample, cost p90 +154%).
+ * wordier ones were refused at the window (on the support-bot sample, cost p90 +154%). A run a budget
+ * stopped got there at a step its sizes set too.
  */
-const drawsOwnScale = (ending: EndingGroup[2]) => ending === 'context-window' || ending === 'cut-off';
+const drawsOwnScale = (ending: EndingGroup[2]) => ending === 'context-window' || ending === 'cut-off' || ending === 'brake';
 
 function ownScale(group: readonly RunFacts[], sizes: FittedSizes): Distribution {
   const scales = group.flatMap((f) => sizes.scaleOf(f) ?? []);
@@ -241,7 +220,19 @@ function ownScales(groups: readonly EndingGroup[], sizes: FittedSizes): string {
   return own.length === 0 || sizes.sizeScale === undefined ? '' : `; ${own.join(' and ')} ${own.length === 1 ? 'draws its' : 'each draw their'} own runs' scales (where such a run ends follows from its sizes)`;
 }
 
-function fittedScenarioFile(traces: readonly Trace[], fitted: { model: string; facts: readonly RunFacts[]; shares: FittedShares; hardCapSteps: number | undefined; population: Population }): ScenarioFile {
+/** What fitScenario fitted, written as the profile's fields. */
+interface Fitted {
+  model: string;
+  facts: readonly RunFacts[];
+  shares: FittedShares;
+  hardCapSteps: number | undefined;
+  /** The context the runs ran under (fitPrompt.ts), and the brakes the runs a brake stopped were recorded under (fitBrakeStops.ts). */
+  context: ReturnType<typeof fittedContextOf>['context'];
+  brakes: ScenarioFile['brakes'];
+  population: Population;
+}
+
+function fittedScenarioFile(traces: readonly Trace[], fitted: Fitted): ScenarioFile {
   const { facts, shares } = fitted;
   const callLatency = mean(facts.flatMap((f) => f.callLatenciesMs));
   const toolLatency = mean(facts.flatMap((f) => f.toolLatenciesMs));
@@ -259,7 +250,8 @@ function fittedScenarioFile(traces: readonly Trace[], fitted: { model: string; f
     ...(callLatency === undefined && toolLatency === undefined
       ? {}
       : { latency: { call: Math.round(callLatency ?? 0), tool: Math.round(toolLatency ?? 0) } }),
-    context: { context: 'full', cache: shares.cached > 0 ? 'on' : 'off' },
+    ...(fitted.brakes === undefined ? {} : { brakes: fitted.brakes }),
+    context: { context: fitted.context.context, ...(fitted.context.toolResultCap === undefined ? {} : { 'tool-result-cap': fitted.context.toolResultCap }), cache: shares.cached > 0 ? 'on' : 'off' },
     ...(fitted.hardCapSteps === undefined ? {} : { hardCapSteps: fitted.hardCapSteps }),
     population: fitted.population,
   };
@@ -285,7 +277,7 @@ function fitNotes(traces: readonly Trace[], fitted: { scenario: ScenarioFile; sh
   return [
     `Fitted by loopcost fit to ${counted(traces.length, 'recorded run')} (${groups.filter(([, g]) => g.length > 0).map(([n, g]) => `${g.length} ${n}`).join(', ')}).`,
     models.length === 1 ? `${traces.length === 1 ? 'The run was' : 'Every run was'} made on ${models[0]}.` : `Runs were made on ${models.join(', ')}; the profile is of ${scenario.model}, the most common.`,
-    `Prompt overhead the growth model cannot see: ${shares.fixedTokens} tokens per prompt + ${shares.perStepTokens} per step in the prompt (least squares over ${shares.overheadCalls} calls).`,
+    promptOverheadNote(shares, traces),
     `Cached share: ${shares.cached} cached of ${shares.servable} tokens a cache could have served (the previous prompt${shares.modelledPrompts > 0 ? `, as the growth model builds it where a call recorded none: ${shares.modelledPrompts} calls` : ''}) = ${shares.hitShare}.`,
     fittedToolSharesNote(groups),
     `Sizes: each run's mean size per call over the overall mean is its size scale (${sizes.scaledRuns} runs); output and tool-result sizes are pooled divided by their run's scale${ownScales(groups, sizes)}.`,

@@ -1,19 +1,19 @@
 /**
- * What each recorded run tells `fit`: the run is replayed once as recorded (full history, no brake)
- * through the one loop, watching the prompt the growth model builds for every call.
+ * What each recorded run tells `fit`: the run is replayed once as recorded (no brake) through the one loop,
+ * as its loop ran it (fitReplay.ts: under the context strategy its header states, else full history),
+ * watching the prompt the strategy builds for every call; a run that ended unfinished is replayed again under
+ * its recorded brakes, to know whether one of them stopped it (fitBrakeStops.ts).
  */
 import { NO_BRAKES } from '../brakes/config.js';
 import { actionFingerprint, errorFingerprint } from '../brakes/fingerprint.js';
 import type { PromptView } from '../kernel/context.js';
 import { cacheOn, Metered } from '../kernel/meter.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
-import { runLoop } from '../loop/run.js';
-import { ReplaySource } from '../loop/replaySource.js';
-import { sourceFacts } from '../loop/sourceFacts.js';
-import type { StepSource } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord, Trace } from '../trace/types.js';
+import { brakeStopOf, type BrakeStop } from './fitBrakeStops.js';
 import { finalFailuresOf, type FinalFailures } from './fitGaveUp.js';
+import { replayAsRecorded } from './fitReplay.js';
 
 /** What one recorded run contributes to the fit. */
 export interface RunFacts {
@@ -26,10 +26,17 @@ export interface RunFacts {
   /** The last call was its provider's refusal of a prompt past the window (failed.contextLengthExceeded). */
   refusedAtWindow: boolean;
   steps: number;
+  /** The brake that stopped it, by its recorded brakes or its end (fitBrakeStops.ts); undefined: none did. */
+  brakeStop: BrakeStop | undefined;
   goalTokens: number;
   systemTokens: number;
-  /** (steps in the prompt, recorded − modelled prompt tokens) of every call with a recorded prompt. */
+  /**
+   * (steps in the prompt, recorded − modelled prompt tokens) of every call with a recorded prompt, the modelled
+   * prompt the one the run's context strategy builds (fitReplay.ts), calls after a recorded summary left out.
+   */
   overhead: [number, number][];
+  /** Calls with a recorded prompt made after a recorded summary call: left out of `overhead` (the summary's size in the prompt is the strategy's estimate). */
+  summarisedCalls: number;
   cachedTokens: number;
   /** Σ over calls after a first of what the provider's rule serves of the previous prompt (recorded, else the growth model's unchanged prefix): servedByRule. */
   servablePrefixTokens: number;
@@ -56,17 +63,22 @@ export interface RunFacts {
 
 /** Replays a run as recorded and notes the prompt each call was answered to. */
 export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
-  const { outcome, views } = replayWatchingPrompts(trace, pricing);
+  const views: [PromptView, CallRecord, boolean][] = [];
+  const outcome = replayAsRecorded(trace, pricing, { brakes: NO_BRAKES, watch: (view, call, afterSummary) => views.push([view, call, afterSummary]) });
+  const completed = outcome.stop.reason === 'completed';
+  const endsOnFailedCall = trace.calls.at(-1)?.failed !== undefined;
   const facts: RunFacts = {
-    completed: outcome.stop.reason === 'completed',
+    completed,
     taskDone: trace.header.synthetic?.taskDone,
     finalFailures: finalFailuresOf(trace.calls),
-    endsOnFailedCall: trace.calls.at(-1)?.failed !== undefined,
+    endsOnFailedCall,
     refusedAtWindow: trace.calls.at(-1)?.failed?.contextLengthExceeded !== undefined,
     steps: outcome.steps,
+    brakeStop: completed || endsOnFailedCall ? undefined : brakeStopOf(trace, pricing, outcome.steps),
     goalTokens: trace.header.goalTokens,
     systemTokens: trace.header.systemTokens,
     overhead: [],
+    summarisedCalls: 0,
     cachedTokens: 0,
     servablePrefixTokens: 0,
     modelledPrefixCalls: 0,
@@ -87,50 +99,27 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
   return facts;
 }
 
-/** The run replayed as recorded (full history, no brake), with the prompt view each call was made to. */
-function replayWatchingPrompts(trace: Trace, pricing: ModelPricing): { outcome: ReturnType<typeof runLoop>; views: [PromptView, CallRecord][] } {
-  const views: [PromptView, CallRecord][] = [];
-  const replay = new ReplaySource(trace);
-  const source: StepSource = {
-    // The recording's facts (loop/sourceFacts.ts): its reasoning re-enters its prompts or not, as its header says.
-    ...sourceFacts(replay),
-    next(view: PromptView) {
-      const call = replay.next();
-      if (call) views.push([{ ...view }, call]);
-      return call;
-    },
-    exhaustedReason: () => replay.exhaustedReason(),
-  };
-  const outcome = runLoop(source, {
-    brakes: NO_BRAKES,
-    strategy: { kind: 'full' },
-    cache: 'recorded',
-    pricing,
-    systemTokens: trace.header.systemTokens,
-    goalTokens: trace.header.goalTokens,
-  });
-  return { outcome, views };
-}
-
 /** Each call's sizes, latencies, prompt overhead and cache figures, and its tool calls' repeats and errors (failed calls left out). */
-function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord][], prices: FlatPrices): void {
+function addCallFacts(facts: RunFacts, views: readonly [PromptView, CallRecord, boolean][], prices: FlatPrices): void {
   const seen = new Map<string, number>();
   const errors: RunErrors = { counts: new Map(), failures: 0, last: undefined };
   let previousInput: number | undefined;
-  for (const [view, call] of views) {
+  for (const [view, call, afterSummary] of views) {
     if (call.failed) continue;
     facts.outputTokens.push(call.outputTokens);
     if (call.latencyMs !== undefined) facts.callLatenciesMs.push(call.latencyMs);
     facts.cachedTokens += call.cachedInputTokens ?? 0;
     if (call.inputTokens !== undefined) {
-      facts.overhead.push([view.historySteps - view.firstKeptStep, call.inputTokens - view.fullInputTokens]);
+      // Against the prompt the run's strategy built (its steps in it): a window's dropped steps are no negative overhead.
+      if (afterSummary) facts.summarisedCalls += 1;
+      else facts.overhead.push([view.historySteps - view.firstKeptStep, call.inputTokens - view.inputTokens]);
       if (previousInput !== undefined) facts.servablePrefixTokens += servedByRule(prices, previousInput, call.inputTokens);
       previousInput = call.inputTokens;
     } else {
-      // No prompt recorded (a generated trace): the growth model's, whose unchanged prefix is the previous prompt.
+      // No prompt recorded (a generated trace): the one its strategy builds, whose unchanged prefix is the previous prompt's.
       if (previousInput !== undefined) facts.modelledPrefixCalls += 1;
-      facts.servablePrefixTokens += servedByRule(prices, view.unchangedPrefixTokens, view.fullInputTokens);
-      previousInput = view.fullInputTokens;
+      facts.servablePrefixTokens += servedByRule(prices, view.unchangedPrefixTokens, view.inputTokens);
+      previousInput = view.inputTokens;
     }
     for (const tool of call.toolCalls ?? []) {
       const key = actionFingerprint(tool.name, tool.arguments);

@@ -23,7 +23,8 @@ import { profiledRuns, subagentsLeftOutLine } from '../../scenario/fitPooling.js
 import { fitPricesNote } from '../../scenario/fitWarnings.js';
 import { allCallsFailedLine, compareRuns, refusedAtWindowLine, type FitComparison, type FitMetric } from '../../scenario/fitReport.js';
 import { tokenCount } from '../../report/text.js';
-import { parseScenario } from '../../scenario/load.js';
+import { parseScenario, type Scenario } from '../../scenario/load.js';
+import { brakesText } from '../../scenario/fitBrakeStops.js';
 import { resolveScenarioPricing, runScenario } from '../../scenario/run.js';
 import { scenarioYaml } from '../../scenario/writeYaml.js';
 import type { CliIO } from '../io.js';
@@ -55,6 +56,9 @@ const COLUMNS: Column[] = [
 
 /** fit's quantiles are interpolated (a smooth target on few runs); the population reports' are nearest-rank values. */
 const QUANTILE_NOTE = 'quantiles interpolated between the nearest runs (sweep, check and project report the nearest-rank run: on few runs the two differ)';
+
+/** The brakes the report's runs ran under: none, or the profile's (the recorded runs end where they ended, as recorded). */
+const profileBrakesWords = (brakes: Scenario['brakes']) => (brakes === undefined ? 'no brakes' : `recorded runs with no brakes (each ends where it ended), synthetic ones under the profile's brakes ${brakesText(brakes)}`);
 
 /** The price flags fit was given (`--prices FILE`, …), as a profile's replays pass them again; empty: the bundled table. */
 function priceFlagsGiven(flags: PriceFlags): string {
@@ -212,10 +216,11 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
   let report = '';
   if (flags.report) {
     const profile = parseScenario(yaml, flags.out ?? 'fitted profile');
-    const synthetic = runScenario(profile, { prices, runs, seed, brakes: NO_BRAKES, keepSteps: true });
+    // Under the profile's own brakes: none, or those the runs a brake stopped were recorded under (scenario/fitBrakeStops.ts).
+    const synthetic = runScenario(profile, { prices, runs, seed, keepSteps: true });
     const comparison = compareRuns(recorded, synthetic, recordedTasksDone);
     const unseenRuns = reliabilityLine({ comparison, recorded, synthetic, windowGroup: CONTEXT_WINDOW_GROUP }, RUNS_FOR_A_TAIL);
-    const how = `recorded: ${recorded.length} runs replayed as recorded${subagentRunsLeftOut === 0 ? '' : ` (${counted(subagentRunsLeftOut, 'sub-agent run')} left out)`}; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; no brakes; ${QUANTILE_NOTE}`;
+    const how = `recorded: ${recorded.length} runs replayed as recorded${subagentRunsLeftOut === 0 ? '' : ` (${counted(subagentRunsLeftOut, 'sub-agent run')} left out)`}; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; ${profileBrakesWords(profile.brakes)}; ${QUANTILE_NOTE}`;
     report =
       flags.format === 'json'
         ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, subagentRunsLeftOut, ...comparison, unseenRuns, warnings: [...inputWarningsOf(io), ...warnings] }, null, 2)}\n`
