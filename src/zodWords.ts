@@ -254,6 +254,7 @@ function discriminatorWords(given: unknown, field: string | undefined, union: Sc
 function unionWords(branches: readonly ZodIssue[], at: { given: unknown; field: string | undefined; schema: Schema | undefined }): IssueWords {
   const { given } = at;
   const wanted = branches.map((branch) => (branch.code === 'invalid_type' ? typeWanted(branch.expected, at.schema) : orList(branch.code === 'invalid_value' ? branch.values.map(String) : [])));
+  if (given === undefined) return { code: 'missing_field', message: `missing required field: give ${orList(wanted)}` };
   const number = branches.some((branch) => branch.code === 'invalid_type' && (branch.expected === 'number' || branch.expected === 'int'));
   if (typeof given === 'string' && number) return { code: 'invalid_type', message: stringForNumber(given, orList(wanted)) };
   const names = branches.find((branch) => branch.code === 'invalid_value');

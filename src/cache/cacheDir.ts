@@ -7,15 +7,19 @@
  */
 import { accessSync, constants, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { danglingLinkHint, danglingLinkOn, danglingLinkWords } from '../io/danglingLink.js';
 import { writeProblem } from '../io/fileErrorWords.js';
 import { makeDirectories } from '../io/makeDirectories.js';
 import { UserError } from '../errors.js';
 
 export function usableCacheDir(dir: string, flag = '--cache-dir'): string {
-  const problem = (message: string): UserError =>
-    new UserError({ file: '<command line>', field: flag, code: 'bad_cache_dir', message: `'${dir}' ${message}`, hint: 'give a directory loopcost may create and write, or leave the flag out (no cache)' });
+  const problem = (message: string, hint = 'give a directory loopcost may create and write, or leave the flag out (no cache)'): UserError =>
+    new UserError({ file: '<command line>', field: flag, code: 'bad_cache_dir', message: `'${dir}' ${message}`, hint });
   if (dir.trim() === '') throw problem('is empty');
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw problem('is not a directory');
+  // No directory can be made at a link to nothing (the file system says EEXIST): said as such, with what to do.
+  const dangling = danglingLinkOn(dir);
+  if (dangling !== undefined) throw problem(`cannot be created: ${danglingLinkWords(dangling)}`, danglingLinkHint('give another directory, or leave the flag out (no cache)'));
   try {
     makeDirectories(dir);
   } catch (error) {

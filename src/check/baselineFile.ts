@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { UserError, type InputIssue } from '../errors.js';
 import { jsonTextError } from '../import/common/jsonDocument.js';
 import { parseJsonFileText } from '../io/jsonFileText.js';
+import { jsonFieldOffset, lineOfOffset } from '../io/jsonSyntax.js';
 import { parsedJsonTextProblem } from '../io/jsonText.js';
 import { MAX_COUNT } from '../io/limits.js';
 import type { PriceSource } from '../pricing/types.js';
@@ -24,6 +25,7 @@ import { baselineIssueMessage, checkBaselineExpectations, expectationsInUsd } fr
 import { priceRowSchema, type PriceRow } from './modelPrices.js';
 import { unknownKeyIssue } from './baselineUnknownKeys.js';
 import { fieldPath } from '../fieldPath.js';
+import { tightestLimits } from '../scenario/issueWords.js';
 import { checkScenarioFigures, INCONSISTENT_FIGURES, inconsistentHint, noScenarios } from './baselineSanity.js';
 import { scenarioNoise, scenarioSample, type FigureNoise } from './noise.js';
 import { agentsSchema, scenarioAgents, type StoredAgents } from './pairedAgents.js';
@@ -189,7 +191,8 @@ export function plainPath(path: string): string {
  * first and never the other, so which figures gate it would hang on the order. A merge of two baselines
  * that kept both sides of a conflict gives one; it is refused, naming both entries.
  */
-function sourcesGivenTwice(file: BaselineFile, path: string): InputIssue[] {
+function sourcesGivenTwice(file: BaselineFile, at: { file: string; text: string }): InputIssue[] {
+  const { file: path, text } = at;
   const first = new Map<string, number>();
   return file.scenarios.flatMap((entry, i) => {
     const key = plainPath(entry.source);
@@ -202,6 +205,7 @@ function sourcesGivenTwice(file: BaselineFile, path: string): InputIssue[] {
       {
         file: path,
         field: `scenarios[${i}].source`,
+        ...lineAt(text, ['scenarios', i, 'source']),
         code: 'duplicate_scenario',
         message: `${JSON.stringify(entry.source)} is given twice (first at scenarios[${seen}]): a baseline holds each scenario once, else which figures a check compares with hangs on their order`,
         hint: `a merge that kept both sides of a conflict gives this: write the baseline again with \`loopcost check SCENARIOS --update-baseline ${path}\` and commit it, or delete the entry you do not mean`,
@@ -245,20 +249,43 @@ export function parseBaseline(text: string, file: string): BaselineFile {
   const parsed = baselineSchema.safeParse(value, { reportInput: true });
   if (parsed.success) {
     const read = inUsd(parsed.data);
-    const problems = [...noScenarios(read, file), ...sourcesGivenTwice(read, file)];
+    const problems = [...noScenarios(read, file).map((issue) => ({ ...issue, ...lineAt(text, ['scenarios']) })), ...sourcesGivenTwice(read, { file, text })];
     if (problems.length > 0) throw new UserError(problems.slice(0, 20));
     return read;
   }
+  throw new UserError(schemaIssues(parsed.error.issues, { file, text, value }));
+}
+
+/**
+ * The schema's issues in the reader's words: one per field and limit (a count past 2^53 − 1 breaks both
+ * `int()` and `max()`: told once, the tightest, as a scenario file's are: tightestLimits), at most 20.
+ */
+function schemaIssues(issues: readonly z.core.$ZodIssue[], at: { file: string; text: string; value: unknown }): InputIssue[] {
+  const { file, text, value } = at;
   const format = (value as { baseline?: unknown }).baseline;
   const writtenBy = (value as { loopcost?: unknown }).loopcost;
-  throw new UserError(
-    parsed.error.issues.flatMap((issue): InputIssue[] => {
-      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKeyIssue(file, [...issue.path, key], { format, writtenBy }));
-      const field = issue.path.length === 0 ? {} : { field: fieldPath(issue.path) };
+  return tightestLimits(issues)
+    .flatMap((issue): InputIssue[] => {
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ ...unknownKeyIssue(file, [...issue.path, key], { format, writtenBy }), ...lineAt(text, [...issue.path, key]) }));
+      const field = issue.path.length === 0 ? {} : { field: fieldPath(issue.path), ...lineAt(text, issue.path) };
       if (issue.code === 'custom' && issue.params?.code === INCONSISTENT_FIGURES) return [{ file, ...field, code: INCONSISTENT_FIGURES, message: issue.message, hint: inconsistentHint(file) }];
       const message = issue.path.length === 1 && issue.path[0] === 'baseline' ? `is not a check baseline format loopcost reads (${BASELINE_SCHEMA}, ${BASELINE_SCHEMA_V2} or ${BASELINE_SCHEMA_V1})` : baselineIssueMessage(issue, { schema: baselineSchema, value });
       return [{ file, ...field, code: issue.code, message, hint: WRITTEN_BY }];
-    }).slice(0, 20),
-  );
+    })
+    .slice(0, 20);
+}
+
+/**
+ * The line of the field `path` in the baseline's text (found after JSON.parse, which keeps no positions, by
+ * the scan that places a syntax error's field: jsonFieldOffset), so a value's problem is named by its line
+ * as a syntax error is; of a field not there (a missing one), its nearest enclosing value's line.
+ */
+function lineAt(text: string, path: readonly PropertyKey[]): { line?: number } {
+  const parts = path.filter((part): part is string | number => typeof part !== 'symbol');
+  for (let n = parts.length; n > 0; n--) {
+    const offset = jsonFieldOffset(text, parts.slice(0, n));
+    if (offset !== undefined) return { line: lineOfOffset(text, offset) };
+  }
+  return {};
 }
 

@@ -6,7 +6,8 @@
  */
 import { COMMAND_LINE_CONTEXT, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { refuseSameNames } from './scenarioNames.js';
-import { UserError } from '../errors.js';
+import { UserError, type InputIssue } from '../errors.js';
+import { counted } from '../plural.js';
 import { collectEachInput, collectInputFiles, type BroughtIn, type UnreadInput } from '../io/collectInputs.js';
 import { loadAnyScenarioFile, type AnyScenario } from '../scenario/load.js';
 import { shapelessYamlFile, splitInputs } from '../scenario/inputs.js';
@@ -42,23 +43,33 @@ export interface CheckInput {
  * bad inputs, as every command lists them), else refused.
  */
 export function checkScenarioFiles(paths: readonly string[], read: { skipBad?: boolean } = {}): { scenarioFiles: string[]; skipped: string[]; repeated: string[]; unread: UnreadInput[] } {
-  const { files, repeated, unread } = collectInputFiles(paths, read);
+  const { files, repeated, unread, broughtIn } = collectInputFiles(paths, read);
   // A directory inside one given that cannot be listed is bad: refused here unless --skip-bad (check lists it then).
   if (read.skipBad !== true && unread.length > 0) throw new UserError(unread.map((entry) => entry.issue));
   const { scenarioFiles, traceFiles } = splitInputs(files);
   const named = traceFiles.filter((file) => paths.includes(file));
-  if (named.length > 0 || scenarioFiles.length === 0) {
-    const refused = named.length > 0 ? named : traceFiles.slice(0, 1);
-    throw new UserError(
-      refused.map((file) => (named.length > 0 ? shapelessYamlFile(file) : undefined) ?? {
-        file,
-        code: 'not_a_scenario',
-        message: scenarioFiles.length === 0 && named.length === 0 ? 'no scenario file among the inputs (check reads scenario files)' : 'is not a scenario file: check reads scenario files',
-        hint: 'name recorded traces in a scenario file (`traces: [glob]`) with its expectations (`expect:`); see docs/check.md',
-      }),
-    );
-  }
+  if (named.length > 0) throw new UserError(named.map((file) => shapelessYamlFile(file) ?? { file, ...NOT_A_SCENARIO, message: 'is not a scenario file: check reads scenario files' }));
+  if (scenarioFiles.length === 0) throw new UserError(onlyTracesIssues(traceFiles, broughtIn));
   return { scenarioFiles, skipped: traceFiles, repeated, unread };
+}
+
+const NOT_A_SCENARIO = { code: 'not_a_scenario', hint: 'name recorded traces in a scenario file (`traces: [glob]`) with its expectations (`expect:`); see docs/check.md' };
+
+/**
+ * Inputs that brought in trace files and no scenario file (directories, globs: what check leaves out of
+ * them is their trace files), each named as given — not one of its trace files, which check was never to read.
+ */
+function onlyTracesIssues(traceFiles: readonly string[], broughtIn: BroughtIn): InputIssue[] {
+  const byInput = new Map<string, number>();
+  for (const file of traceFiles) {
+    const input = broughtIn.get(file) ?? file;
+    byInput.set(input, (byInput.get(input) ?? 0) + 1);
+  }
+  return [...byInput].map(([input, count]) => ({
+    file: input,
+    ...NOT_A_SCENARIO,
+    message: `brings in ${counted(count, 'trace file')} and no scenario file: check reads scenario files, and leaves out the trace files a directory or glob brings in`,
+  }));
 }
 
 /**

@@ -49,12 +49,28 @@ function commandPath(program: Commander.Command, argv: readonly string[]): strin
   const names = ['loopcost'];
   let command = program;
   for (const token of argv) {
-    const sub = command.commands.find((c) => c.name() === token || c.aliases().includes(token));
+    const sub = subcommandOf(command, token);
     if (!sub) break;
     names.push(sub.name());
     command = sub;
   }
   return names.join(' ');
+}
+
+/** The subcommand of `command` that `token` names (by name or alias), if any. */
+function subcommandOf(command: Commander.Command, token: string): Commander.Command | undefined {
+  return command.commands.find((c) => c.name() === token || c.aliases().includes(token));
+}
+
+/**
+ * The words commander parses: `help X` for no command X is `X`, refused as `loopcost X` is (`unknown command
+ * 'X'`, with commander's suggestion), not answered with the general help and no word of X (`help help` is
+ * `help`: the general help).
+ */
+function wordsToParse(program: Commander.Command, argv: readonly string[]): readonly string[] {
+  const [first, named] = argv;
+  const unknown = first === 'help' && named !== undefined && !named.startsWith('-') && subcommandOf(program, named) === undefined;
+  return unknown ? argv.slice(1) : argv;
 }
 
 /** An option's help: its description, then choices and default, unquoted (`(choices: on, off; default: off)`). */
@@ -157,7 +173,7 @@ export async function runCli(argv: string[], io: CliIO, { commands, outline }: R
 
   forgetOverrides();
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(wordsToParse(program, argv), { from: 'user' });
     sayOverrideMisses(io, argv[0]);
     return exitCode;
   } catch (error) {

@@ -6,7 +6,8 @@
  *
  * The work is split under claudeCode/ (common/jsonLines.ts reads the JSON lines: a cut last line is a
  * note): lineFields.ts what one line says, transcript.ts one file's calls, sessionTree.ts a session and its
- * sub-agents as runs (common/agentRuns.ts cuts an agent's calls into runs), siblingAgents.ts which 2.0.x
+ * sub-agents as runs (common/agentRuns.ts cuts an agent's calls into runs; loneAgent.ts a sub-agent's or
+ * compaction's file given without its session's), siblingAgents.ts which 2.0.x
  * sub-agent files beside a session are its, subagentOwner.ts that each sub-agent file's lines are that sub-agent's. usage.ts reads a response's usage (a null count is refused at its
  * field), billingNotes.ts says what bills beyond the token prices (web searches, fast mode, US-only
  * inference), imageTokens.ts estimates an image a tool returned; copiedCalls.ts and dropCopies.ts count once

@@ -12,6 +12,7 @@ import { looksLikeNativeTrace } from '../trace/parseNative.js';
 import { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
 import { looksLikeOtlp } from './otel/readSpans.js';
 import { otelSdkJsonRefusal, otelSdkTextRefusal } from './otel/sdkJson.js';
+import { agentsSdkTraceRefusal } from './agentsSdkTrace.js';
 import { looksLikeUnmarkedScenario, MISSING_SCENARIO_LINE, SCENARIO_MARK, SCENARIO_NOT_AS_FILE, scenarioKeys } from '../scenario/scenarioMark.js';
 import { requireStrings } from '../options/textArguments.js';
 import { shapelessYamlIssue } from '../scenario/scenarioShape.js';
@@ -135,7 +136,7 @@ function foreignShape(record: Record<string, unknown>): string | undefined {
 
 /** `record`: the input's first JSON record (a JSONL line, or the one document), when it has one. */
 function unknownFormat(path: string, record?: unknown): UserError {
-  const sdkJson = otelSdkJsonRefusal(record, path);
+  const sdkJson = otelSdkJsonRefusal(record, path) ?? agentsSdkTraceRefusal(record, path);
   if (sdkJson !== undefined) return sdkJson;
   const shape = isJsonObject(record) ? foreignShape(record) : undefined;
   if (shape !== undefined) {

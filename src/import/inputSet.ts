@@ -19,7 +19,7 @@ import { isScenarioFile } from '../scenario/inputs.js';
 import { MISSING_SCENARIO_LINE, SCENARIO_NOT_AS_FILE } from '../scenario/scenarioMark.js';
 import type { Trace } from '../trace/types.js';
 import { holdsNoModelCall } from './importers.js';
-import { copiesLeftOutMessage, isCopiesOnly } from './claudeCode/copiesOnly.js';
+import { copiesLeftOutMessage, isLeftOutRead } from './claudeCode/copiesOnly.js';
 import { readAlone, streamTraceFile, type ReadOptions } from './index.js';
 
 /** Most bad files named in one message, and most issues shown for each when several are bad. */
@@ -83,7 +83,7 @@ export class TraceInputs {
   /**
    * The inputs the paths a user gave expand to (directories walked, globs matched), in a stable order; with
    * `skipBad`, an entry that is no regular file is a bad input (else refused: collectInputFiles). A file
-   * of no model call a directory or glob brought in is left out (`noModelCallFiles`).
+   * of no model call a directory or glob brought in is left out (`noModelCallFiles`); so is a check baseline (collectInputFiles).
    */
   static fromPaths(paths: readonly string[], options: InputSetOptions = {}): TraceInputs {
     const { files, unread, broughtIn } = collectInputFiles(paths, { skipBad: options.skipBad === true });
@@ -155,8 +155,8 @@ export class TraceInputs {
    * come through here too: the rule holds whichever thread read the file).
    */
   markBad(file: string, error: UserError): void {
-    // A file whose calls another file of the walk counts is left out, named or brought in (a set reading part of a walk, a sweep share's, reports it to the command's).
-    const copies = this.options.walk === undefined && isCopiesOnly(error.issues, file);
+    // A file whose calls another file of the walk counts, or a compaction transcript without its session, is left out, named or brought in (a set reading part of a walk, a sweep share's, reports it to the command's).
+    const copies = this.options.walk === undefined && isLeftOutRead(error.issues, file);
     if ((copies || (this.options.broughtIn?.has(file) === true && holdsNoModelCall(error.issues, file))) && !this.bad.has(file)) {
       if (!this.noCall.some((input) => input.file === file)) this.noCall.push({ file, issues: [...error.issues] });
       return;
@@ -190,7 +190,7 @@ export class TraceInputs {
     return this.noCall.map((input) => ({
       file: input.file,
       from: this.options.broughtIn?.get(input.file) ?? input.file,
-      ...(isCopiesOnly(input.issues, input.file) ? { copies: input.issues[0]! } : {}),
+      ...(isLeftOutRead(input.issues, input.file) ? { copies: input.issues[0]! } : {}),
     }));
   }
 

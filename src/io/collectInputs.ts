@@ -1,26 +1,16 @@
-import { readdirSync, realpathSync, type Stats } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UserError, type InputIssue } from '../errors.js';
+import { checkBaselineNamed, isCheckBaseline, onlyCheckBaselines } from './checkBaselineFile.js';
 import { unreadable, unreadableDirectory } from './inputErrors.js';
 import { globMatches, isGlob, skippedDirectory } from './globMatches.js';
-import { kindOf, namesStandardInput, statInput, statOf, STDIN_PATH } from './inputPaths.js';
-
-/** The names a directory's walk reads, and the one list its "no trace files" message names. */
-const TRACE_EXTENSIONS = ['jsonl', 'json', 'traj', 'yaml', 'yml'] as const;
-const TRACE_FILE = new RegExp(`\\.(${TRACE_EXTENSIONS.join('|')})(\\.gz)?$`, 'i');
-const TRACE_EXTENSION_WORDS = `${TRACE_EXTENSIONS.map((extension) => `.${extension}`).join(', ')}, optionally .gz`;
-/** SWE-agent's run settings beside its `.traj`: read with the trace, not a trace itself. */
-const SIDECAR = /\.args\.ya?ml$/i;
+import { namesStandardInput, statInput, statOf, STDIN_PATH } from './inputPaths.js';
+import { emptyDirectory, isTraceFileName, notRegular } from './walkEntries.js';
 
 /** Standard input as SeenInputs knows it, however it is named (no real path is this). */
 const STDIN_INPUT = '\0standard input';
 
-export { isGlob };
-
-/** Whether a directory's walk reads a file of this name: a trace file's (not a SWE-agent sidecar). */
-export function isTraceFileName(name: string): boolean {
-  return TRACE_FILE.test(name) && !SIDECAR.test(name);
-}
+export { isGlob, isTraceFileName };
 
 function byName(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -84,34 +74,11 @@ export function fileKey(path: string, stats: { dev: number; ino: number } | unde
 /** Which file the stats are of (device and inode): equal for a symbolic link, a hard link, `./a` and `a`. */
 const fileIdentity = (stats: { dev: number; ino: number }): string => `${stats.dev}:${stats.ino}`;
 
-/** A walk of one directory given as input: where it started, the files found, what was read before. */
-interface Walk {
+/** A walk of one directory given as input: where it started, what it found (into the collection), what was read before. */
+interface Walk extends Collection {
   root: string;
-  files: string[];
-  seen: SeenInputs;
-  /** Entries with a trace file's name that are no regular file (a named pipe, a socket, a device): never opened. */
-  special: UnreadInput[];
   /** The directories not gone into (skippedDirectory), as paths under the root. */
   skipped: string[];
-  /** Directories inside the root that cannot be listed (permission denied): bad inputs, their files unknown. */
-  unreadDirs: UnreadInput[];
-  broughtIn: Map<string, string>;
-}
-
-/**
- * What an input (a directory, a glob) brought in that is no regular file: it is never opened (a named pipe
- * with no writer would keep the command waiting, a device would never end) and is named in one message.
- * `entry`: the file as the input reaches it (a path inside the directory, or the glob's match).
- */
-function notRegular(input: { path: string; glob: boolean }, entry: string, stats: Stats): InputIssue {
-  const from = input.glob ? "a glob's matches are" : "a directory's files are";
-  const pipe = stats.isFIFO();
-  return {
-    file: input.path,
-    code: 'not_a_file',
-    message: `${input.glob ? 'matches' : 'holds'} ${entry}, ${kindOf(stats)}, which is not read: ${from} read only when they are regular files${pipe ? ' (a named pipe only when given on its own)' : ''}`,
-    hint: pipe ? `to read the pipe, give its path on its own; else leave it out of the ${input.glob ? 'pattern' : 'directory'}` : `leave it out of the ${input.glob ? 'pattern' : 'directory'}, or give the trace files on their own`,
-  };
 }
 
 /**
@@ -156,8 +123,12 @@ function walkDirectory(dir: string, walk: Walk): void {
   }
 }
 
-/** A file the directory or glob `from` (as given) brought in, read with the inputs (see BroughtIn). */
-function bringIn(into: { files: string[]; broughtIn: Map<string, string> }, path: string, from: string): void {
+/** A file the directory or glob `from` (as given) brought in, read with the inputs (see BroughtIn); a check baseline is left out. */
+function bringIn(into: Collection, path: string, from: string): void {
+  if (isCheckBaseline(path, true)) {
+    into.baselines.push(path);
+    return;
+  }
   into.files.push(path);
   into.broughtIn.set(path, from);
 }
@@ -180,6 +151,8 @@ export interface CollectedInputs {
    */
   unread: UnreadInput[];
   broughtIn: BroughtIn;
+  /** The check baselines a directory or glob brought in (checkBaselineFile.ts), left out: never in `files`. */
+  checkBaselines: string[];
 }
 
 /** Files a directory's walk or a glob brought in, not named on their own, each with that directory or pattern as given (see TraceInputs). */
@@ -194,16 +167,18 @@ export type BroughtIn = ReadonlyMap<string, string>;
  * given on its own): every one is named in one refusal, or, with `options.skipBad` (--skip-bad), returned
  * in `unread` to be listed with the bad files. A directory met inside a directory given that cannot be
  * listed is a bad input, returned in `unread` (named in that refusal too, if any); a directory given that
- * cannot be listed is refused, as a path given that is not there is. Whether each file can be read is for the reader to say.
+ * cannot be listed is refused, as a path given that is not there is. A check baseline a directory or glob brings in is
+ * left out (`checkBaselines`); one named on its own is refused. Whether each file can be read is for the reader to say.
  */
 export function collectInputFiles(paths: readonly string[], options: { skipBad?: boolean } = {}): CollectedInputs {
   if (paths.length === 0) {
     throw new UserError({ file: '<arguments>', code: 'no_input', message: 'no trace files given', hint: 'pass files, directories or globs' });
   }
-  const found: Collection = { files: [], seen: new SeenInputs(), special: [], unreadDirs: [], broughtIn: new Map() };
+  const found = newCollection();
   paths.forEach((path, input) => collectInput(path, input, found));
   if (found.special.length > 0 && options.skipBad !== true) throw new UserError([...found.special, ...found.unreadDirs].map((entry) => entry.issue));
-  return { files: found.files, repeated: found.seen.repeated, unread: options.skipBad === true ? [...found.special, ...found.unreadDirs] : found.unreadDirs, broughtIn: found.broughtIn };
+  const unread = options.skipBad === true ? [...found.special, ...found.unreadDirs] : found.unreadDirs;
+  return { files: found.files, repeated: found.seen.repeated, unread, broughtIn: found.broughtIn, checkBaselines: found.baselines };
 }
 
 /** What one input brought in: its entries that are no regular file (with `skipBad`), or its problems. */
@@ -219,7 +194,7 @@ export interface InputFound {
  * regular file among them, unless `options.skipBad`), else with `skipBad` those entries, unopened.
  */
 export function collectEachInput(paths: readonly string[], options: { skipBad?: boolean } = {}): { files: string[]; inputs: InputFound[]; broughtIn: BroughtIn } {
-  const found: Collection = { files: [], seen: new SeenInputs(), special: [], unreadDirs: [], broughtIn: new Map() };
+  const found = newCollection();
   const inputs = paths.map((path, input): InputFound => {
     const before = { special: found.special.length, unreadDirs: found.unreadDirs.length };
     try {
@@ -238,15 +213,20 @@ export function collectEachInput(paths: readonly string[], options: { skipBad?: 
 interface Collection {
   files: string[];
   seen: SeenInputs;
+  /** Entries with a trace file's name that are no regular file (a named pipe, a socket, a device): never opened. */
   special: UnreadInput[];
   /** Directories inside a directory given that cannot be listed (see CollectedInputs.unread). */
   unreadDirs: UnreadInput[];
   broughtIn: Map<string, string>;
+  /** Check baselines a directory or glob brought in, left out (CollectedInputs.checkBaselines). */
+  baselines: string[];
 }
+
+const newCollection = (): Collection => ({ files: [], seen: new SeenInputs(), special: [], unreadDirs: [], broughtIn: new Map(), baselines: [] });
 
 /** One of the paths given (number `input` among them) expanded into `found` (see collectInputFiles). */
 function collectInput(path: string, input: number, found: Collection): void {
-  const { files, seen, special, unreadDirs, broughtIn } = found;
+  const { files, seen, special, unreadDirs, baselines } = found;
   seen.startInput(input);
   if (namesStandardInput(path)) {
     // `-`, /dev/stdin, /dev/fd/0: one input, read once however often named (`- /dev/stdin < file` read the
@@ -259,35 +239,30 @@ function collectInput(path: string, input: number, found: Collection): void {
     // Matches are named as the pattern was: an absolute pattern's absolutely, whatever the current directory.
     const matches = globMatches(path);
     if (matches.length === 0) throw new UserError({ file: path, code: 'no_match', message: 'glob matches no file', hint: "check the pattern; its wildcards match no name starting with '.' and no node_modules: write such a name out to match inside it" });
+    const before = baselines.length;
     for (const match of matches) {
       const stats = statOf(match);
       if (stats !== undefined && !stats.isFile()) special.push({ path: match, issue: notRegular({ path, glob: true }, match, stats) });
       else if (seen.isNew(match, fileKey(match, stats))) bringIn(found, match, path);
     }
+    if (baselines.length - before === matches.length) throw onlyCheckBaselines(path, baselines.slice(before));
     return;
   }
   const stats = statInput(path);
   if (stats.isDirectory()) {
     if (!seen.isNew(path, fileKey(path, stats))) return;
-    const before = { files: files.length, unread: special.length + unreadDirs.length };
+    const before = { files: files.length, unread: special.length + unreadDirs.length, baselines: baselines.length };
     const skipped: string[] = [];
-    walkDirectory(path, { root: path, files, seen, special, skipped, unreadDirs, broughtIn });
+    walkDirectory(path, { ...found, root: path, skipped });
     // Empty unless this input itself brought in a file, a repeat or an unread entry (not an earlier input's).
-    if (files.length === before.files && seen.repeatsOfInput === 0 && special.length + unreadDirs.length === before.unread) throw emptyDirectory(path, skipped);
+    if (files.length === before.files && seen.repeatsOfInput === 0 && special.length + unreadDirs.length === before.unread) {
+      throw baselines.length > before.baselines ? onlyCheckBaselines(path, baselines.slice(before.baselines)) : emptyDirectory(path, skipped);
+    }
+  } else if (isCheckBaseline(path)) {
+    throw checkBaselineNamed(path);
   } else if (seen.isNew(path, fileKey(path, stats))) {
     files.push(path);
   }
-}
-
-/** A directory given whose walk found no trace file; naming the hidden files and the directories it skipped, if any (skippedDirectory). */
-function emptyDirectory(path: string, skipped: readonly string[]): UserError {
-  const shown = skipped.slice(0, 3).join(', ') + (skipped.length > 3 ? `, … (${skipped.length} in all)` : '');
-  return new UserError({
-    file: path,
-    code: 'empty_dir',
-    message: `directory holds no trace files (${TRACE_EXTENSION_WORDS})${skipped.length === 0 ? '' : ` outside what a walk skips (${shown})`}`,
-    hint: skipped.length === 0 ? 'check the path' : `a directory's walk skips names starting with '.' and node_modules; to read one, give its path: ${join(path, skipped[0]!)}`,
-  });
 }
 
 /** The trace files the paths a user gave expand to, each once (see `collectInputFiles`: an entry that is no regular file, or a directory that cannot be listed, is refused). */

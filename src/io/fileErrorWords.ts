@@ -11,7 +11,9 @@ const ERROR_WORDS: Readonly<Record<string, string>> = {
   EPERM: 'permission denied',
   ENOENT: 'it or a directory on its path does not exist',
   ENOTDIR: 'a part of the path is not a directory',
-  EEXIST: 'a part of the path is a file',
+  // Only a directory made where something not one is already there answers EEXIST: a link to nothing (said
+  // by its own words where it is met: danglingLink.ts), or a file that got there meanwhile.
+  EEXIST: 'something that is not a directory is already there (a file, or a symbolic link to a missing target)',
   EISDIR: 'it is a directory',
   ELOOP: 'a symbolic link loop',
   ENAMETOOLONG: 'the path, or a name in it, is too long',

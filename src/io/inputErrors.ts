@@ -1,16 +1,20 @@
 /** The user errors of reading an input file, one wording for every reader. */
 import { statSync, type Stats } from 'node:fs';
 import { UserError, type InputIssue } from '../errors.js';
+import { danglingLinkHint, danglingLinkOn, danglingLinkWords } from './danglingLink.js';
 import { fileErrorWords, LINK_LOOP_HINT } from './fileErrorWords.js';
 import { megabytes } from './limits.js';
 
 /**
  * A path that cannot be read, saying why; one that is not there is `no such file or directory` wherever it is
  * named (a stat, an open, a directory's walk), and one that goes through a file (`runs.jsonl/x`, ENOTDIR)
- * says which: `runs.jsonl is a file, not a directory` (`is a file, …` for `runs.jsonl/` itself).
+ * says which: `runs.jsonl is a file, not a directory` (`is a file, …` for `runs.jsonl/` itself); one that is,
+ * or goes through, a symbolic link to nothing says so (`is a symbolic link to a missing target (x)`: danglingLink.ts).
  */
 export function unreadable(path: string, error: unknown): UserError {
   const code = (error as NodeJS.ErrnoException).code;
+  const dangling = code === 'ENOENT' ? danglingLinkOn(path) : undefined;
+  if (dangling !== undefined) return new UserError({ file: path, code: 'not_found', message: danglingLinkWords(dangling, path), hint: danglingLinkHint() });
   if (code === 'ENOENT' || code === 'ENOTDIR') {
     const file = code === 'ENOTDIR' ? fileOnTheWay(path) : undefined;
     const message = file === undefined ? 'no such file or directory' : `${file === path.replace(/\/+$/, '') ? '' : `${file} `}is a file, not a directory`;

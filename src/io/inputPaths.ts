@@ -5,6 +5,7 @@
  */
 import { statSync, type Stats } from 'node:fs';
 import { unreadable } from './inputErrors.js';
+import type { FileKind } from './walkEntries.js';
 
 /** The path that means standard input. */
 export const STDIN_PATH = '-';
@@ -33,7 +34,7 @@ export function runOfFile(source: string, file: string): boolean {
 }
 
 /** What a path that is not a regular file is, for messages: `a directory`, `a character device (…)`. */
-export function kindOf(stats: Stats): string {
+export function kindOf(stats: FileKind): string {
   return stats.isCharacterDevice()
     ? 'a character device (like /dev/zero or a terminal)'
     : stats.isBlockDevice()

@@ -155,17 +155,17 @@ export function jsonSyntaxPlace(text: string, error: unknown, words: JsonSyntaxW
   return { ...place, offset, line: lineOfOffset(text, offset), column: columnOfOffset(text, offset), ...(field === undefined ? {} : { field }) };
 }
 
+/** An open object (the key read last, and whether a key comes next) or array (the index of its element) of a JSON text. */
+type PathFrame = { kind: 'object'; key?: string; expectKey: boolean } | { kind: 'array'; index: number };
+
 /**
- * Path of the innermost value open at `pos` in a JSON text (e.g. `response.usage` for a line cut inside
- * the usage object), to name the field of a JSON syntax error: its keys and indices, written by fieldPath
- * (the one rule every reader names a field by). Undefined at the top level (or where the path writes as
- * nothing: under one empty key).
+ * Follows a JSON text's strings and brackets up to `end`, keeping the frames open there. `stop`, when given,
+ * is asked where a value starts — after an object's `:`, an array's `[` or `,` — with the open frames, and
+ * ends the scan there when it says so (`at`: the offset of that `:`, `[` or `,`).
  */
-export function jsonPathAt(text: string, pos: number): string | undefined {
-  type Frame = { kind: 'object'; key?: string; expectKey: boolean } | { kind: 'array'; index: number };
-  const stack: Frame[] = [];
+function scanFrames(text: string, end: number, stop?: (stack: readonly PathFrame[]) => boolean): { stack: PathFrame[]; at?: number } {
+  const stack: PathFrame[] = [];
   let i = 0;
-  const end = Math.min(pos, text.length);
   while (i < end) {
     const ch = text[i]!;
     const top = stack[stack.length - 1];
@@ -191,14 +191,45 @@ export function jsonPathAt(text: string, pos: number): string | undefined {
       if (top?.kind === 'object') top.expectKey = true;
       else if (top?.kind === 'array') top.index += 1;
     }
+    if (stop !== undefined && (ch === ':' || ch === '[' || (ch === ',' && top?.kind === 'array')) && stop(stack)) return { stack, at: i };
     i += 1;
   }
-  // The outermost object is the record itself; each open frame contributes the key/index that leads into the next.
+  return { stack };
+}
+
+/** The keys and indices that lead to the innermost open value: the outermost object is the record itself; each open frame contributes the key/index that leads into the next. */
+function pathParts(stack: readonly PathFrame[]): (string | number)[] {
   const parts: (string | number)[] = [];
   for (const frame of stack) {
     if (frame.kind === 'array') parts.push(frame.index);
     else if (frame.key !== undefined && !frame.expectKey) parts.push(frame.key);
   }
-  const path = fieldPath(parts);
+  return parts;
+}
+
+/**
+ * Path of the innermost value open at `pos` in a JSON text (e.g. `response.usage` for a line cut inside
+ * the usage object), to name the field of a JSON syntax error: its keys and indices, written by fieldPath
+ * (the one rule every reader names a field by). Undefined at the top level (or where the path writes as
+ * nothing: under one empty key).
+ */
+export function jsonPathAt(text: string, pos: number): string | undefined {
+  const path = fieldPath(pathParts(scanFrames(text, Math.min(pos, text.length)).stack));
   return path === '' ? undefined : path;
+}
+
+/**
+ * Offset where the value of the field `path` (its keys and indices) starts in a JSON text, found by the scan
+ * jsonPathAt makes: a reader that finds a value wrong after JSON.parse names its line (lineOfOffset) as a
+ * syntax error's. Undefined when the text holds no such field.
+ */
+export function jsonFieldOffset(text: string, path: readonly (string | number)[]): number | undefined {
+  const same = (stack: readonly PathFrame[]) => {
+    const parts = pathParts(stack);
+    return parts.length === path.length && parts.every((part, k) => part === path[k]);
+  };
+  const { at } = scanFrames(text, text.length, same);
+  if (at === undefined) return undefined;
+  const value = text.slice(at + 1).search(/\S/);
+  return value < 0 ? text.length : at + 1 + value;
 }

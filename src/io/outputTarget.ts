@@ -9,6 +9,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { danglingLinkHint, danglingLinkOn, danglingLinkWords } from './danglingLink.js';
 import { errorCode, LINK_LOOP_HINT, writeProblem } from './fileErrorWords.js';
 
 /** A file-system error on an output path as a UserError naming the path and the flag that gave it (its code in words: fileErrorWords.ts). */
@@ -99,6 +100,7 @@ function checkNamedDirectory(path: string, flag: string): void {
   const stats = probe(path, path, flag);
   if (stats?.isDirectory()) throw outputError(path, errorCoded('EISDIR'), flag);
   if (stats !== undefined) return;
+  refuseDanglingLink(path, path, flag);
   throw new UserError({
     file: path,
     field: flag,
@@ -139,14 +141,22 @@ export function checkOutputDirectory(dir: string, names: readonly string[], flag
   if (stats !== undefined && !stats.isDirectory()) {
     throw new UserError({ file: dir, field: flag, code: 'cannot_write', message: 'is a file, not a directory', hint: `choose another ${flag} path` });
   }
-  if (stats === undefined) checkAncestors(dirname(dir), dir, flag);
+  if (stats === undefined) checkAncestors(dir, dir, flag);
   for (const name of names) {
     if (stats !== undefined && probe(join(dir, name), join(dir, name), flag)?.isDirectory()) throw outputError(join(dir, name), errorCoded('EISDIR'), flag);
   }
 }
 
-/** The nearest existing ancestor of an output must be a directory. */
+/** An output's directory (`dir`, or the nearest of its ancestors there) that is a symbolic link to nothing: no directory can be made at one (danglingLink.ts). */
+function refuseDanglingLink(dir: string, path: string, flag: string): void {
+  const dangling = danglingLinkOn(dir);
+  if (dangling === undefined) return;
+  throw new UserError({ file: path, field: flag, code: 'cannot_write', message: danglingLinkWords(dangling, path), hint: danglingLinkHint(`choose another ${flag} path`) });
+}
+
+/** The nearest existing ancestor of an output (or `dir` itself) must be a directory, and no link to nothing (refuseDanglingLink). */
 function checkAncestors(dir: string, path: string, flag: string): void {
+  refuseDanglingLink(dir, path, flag);
   for (let current = dir; ; current = dirname(current)) {
     const stats = probe(current, path, flag);
     if (stats !== undefined) {

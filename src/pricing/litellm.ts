@@ -20,6 +20,7 @@ import { foreignKeys, judgeKey, LITELLM_PRICE_FIELD, PRICE_KEYS, TIER_KEY } from
 import { isComplete, lackedPrices, LiteLlmPriceTable, type Entry, type Unpriced } from './litellmTable.js';
 import { checkContextWindow, checkPrice, CONTEXT_WINDOW_KEY, emptyOverrideIssue, tierThreshold } from './litellmValues.js';
 import { shownName } from '../shownName.js';
+import { withFieldLine } from './litellmLines.js';
 import type { PriceOptionNames } from './optionNames.js';
 import type { PriceSource } from './types.js';
 
@@ -84,16 +85,18 @@ export function parseLiteLlmTable(bytes: Uint8Array | string, file: string, opti
     version: 'file',
     hash: sha256Hex(buffer).slice(0, 16),
   });
-  const data = parsePriceDocument(buffer.toString('utf8').replace(/^\uFEFF/, ''), file);
+  const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
+  const data = parsePriceDocument(text, file);
   const issues: InputIssue[] = [];
   const entries: Entry[] = [];
   const unpriced: Unpriced[] = [];
   const others: Unpriced[] = [];
-  const report = (issue: InputIssue): void => {
-    if (issues.length < MAX_REPORTED_ISSUES) issues.push(issue);
-  };
   for (const [key, value] of Object.entries(data)) {
     if (key === 'sample_spec') continue;
+    // Each problem of an entry named by its line (litellmLines.ts).
+    const report = (issue: InputIssue): void => {
+      if (issues.length < MAX_REPORTED_ISSUES) issues.push(withFieldLine(issue, text, { key, value }));
+    };
     const read = readEntry(key, value, file, report, options);
     if (read === undefined) continue;
     if ('entry' in read) entries.push(read.entry);

@@ -8,7 +8,7 @@ import { describePriceSource } from '../pricing/source.js';
 import { scenarioLine, SYNTHETIC_NOTE, type ScenarioSettingsRecord } from './scenarios.js';
 import { type ReportSettings, SETTINGS_SEPARATOR, settingsLine } from './settings.js';
 import { DEFAULT_TABLE_WIDTH } from './table.js';
-import { printableText, splitRun, wrapLine, type RunsInFiles } from './text.js';
+import { printableCell, splitRun, wrapLine, type RunsInFiles } from './text.js';
 import { warningLines, type ReportWarning } from './warnings.js';
 import { counted } from '../plural.js';
 
@@ -47,10 +47,10 @@ export function reportFooter(args: {
   let text = '';
   if (args.settings) text += labelledLine(settingsLine(args.settings), args.width, SETTINGS_SEPARATOR);
   if (args.scenarios !== undefined && args.scenarios.length > 0) {
-    for (const scenario of args.scenarios) text += labelledLine(printableText(scenarioLine(scenario, args.settings)), args.width, SETTINGS_SEPARATOR);
+    for (const scenario of args.scenarios) text += labelledLine(printableCell(scenarioLine(scenario, args.settings)), args.width, SETTINGS_SEPARATOR);
     text += labelledLine(SYNTHETIC_NOTE, args.width);
   }
-  if (args.priceSource) text += labelledLine(printableText(`prices: ${describePriceSource(args.priceSource)}${args.pricesNote ? `; ${args.pricesNote}` : ''}`), args.width);
+  if (args.priceSource) text += labelledLine(printableCell(`prices: ${describePriceSource(args.priceSource)}${args.pricesNote ? `; ${args.pricesNote}` : ''}`), args.width);
   return text + warningLines(args.warnings, args.width);
 }
 
@@ -63,12 +63,13 @@ export function labelledLine(line: string, width: number, separator = ' '): stri
 /**
  * `38 runs: ../shared/traces/mini-swe-agent/<run>.traj.json.gz` — where the shortened names in a table are;
  * names that keep a run within their file (shortenPaths' `runs`: `x#main.1`) read `<file>.jsonl.gz#<run>`,
- * or `<file>.jsonl[#<run>]` when only some do.
+ * or `<file>.jsonl[#<run>]` when only some do. One line, as the rows' labels are (printableCell): a file
+ * name's control characters, a newline too, are shown as their escapes (`\n`), never acted on.
  */
 export function sourcesLine(count: number, prefix: string, suffix: string, runs?: RunsInFiles): string {
   if (prefix === '' && suffix === '') return `${counted(count, 'run')}\n`;
-  const name = runs === undefined ? `<run>${printableText(suffix)}` : `<file>${printableText(suffix)}${runs === 'all' ? '#<run>' : '[#<run>]'}`;
-  return `${counted(count, 'run')}: ${printableText(prefix)}${name}\n`;
+  const name = runs === undefined ? `<run>${printableCell(suffix)}` : `<file>${printableCell(suffix)}${runs === 'all' ? '#<run>' : '[#<run>]'}`;
+  return `${counted(count, 'run')}: ${printableCell(prefix)}${name}\n`;
 }
 
 /**
@@ -81,5 +82,5 @@ export function sourcesLineOf(count: number, shortened: { prefix: string; suffix
   if (files.size !== 1 || (prefix === '' && suffix === '')) return sourcesLine(count, prefix, suffix, runs);
   const [file, run] = splitRun(short[0]!);
   const within = new Set(short).size === 1 ? run : runs === undefined ? '' : runs === 'all' ? '#<run>' : '[#<run>]';
-  return `${counted(count, 'run')}: ${printableText(`${prefix}${file}${suffix}${within}`)}\n`;
+  return `${counted(count, 'run')}: ${printableCell(`${prefix}${file}${suffix}${within}`)}\n`;
 }

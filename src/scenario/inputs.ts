@@ -62,21 +62,21 @@ export function splitInputs(files: readonly string[]): { scenarioFiles: string[]
  * refused with what to do instead (`instead`), and so are the scenario files a directory or glob brought
  * in when no trace file is left; otherwise those are left out and `skipped` lists them. `repeated`: the
  * inputs given more than once; `unread`: with `read.skipBad`, the pipes and devices left unopened; `broughtIn`: the
- * files a directory or glob brought in (see collectInputFiles).
+ * files a directory or glob brought in; `checkBaselines`: the check baselines they brought in, left out (see collectInputFiles).
  */
 export function recordedInputsOnly(
   paths: readonly string[],
   command: string,
   instead: string,
   read: { skipBad?: boolean } = {},
-): { traceFiles: string[]; skipped: string[]; repeated: string[]; unread: UnreadInput[]; broughtIn: BroughtIn } {
-  const { files, repeated, unread, broughtIn } = collectInputFiles(paths, read);
+): { traceFiles: string[]; skipped: string[]; repeated: string[]; unread: UnreadInput[]; broughtIn: BroughtIn; checkBaselines: string[] } {
+  const { files, repeated, unread, broughtIn, checkBaselines } = collectInputFiles(paths, read);
   const { scenarioFiles, traceFiles } = splitInputs(files);
   const refused = traceFiles.length === 0 ? scenarioFiles : scenarioFiles.filter((file) => paths.includes(file));
   if (refused.length > 0) {
     throw new UserError(refused.map((file) => ({ file, code: 'scenario_input', message: `is a scenario file: ${command} needs recorded traces`, hint: instead })));
   }
-  return { traceFiles, skipped: scenarioFiles, repeated, unread, broughtIn };
+  return { traceFiles, skipped: scenarioFiles, repeated, unread, broughtIn, checkBaselines };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A Chat Completions request as `loopcost serve` reads it: the fields it uses are checked (zod), every
- * other field a client sends is accepted and ignored. A bad field is a 400 naming it (`messages[2].role`),
+ * other field a client sends is accepted and ignored; `n` is checked too (one choice: a replayed call has one answer). A bad field is a 400 naming it (`messages[2].role`),
  * and so is a key given twice or nesting past the limit (the rule of every JSON reader, src/io/jsonText.ts).
  */
 import { z } from 'zod';
@@ -37,6 +37,11 @@ const capError = (issue: { input?: unknown }) => `must be a whole number of toke
 /** An output cap: whole tokens, at least 1, held exactly (what a trace's counts may be). */
 const outputCap = z.number({ error: capError }).int({ error: capError }).positive({ error: capError }).nullable().optional();
 
+const choicesError = (issue: { input?: unknown }) =>
+  `is ${shown(issue.input)}: loopcost serve answers one choice per request (each answer is one call of the run it replays, billed once): send n: 1, or leave it out`;
+/** Choices asked for (`n`): one, the only answer a replayed run has for a call; more (or a count that is none) is a 400, not one choice answered unsaid. */
+const choiceCount = z.literal(1, { error: choicesError }).nullable().optional();
+
 const chatRequest = z.looseObject({
   model: z.string().min(1),
   messages: z.array(message).min(1),
@@ -44,6 +49,7 @@ const chatRequest = z.looseObject({
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
   max_completion_tokens: outputCap,
   max_tokens: outputCap,
+  n: choiceCount,
 });
 
 export type ChatMessage = z.infer<typeof message>;

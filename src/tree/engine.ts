@@ -102,7 +102,7 @@ function treeResultOf(tree: SessionTree, states: AgentState[], ran: { stops: Tre
     agents,
     totals,
     stopReason,
-    stopDetail: rootStop === undefined ? '' : treeStopDetail({ agentId: tree.agents[rootIndex]!.agentId, parts: tree.agents[rootIndex]!.runs.length }, states[rootIndex]!, totals.steps),
+    stopDetail: rootStop === undefined ? '' : treeStopDetail(tree.agents[rootIndex]!, states[rootIndex]!, totals.steps),
     ...(rootStop?.byPredictiveBound === true ? { stopByPredictiveBound: true as const } : {}),
     stopped: stops.map(({ agent, stop }) => ({ agentId: tree.agents[agent]!.agentId, ...stop })),
     notes: [...tree.notes],

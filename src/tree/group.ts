@@ -11,6 +11,7 @@
 import { startedAgentIds } from '../trace/startedAgents.js';
 import type { AgentRef, Trace } from '../trace/types.js';
 import { separateLiveRuns } from './liveRuns.js';
+import { partNumber, unrecordedParts } from './partNumbers.js';
 import { ownerCall } from './schedule.js';
 import { traceList } from './treeArguments.js';
 import { refuseImpossibleTrees } from './treeIssues.js';
@@ -34,27 +35,25 @@ export interface SessionTree {
   agents: TreeAgent[];
   /** What could not be linked (a sub-agent without its parent among the inputs, a tree without its main agent). */
   notes: string[];
-  /** Agents the tree's tool calls started (`startedAgentId`, `startedAgentIds`) that have no run among the inputs: its totals leave them out (set only when some). */
+  /** Agents the tree's tool calls started (`startedAgentId`, `startedAgentIds`) that have no run among the inputs, then agents' parts no input holds: its totals leave them out (set only when some). */
   unrecorded?: UnrecordedAgent[];
 }
 
-/** A sub-agent a tool call of the tree started (`startedAgentId`) with no recording among the inputs. */
+/** A sub-agent a tool call of the tree started (`startedAgentId`) with no recording among the inputs, or (`parts`) the parts of an agent no input holds. */
 export interface UnrecordedAgent {
   agentId: string;
-  /** The agent whose tool call started it. */
+  /** The agent whose tool call started it (of missing parts: the agent itself). */
   startedBy: string;
   /** The starting run was a live recording (runAgentLoop's): the sub-agent spec's `recorder` records it. */
   live: boolean;
+  /** Set when the agent is among the inputs but these parts of it (`agent.part`, below its last) are not: partNumbers.ts. */
+  parts?: number[];
 }
 
 export interface GroupedRuns {
   trees: SessionTree[];
   /** Runs without `header.agent`: no tree to put them in. */
   loose: Trace[];
-}
-
-function partOf(trace: Trace): number {
-  return trace.header.agent?.part ?? 1;
 }
 
 function treeNotes(tree: SessionTree): string[] {
@@ -187,13 +186,13 @@ export function sessionTrees(traces: Iterable<Trace>): GroupedRuns {
   const trees: SessionTree[] = [];
   for (const [sessionId, agents] of bySession) {
     const list = [...agents.values()];
-    for (const agent of list) agent.runs.sort((a, b) => partOf(a) - partOf(b));
+    for (const agent of list) agent.runs.sort((a, b) => partNumber(a) - partNumber(b));
     linkStartedAgents(list);
     // The main agent first; the others keep the order they came in (stable sort).
     list.sort((a, b) => (a.kind === 'main' ? 0 : 1) - (b.kind === 'main' ? 0 : 1));
     const tree: SessionTree = { sessionId, agents: list, notes: [] };
     tree.notes = [...(notes.get(sessionId) ?? []), ...treeNotes(tree)];
-    const unrecorded = unrecordedAgents(tree);
+    const unrecorded = [...unrecordedAgents(tree), ...unrecordedParts(tree)];
     if (unrecorded.length > 0) tree.unrecorded = unrecorded;
     trees.push(tree);
   }

@@ -189,6 +189,6 @@ function treeResult(run: TreeRun, root: LiveAgent): TreeResult {
   });
   const rootStop = agents[0]!.stop!;
   // Told as a recorded tree's is (treeStopDetail): `main: final answer after 3 steps; tree: 9 steps`.
-  const stopDetail = treeStopDetail({ agentId: started[0]!.agentId, parts: 1 }, { outcomes: [started[0]!.outcome], stop: rootStop }, totals.steps);
+  const stopDetail = treeStopDetail({ agentId: started[0]!.agentId, runs: [] }, { outcomes: [started[0]!.outcome], stop: rootStop }, totals.steps);
   return { sessionId: options.sessionId ?? root.agentId, agents, totals, stopReason: rootStop.reason, stopDetail, stopped, notes: [] };
 }

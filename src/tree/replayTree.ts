@@ -16,7 +16,7 @@ import { optionPlace, requireTraces } from '../options/given.js';
 import type { PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, defaultCacheMode, summaryPricingOf } from '../replay/replay.js';
 import { tracePricing } from '../replay/tracePricing.js';
-import { recordedContextPlace, recordedStrategyOf } from '../replay/recordedStrategy.js';
+import { recordedContextPlace, recordedStrategyOf, recordingUnder } from '../replay/recordedStrategy.js';
 import type { Trace } from '../trace/types.js';
 import { playSessionTree, type SubagentLimits } from './engine.js';
 import { sessionTrees, type SessionTree } from './group.js';
@@ -75,7 +75,8 @@ export function treeReplayer(tree: SessionTree, options: Omit<TreeReplayOptions,
  * treeReplayer, its options already checked (replayTree's, replayTrees' once for every tree) and the brakes its
  * caller's; a model or strategy no table prices is named as `entry`'s option (the CLI resolved its runs' first, naming its flags).
  */
-function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>, entry: string, own: OwnRunBrakes = {}): (brakes: BrakeSettings) => TreeResult {
+function replayerOf(given: SessionTree, options: Omit<TreeReplayOptions, 'brakes'>, entry: string, own: OwnRunBrakes = {}): (brakes: BrakeSettings) => TreeResult {
+  const tree = treeUnder(given, options.strategy);
   const pricingOf = perRun((run) => tracePricing(run, { ...options, modelPlace: optionPlace(entry, 'model') }));
   const strategyPlace = options.strategyPlace ?? optionPlace(entry, 'strategy');
   // A run replayed as its loop ran it (a live recording that states its strategy, under full context): its summary calls priced as that strategy says.
@@ -108,6 +109,16 @@ function replayerOf(tree: SessionTree, options: Omit<TreeReplayOptions, 'brakes'
     // The agents the tree started that were not recorded: its totals leave them out (the report warns).
     return tree.unrecorded === undefined ? result : { ...result, unrecorded: tree.unrecorded.map((agent) => ({ ...agent })) };
   };
+}
+
+/**
+ * `tree` as a replay under `strategy` reads it: a run whose recording states a strategy it does not replay as
+ * its loop ran it (recordedStrategyOf) has its full history rebuilt, or is refused, as a lone one (recordingUnder).
+ */
+function treeUnder(tree: SessionTree, strategy: ContextStrategy): SessionTree {
+  const read = (run: Trace) => (recordedStrategyOf(run, strategy) === undefined ? recordingUnder(run, strategy) : run);
+  if (tree.agents.every((agent) => agent.runs.every((run) => read(run) === run))) return tree;
+  return { ...tree, agents: tree.agents.map((agent) => ({ ...agent, runs: agent.runs.map(read) })) };
 }
 
 /** Replays the runs of ONE session tree (every run must carry `header.agent` with one `sessionId`). */

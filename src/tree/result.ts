@@ -3,6 +3,7 @@ import { isBrakeStop, type Stop, type StopReason } from '../brakes/stopReasons.j
 import type { RunOutcome, RunTotals, StrategyFigures } from '../loop/types.js';
 import type { TreeAgent, UnrecordedAgent } from './group.js';
 import { counted } from '../plural.js';
+import { partPlace } from './partNumbers.js';
 import { partToolCallId } from './partToolCallId.js';
 
 /**
@@ -111,7 +112,8 @@ function compactionsMade(agent: TreeAgent, run: number, calls: number): number {
 
 /**
  * A run's stop detail told over what it ended — the agent or the whole tree — the one way: where it
- * happened (the agent, and its part when it has several) and the steps counted over all of it.
+ * happened (the agent, and its part when it has several: the number its run says, of the last its runs
+ * say — `part 3 of 3` when part 2 was not given, partNumbers.ts) and the steps counted over all of it.
  * `main, part 3 of 3: final answer after 1 step; tree: 155 steps` (a tree's),
  * `part 3 of 3: final answer after 1 step; agent: 152 steps` (an agent's, its id beside it).
  */
@@ -131,12 +133,12 @@ export function lastPartStarted(outcomes: readonly (RunOutcome | undefined)[]): 
  * steps taken, limit 60`); any other is the agent's run's (`final answer after 1 step`, the steps of its
  * last part alone), so it is told over the tree (stopDetailOver): `main, part 3 of 3: final answer after 1 step; tree: 155 steps`.
  */
-export function treeStopDetail(agent: { agentId: string; parts: number }, ran: { outcomes: readonly (RunOutcome | undefined)[]; stop?: AgentStop | undefined }, treeSteps: number): string {
-  const part = lastPartStarted(ran.outcomes);
-  const stop = ran.stop ?? ran.outcomes[part - 1]?.stop;
+export function treeStopDetail(agent: Pick<TreeAgent, 'agentId' | 'runs'>, ran: { outcomes: readonly (RunOutcome | undefined)[]; stop?: AgentStop | undefined }, treeSteps: number): string {
+  const last = lastPartStarted(ran.outcomes) - 1;
+  const stop = ran.stop ?? ran.outcomes[last]?.stop;
   if (stop === undefined) return '';
   if ((stop as AgentStop).by === 'tree') return stop.detail;
-  return stopDetailOver(stop.detail, { agentId: agent.agentId, part, parts: agent.parts }, { name: 'tree', steps: treeSteps });
+  return stopDetailOver(stop.detail, { agentId: agent.agentId, ...partPlace(agent.runs, last) }, { name: 'tree', steps: treeSteps });
 }
 
 /**
@@ -178,7 +180,7 @@ export function agentRecord(agent: TreeAgent, outcomes: readonly (RunOutcome | u
     last = outcome.stop;
   });
   const finalStop: AgentStop | undefined = stop ?? last;
-  if (finalStop) record.stop = agentStopDetail(finalStop, { part: lastPartStarted(outcomes), parts: agent.runs.length, steps: record.steps });
+  if (finalStop) record.stop = agentStopDetail(finalStop, { ...partPlace(agent.runs, lastPartStarted(outcomes) - 1), steps: record.steps });
   // A background sub-agent's tool call returned at launch: its stop reaches the parent later (a notification), ending no call;
   // an unlinked one's id names no call of its parent: its start is unknown, and its stop ends none either.
   // A resumed sub-agent's later part names the call that resumed it (Claude Code's Task({resume})): its stop ends that call.

@@ -15,6 +15,7 @@
 import { MAX_REPORTED_ISSUES, UserError, type InputIssue } from '../errors.js';
 import type { AgentRef, Trace } from '../trace/types.js';
 import type { SessionTree, TreeAgent } from './group.js';
+import { partNumber } from './partNumbers.js';
 
 const PARENT_HINT = "each sub-agent's parentAgentId names the agent whose tool call started it, never itself nor an agent it started; the main agent has none";
 const PART_HINT = 'give each run once (not the same file under two names), its parts numbered 1, 2, … in order';
@@ -95,7 +96,7 @@ function partIssues(tree: SessionTree): InputIssue[] {
   for (const agent of tree.agents) {
     const first = new Map<number, Trace>();
     for (const run of agent.runs) {
-      const part = run.header.agent?.part ?? 1;
+      const part = partNumber(run);
       const earlier = first.get(part);
       if (earlier === undefined) {
         first.set(part, run);

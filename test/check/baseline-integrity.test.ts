@@ -60,7 +60,7 @@ describe('a baseline that gives a scenario twice', () => {
     ];
     for (const [path, source, at, seen] of cases) {
       const r = await cli('check', scenarios, '--baseline', path);
-      refused(r, new RegExp(`^loopcost: ${path} field 'scenarios\\[${at}\\]\\.source': "${source.replace('.', '\\.')}" is given twice \\(first at scenarios\\[${seen}\\]\\)`));
+      refused(r, new RegExp(`^loopcost: ${path}:line \\d+ field 'scenarios\\[${at}\\]\\.source': "${source.replace('.', '\\.')}" is given twice \\(first at scenarios\\[${seen}\\]\\)`));
       expect(r.stderr).toContain(`write the baseline again with \`loopcost check SCENARIOS --update-baseline ${path}\``);
     }
     expect((await cli('check', scenarios, '--baseline', join(scenarios, 'baseline.json'))).code).toBe(0);

@@ -58,6 +58,6 @@ describe('a baseline key its format does not hold', () => {
     writeFileSync(file, text({ baseline: BASELINE_SCHEMA_V1, loopcost: '0.1.0', prices: PRICES, models: [], scenarios: [] }));
     const r = await cli('check', 'scenarios/flight-search.yaml', '--baseline', file);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toMatch(new RegExp(`^loopcost: ${file.replace(/[.\\/]/g, '\\$&')} field 'models': is not a field of format 1 \\(loopcost\\.check-baseline/1`));
+    expect(r.stderr).toMatch(new RegExp(`^loopcost: ${file.replace(/[.\\/]/g, '\\$&')}:line \\d+ field 'models': is not a field of format 1 \\(loopcost\\.check-baseline/1`));
   });
 });

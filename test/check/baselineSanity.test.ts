@@ -104,6 +104,7 @@ describe('a baseline whose figures no runs make is refused', () => {
     expect(issue).toEqual({
       file: 'b.json',
       field: 'scenarios',
+      line: expect.any(Number),
       code: 'no_scenarios',
       message: 'holds no scenario: a baseline with none gates nothing (every check against it passes, 0 of 0 scenarios matched)',
       hint: 'write it with `loopcost check SCENARIOS --update-baseline b.json` over the scenarios it is to gate',
@@ -130,8 +131,8 @@ describe('check --baseline with figures edited into ones no runs make', () => {
     writeFileSync(baseline, JSON.stringify(stored, null, 2));
     const r = await cli('check', file, '--baseline', baseline);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toContain(`${baseline} field 'scenarios[0].figures.costPerRunUsd': p50 ${costs.max * 3} ≤ p95`);
-    expect(r.stderr).toContain(`${baseline} field 'scenarios[0].figures.costUsd': is `);
+    expect(r.stderr).toMatch(new RegExp(`${baseline}:line \\d+ field 'scenarios\\[0\\]\\.figures\\.costPerRunUsd': p50 ${costs.max * 3} ≤ p95`));
+    expect(r.stderr).toMatch(new RegExp(`${baseline}:line \\d+ field 'scenarios\\[0\\]\\.figures\\.costUsd': is `));
     expect(r.stderr).toContain(`--update-baseline ${baseline}`);
   });
 
@@ -140,7 +141,7 @@ describe('check --baseline with figures edited into ones no runs make', () => {
     writeFileSync(baseline, JSON.stringify({ ...JSON.parse(readFileSync(baseline, 'utf8')), scenarios: [] }));
     const r = await cli('check', file, '--baseline', baseline);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toContain(`${baseline} field 'scenarios': holds no scenario`);
+    expect(r.stderr).toMatch(new RegExp(`${baseline}:line \\d+ field 'scenarios': holds no scenario`));
   });
 });
 

@@ -145,7 +145,7 @@ describe('bad expectation files', () => {
     writeFileSync(baseline, JSON.stringify({ baseline: 'loopcost.check-baseline/1', loopcost: '0', prices: { name: 'x', version: 'y', hash: 'z' }, scenarios: [{ source: 'a' }] }));
     const bad = await cli('check', REFERENCE, '--baseline', baseline);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/b\.json field 'scenarios\[0\]\.name'/);
+    expect(bad.stderr).toMatch(/b\.json:line \d+ field 'scenarios\[0\]\.name'/);
   });
 });
 

@@ -61,7 +61,7 @@ describe("a baseline's stored prices", () => {
     writeFileSync(path, JSON.stringify(baseline));
     const result = await cli('check', join(dir, 'w.yaml'), '--baseline', path);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${path} field 'models[0].pricesPicoPerToken.input': 0.5 is not a price in whole picodollars per token`);
+    expect(result.stderr).toMatch(new RegExp(`${path}:line \\d+ field 'models\\[0\\]\\.pricesPicoPerToken\\.input': 0\\.5 is not a price in whole picodollars per token`));
     expect(result.stderr).not.toContain('w.yaml');
   });
 });

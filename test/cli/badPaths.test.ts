@@ -125,7 +125,7 @@ describe('input paths and pipes', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).runs.map((run: { source: string }) => run.source)).toEqual([join(dir, 'linked.jsonl'), join(dir, 'own.jsonl')]);
     symlinkSync(join(outside, 'gone.jsonl'), join(dir, 'dangling.jsonl'));
-    expectUserError(await cli('replay', dir), /dangling\.jsonl: no such file/);
+    expectUserError(await cli('replay', dir), /dangling\.jsonl: is a symbolic link to a missing target \(.*gone\.jsonl\)/);
   });
 });
 

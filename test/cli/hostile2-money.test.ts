@@ -163,7 +163,7 @@ describe('check: expectations and baselines past what a run can cost', () => {
       writeFileSync(path, JSON.stringify(file));
       return cli('check', 'scenarios/keeps-asking.yaml', '--runs', '3', '--baseline', path);
     };
-    expectUserError(await tamper((f) => (f.costUsd = 1e308)), /tampered\.json field 'scenarios\[0\]\.figures\.costUsd': \$1e\+308 is more than 3 runs can cost at \$9,007\.199254740991 each/);
+    expectUserError(await tamper((f) => (f.costUsd = 1e308)), /tampered\.json:line \d+ field 'scenarios\[0\]\.figures\.costUsd': \$1e\+308 is more than 3 runs can cost at \$9,007\.199254740991 each/);
     expectUserError(await tamper((f) => (f.costPerCompletedUsd = 1e300)), /field 'scenarios\[0\]\.figures\.costPerCompletedUsd': \$1e\+300 is more than 3 runs can cost/);
     expectUserError(await tamper((f) => (f.costPerRunUsd.max = 9007.2)), /field 'scenarios\[0\]\.figures\.costPerRunUsd\.max': is 9007\.2: must be at most \$9,007\.199254740991/);
   });

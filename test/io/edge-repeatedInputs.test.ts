@@ -63,13 +63,13 @@ describe('an input given more than once is read once, and said once', () => {
 
   it('a directory that holds only files named before is no empty directory; standard input twice is read once, as - and /dev/stdin are', () => {
     const root = workspace();
-    expect(collectInputFiles([join(root, 'd', 'good.jsonl'), join(root, 'd')])).toEqual({ files: [join(root, 'd', 'good.jsonl')], repeated: [join(root, 'd', 'good.jsonl')], unread: [], broughtIn: new Map() });
-    expect(collectInputFiles(['-', '-'])).toEqual({ files: ['-'], repeated: ['-'], unread: [], broughtIn: new Map() });
+    expect(collectInputFiles([join(root, 'd', 'good.jsonl'), join(root, 'd')])).toEqual({ files: [join(root, 'd', 'good.jsonl')], repeated: [join(root, 'd', 'good.jsonl')], unread: [], broughtIn: new Map(), checkBaselines: [] });
+    expect(collectInputFiles(['-', '-'])).toEqual({ files: ['-'], repeated: ['-'], unread: [], broughtIn: new Map(), checkBaselines: [] });
   });
 
   it('a link inside a directory to a file of the same directory is read once without a note, as before', () => {
     const root = workspace();
     symlinkSync('good.jsonl', join(root, 'd', 'same.jsonl'));
-    expect(collectInputFiles([join(root, 'd')])).toEqual({ files: [join(root, 'd', 'good.jsonl')], repeated: [], unread: [], broughtIn: new Map([[join(root, 'd', 'good.jsonl'), join(root, 'd')]]) });
+    expect(collectInputFiles([join(root, 'd')])).toEqual({ files: [join(root, 'd', 'good.jsonl')], repeated: [], unread: [], broughtIn: new Map([[join(root, 'd', 'good.jsonl'), join(root, 'd')]]), checkBaselines: [] });
   });
 });

@@ -29,9 +29,9 @@ function replay(args: readonly string[], stdin: { file: string } | { text: strin
 
 describe.runIf(unix)('standard input, however named', () => {
   it('is one input: the second name is a repeat, read once', () => {
-    expect(collectInputFiles(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'])).toEqual({ files: ['-'], repeated: ['/dev/stdin (= -)', '/dev/fd/0 (= -)', '/proc/self/fd/0 (= -)'], unread: [], broughtIn: new Map() });
+    expect(collectInputFiles(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'])).toEqual({ files: ['-'], repeated: ['/dev/stdin (= -)', '/dev/fd/0 (= -)', '/proc/self/fd/0 (= -)'], unread: [], broughtIn: new Map(), checkBaselines: [] });
     expect(collectInputFiles(['/dev/stdin', '-']).files).toEqual(['/dev/stdin']);
-    expect(collectInputFiles(['-', '-'])).toEqual({ files: ['-'], repeated: ['-'], unread: [], broughtIn: new Map() });
+    expect(collectInputFiles(['-', '-'])).toEqual({ files: ['-'], repeated: ['-'], unread: [], broughtIn: new Map(), checkBaselines: [] });
   });
 
   it('replay - /dev/stdin reads a redirected file once and a pipe once', () => {

@@ -85,7 +85,7 @@ describe('max_input_tokens', () => {
     const r = await cli('replay', TRACE, '--prices', file);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/window\.json field 'gpt-4o-mini\.max_input_tokens': the context window must not be negative, got -5 \(write max_input_tokens/);
+    expect(r.stderr).toMatch(/window\.json:line 1 field 'gpt-4o-mini\.max_input_tokens': the context window must not be negative, got -5 \(write max_input_tokens/);
   });
 
   it('a whole number is the context window; absent, null or 0 give none', () => {

@@ -29,7 +29,7 @@ describe('--prices-override entries that cannot stand', () => {
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toEqual([
-        `loopcost: ${file} field 'gemini-9-ultra': entry for model 'gemini-9-ultra' gives no prices (only max_input_tokens), and the price table it overrides (@pydantic/genai-prices) does not price a model 'gemini-9-ultra' to take the rest from (an entry for a model the table lacks must give input_cost_per_token and output_cost_per_token (USD per token): add them, or give the window alone with --context-window N)`,
+        `loopcost: ${file}:line 2 field 'gemini-9-ultra': entry for model 'gemini-9-ultra' gives no prices (only max_input_tokens), and the price table it overrides (@pydantic/genai-prices) does not price a model 'gemini-9-ultra' to take the rest from (an entry for a model the table lacks must give input_cost_per_token and output_cost_per_token (USD per token): add them, or give the window alone with --context-window N)`,
       ]);
     }
   });
@@ -49,7 +49,7 @@ describe('--prices-override entries that cannot stand', () => {
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/field 'gemini-9-ultra': entry for model 'gemini-9-ultra' gives no prices \(only max_input_tokens\)/);
     expect(lines[1]).toMatch(/field 'gpt-4o-mimi': entry for model 'gpt-4o-mimi' gives no output_cost_per_token \(only input_cost_per_token\), .* \(did you mean gpt-4o-mini\?\)\)$/);
-    expect(lines[2]).toContain(`${file} field 'claude-sonnet-4-5.max_tokens': entry for model 'claude-sonnet-4-5' gives max_tokens but no max_input_tokens and no price, so it overrides nothing`);
+    expect(lines[2]).toContain(`${file}:line 13 field 'claude-sonnet-4-5.max_tokens': entry for model 'claude-sonnet-4-5' gives max_tokens but no max_input_tokens and no price, so it overrides nothing`);
     expect(lines[2]).toContain('(give the context window in tokens as max_input_tokens)');
     expect(lines[3]).toMatch(/field 'typo-model\.input_cost_per_tokens': unknown key/);
 

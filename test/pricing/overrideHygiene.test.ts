@@ -27,7 +27,7 @@ describe('--prices-override entries that override nothing', () => {
     expect(issue.hint).toContain('delete the entry');
     const r = await cli('prices', 'gpt-4o', '--prices-override', file);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toContain(`${file} field 'gpt-4o'`);
+    expect(r.stderr).toContain(`${file}:line 1 field 'gpt-4o'`);
   });
 
   it('so is an empty entry; an entry of LiteLLM metadata alone is still skipped, as in LiteLLM’s own file', () => {

@@ -48,7 +48,7 @@ describe('price files loopcost would misread are refused', () => {
     for (const flag of ['--prices', '--prices-override']) {
       const r = await cli('replay', 'scenarios/long-exploration.jsonl', flag, file);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/typo\.json field 'gpt-4o\.input_cost_per_tokens': unknown key 'input_cost_per_tokens' \(did you mean input_cost_per_token\?\)/);
+      expect(r.stderr).toMatch(/typo\.json:line 1 field 'gpt-4o\.input_cost_per_tokens': unknown key 'input_cost_per_tokens' \(did you mean input_cost_per_token\?\)/);
     }
   });
 

@@ -35,7 +35,7 @@ describe('per-token prices out of range', () => {
     for (const command of [['prices', 'gpt-4o'], ['replay', 'scenarios/recorded-pair.jsonl', '--model', 'gpt-4o']]) {
       const r = await cli(...command, '--prices-override', file);
       expect([r.code, r.stdout]).toEqual([2, '']);
-      expect(r.stderr).toContain(`${name} field 'gpt-4o.input_cost_per_token'`);
+      expect(r.stderr).toContain(`${name}:line 1 field 'gpt-4o.input_cost_per_token'`);
     }
   });
 

@@ -37,7 +37,7 @@ describe('a tier past 2^53 − 1 tokens', () => {
     const file = write('tier-huge-cli.json', KEY);
     const r = await cli(...command, '--prices-override', file);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toContain(`tier-huge-cli.json field 'claude-sonnet-4-20250514.${KEY}'`);
+    expect(r.stderr).toContain(`tier-huge-cli.json:line 1 field 'claude-sonnet-4-20250514.${KEY}'`);
     expect(r.stderr).not.toContain('<replayTrace options>');
   });
 

@@ -49,11 +49,14 @@ describe('fit on a Claude Code session', () => {
     expect(flat(text.stderr)).toMatch(/warning: runs of 2 models pooled: .*warning: 1 of 3 recorded runs compacted their context/);
   });
 
-  it("a sub-agent's transcript on its own is fitted: nothing left out, no compaction", async () => {
+  it("a sub-agent's transcript on its own is fitted: none of its runs left out, no compaction; the one warning names the session transcript not given", async () => {
     const r = await cli('fit', SUBAGENT, '--out', join(tempDir(), 'sub.yaml'));
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).not.toMatch(/left out/);
-    expect(r.stderr).not.toMatch(/warning:/);
+    const warnings = flat(r.stderr).match(/warning:/g) ?? [];
+    expect(warnings).toHaveLength(1);
+    expect(flat(r.stderr)).toMatch(/warning: \S+agent-aac57f5\.jsonl#agent-aac57f5: a sub-agent transcript read on its own, its session's transcript not read/);
+    expect(r.stderr).not.toMatch(/compaction/);
+    expect(r.stderr).not.toMatch(/runs? left out|left out \d/);
   });
 
   it('runs of two agents pooled (mini-swe-agent and Claude Code): warned, each with its runs', async () => {

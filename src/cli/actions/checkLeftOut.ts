@@ -4,8 +4,9 @@
  * check's own files: none of those is left out, so a check of such a directory (the README's CI job) says
  * nothing. Used: a file a scenario names (however spelled), a Claude Code sub-agent transcript read with
  * the session a scenario names (beside it, or under `<session>/subagents/`: import/index.ts readAlone's
- * rule), and check's own files — those its flags name, and a check baseline kept beside the scenarios when
- * this check is not given it (`check scenarios/ --junit check.xml` with `scenarios/loopcost-baseline.json`).
+ * rule), and check's own files — those its flags name. A check baseline kept beside the scenarios
+ * (`check scenarios/ --junit check.xml` with `scenarios/loopcost-baseline.json`) never gets here: collecting
+ * the inputs leaves it out for every command (src/io/checkBaselineFile.ts), and check says nothing of it.
  */
 import type { CheckInput } from '../../check/inputs.js';
 import { siblingSessionFiles } from '../../import/claudeCode/siblingAgents.js';
@@ -25,16 +26,6 @@ export interface CheckOwnFiles {
   junit?: string;
   prices?: string;
   pricesOverride?: string;
-}
-
-/** Bytes read from a file's start to tell a check baseline (`--update-baseline` writes its format first). */
-const BASELINE_PEEK_BYTES = 4096;
-const BASELINE_FORMAT = /^\s*\{\s*"baseline"\s*:\s*"loopcost\.check-baseline\/\d+"/;
-
-/** Whether `file` is a check baseline (`{"baseline": "loopcost.check-baseline/N", …}`): check's own, never a trace. */
-function isCheckBaseline(file: string): boolean {
-  const head = peekRegularFile(file, BASELINE_PEEK_BYTES);
-  return head !== undefined && BASELINE_FORMAT.test(head);
 }
 
 /** The identity of each existing path (fileKey), whatever its spelling. */
@@ -61,8 +52,7 @@ export function leftOut(skipped: readonly string[], checks: readonly CheckInput[
     const key = fileKey(file, stats);
     if (flags.has(key) || named.has(key)) return false;
     // A sub-agent transcript is read with its session when a scenario names the session.
-    if ([...sessionFileCandidates(file), ...siblingSessionFiles(file)].some(isNamed)) return false;
-    return !isCheckBaseline(file);
+    return ![...sessionFileCandidates(file), ...siblingSessionFiles(file)].some(isNamed);
   });
 }
 

@@ -1,6 +1,7 @@
 /** `loopcost contexts`: the runs under each (strategy, cache mode) cell, one row per cell. */
 import { parseContextList } from '../../context/strategy.js';
 import { collectInputFiles } from '../../io/collectInputs.js';
+import { checkBaselinesMessage } from '../../io/checkBaselineFile.js';
 import { repeatedInputsMessage } from '../../import/inputSet.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { loadPriceTable } from '../../pricing/index.js';
@@ -50,8 +51,9 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
   const notes = new RunNotes({ strategy: { ...strategies[0]!, ...(cells.some((c) => c.cache === 'on') ? { cache: 'on' as const } : {}) }, ...model, ...(latency === undefined ? {} : { latency }) });
   const said = new ContextsRunWarnings(cells);
   const totals = cells.map(emptyTotals);
-  const { files, repeated, unread, broughtIn } = collectInputFiles(inputs, { skipBad: opts.skipBad === true });
+  const { files, repeated, unread, broughtIn, checkBaselines } = collectInputFiles(inputs, { skipBad: opts.skipBad === true });
   sayInputWarning(io, repeatedInputsWarning(repeated), repeatedInputsMessage(repeated));
+  io.stderr(checkBaselinesMessage(checkBaselines));
   const { traceFiles, scenarioFiles } = splitInputs(files);
   if (scenarioFiles.length > 0) {
     throw new UserError({ file: scenarioFiles[0]!, code: 'bad_input', message: 'contexts compares recorded runs; a scenario file is synthetic (closed loop)', hint: 'replay it once per strategy: loopcost replay FILE --context …' });

@@ -101,22 +101,30 @@ function unknownExtension(out: string, extension: string): UserError {
   });
 }
 
+/** The flags that shape synthetic runs only (`seedSeedsProjection`: `project`'s --seed also seeds its simulated days). */
+export interface ScenarioRunFlags {
+  runs?: string;
+  seed?: string;
+  seedSeedsProjection?: boolean;
+}
+
 /**
- * --runs and --seed shape synthetic runs only: said on stderr when no input is a scenario file (`project`'s
+ * --runs and --seed shape synthetic runs only: the lines that say so when no input is a scenario file (`project`'s
  * --seed also seeds its simulated days, so it is not said there: `seedSeedsProjection`). `words`: what they
  * apply to and why none is there, for a command whose inputs are all scenario files (check: `scenarioFiles`
- * counts those with a synthetic population).
+ * counts those with a synthetic population). Of trace files, said once they are read (inputs.ts
+ * sayInputsRead): an input refused (a scenario file saved as UTF-16, read as no scenario) is no input
+ * to say that of.
  */
-export function warnScenarioFlags(
-  flags: { runs?: string; seed?: string; seedSeedsProjection?: boolean },
-  scenarioFiles: number,
-  io: CliIO,
-  words: { appliesTo: string; none: string } = { appliesTo: 'scenario files', none: 'no input is one' },
-): void {
-  if (scenarioFiles > 0) return;
-  for (const [flag, given] of [['--runs', flags.runs], ['--seed', flags.seedSeedsProjection === true ? undefined : flags.seed]] as const) {
-    if (given !== undefined) io.stderr(`loopcost: warning: ${flag} applies to ${words.appliesTo}; ${words.none}, so it does nothing\n`);
-  }
+export function idleScenarioFlagLines(flags: ScenarioRunFlags, scenarioFiles: number, words = { appliesTo: 'scenario files', none: 'no input is one' }): string {
+  if (scenarioFiles > 0) return '';
+  const given = [['--runs', flags.runs], ['--seed', flags.seedSeedsProjection === true ? undefined : flags.seed]] as const;
+  return given.map(([flag, value]) => (value === undefined ? '' : `loopcost: warning: ${flag} applies to ${words.appliesTo}; ${words.none}, so it does nothing\n`)).join('');
+}
+
+/** idleScenarioFlagLines said on stderr now: for a command whose inputs are read already (check's scenario files). */
+export function warnScenarioFlags(flags: ScenarioRunFlags, scenarioFiles: number, io: CliIO, words?: { appliesTo: string; none: string }): void {
+  io.stderr(idleScenarioFlagLines(flags, scenarioFiles, words));
 }
 
 /** --wide and --per-run shape tables only: said on stderr when the report is not one. */

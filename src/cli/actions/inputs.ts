@@ -12,6 +12,7 @@ import { leftOutScenariosMessage, noModelCallMessage, repeatedInputsMessage, ski
 import type { RangeRead } from '../../io/byteRange.js';
 import type { HeaderRead } from '../../trace/parseNative.js';
 import { collectInputFiles, type BroughtIn, type UnreadInput } from '../../io/collectInputs.js';
+import { checkBaselinesMessage } from '../../io/checkBaselineFile.js';
 import { splitInputs } from '../../scenario/inputs.js';
 import { SCENARIO_NOT_AS_FILE } from '../../scenario/scenarioMark.js';
 import { STDIN_LABEL, STDIN_PATH, statOf } from '../../io/openInput.js';
@@ -23,7 +24,7 @@ import type { Trace } from '../../trace/types.js';
 import type { CliIO } from '../io.js';
 import { readOptionsFromFlags, type ReadFlags } from '../parseFlags.js';
 import { LOOPCOST_VERSION } from '../../version.js';
-import { warnScenarioFlags } from './flagChecks.js';
+import { idleScenarioFlagLines, type ScenarioRunFlags } from './flagChecks.js';
 import { repeatedInputsWarning, sayInputWarning, skippedInputsWarning } from './inputWarnings.js';
 import { missingTranscriptsOf, warnMissingTranscripts, type MissingTranscript } from './missingTranscripts.js';
 
@@ -40,14 +41,15 @@ export interface Inputs {
 }
 
 export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues & { skipBad?: boolean }, given: GivenFlag, io: CliIO): Inputs {
-  const { files, repeated, unread, broughtIn } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
+  const { files, repeated, unread, broughtIn, checkBaselines } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
   sayInputWarning(io, repeatedInputsWarning(repeated), repeatedInputsMessage(repeated));
+  io.stderr(checkBaselinesMessage(checkBaselines));
   const { scenarioFiles, traceFiles } = splitInputs(files);
   // The flags read first: a bad --seed or --runs is refused alone, not after a warning that it does nothing.
   const overrides = scenarioOverridesFromFlags(flags, given);
   const { inputs: scenarios, checkOnly } = loadScenarioInputs(scenarioFiles, overrides, { broughtIn, traceFiles: traceFiles.length });
   io.stderr(checkOnlyMessage(checkOnly, traceFiles));
-  warnScenarioFlags(flags, scenarios.length, io);
+  // --runs/--seed without a scenario file: said once the trace files are read (traceInputs, sayInputsRead), not of an input refused.
   return { traceFiles, scenarios, unread, broughtIn };
 }
 
@@ -65,7 +67,7 @@ export function readInputs(inputs: readonly string[], flags: ScenarioFlagValues 
  */
 export function traceInputs(
   traceFiles: readonly string[],
-  flags: ReadFlags & { cacheDir?: string },
+  flags: ReadFlags & ScenarioRunFlags & { cacheDir?: string },
   use: { compiled?: boolean; besideScenarios?: boolean; unread?: readonly UnreadInput[]; broughtIn?: BroughtIn; range?: RangeRead; headerRead?: HeaderRead; walk?: readonly string[] } = {},
 ): TraceInputs {
   const given = flags.cacheDir === undefined ? undefined : usableCacheDir(flags.cacheDir);
@@ -79,7 +81,17 @@ export function traceInputs(
   const broughtIn = use.broughtIn === undefined || use.broughtIn.size === 0 ? {} : { broughtIn: use.broughtIn };
   const set = new TraceInputs(traceFiles, { ...readOptionsFromFlags(flags), ...cache, ...(use.besideScenarios === true ? { otherRuns: true } : {}), ...unread, ...broughtIn, ...range, ...told, ...walk });
   if (problem !== undefined) uncachedSets.set(set, { code: 'cache_not_written', message: problem });
+  // The command's own set of a command that may read scenario files (`besideScenarios` false: none among the inputs).
+  if (use.besideScenarios === false) idleFlagSets.set(set, idleScenarioFlagLines(flags, 0));
   return set;
+}
+
+/** The sets read with --runs or --seed and no scenario file beside them: the lines saying so, said once they are read (sayIdleScenarioFlags). */
+const idleFlagSets = new WeakMap<TraceInputs, string>();
+
+/** The --runs/--seed lines of a set read with no scenario file beside it (traceInputs), said once its inputs are read: none when one was refused. */
+export function sayIdleScenarioFlags(io: CliIO, set: TraceInputs): void {
+  io.stderr(idleFlagSets.get(set) ?? '');
 }
 
 /**
@@ -118,6 +130,7 @@ export async function workOnRuns<T>(inputs: TraceInputs, io: CliIO, work: (trace
  */
 export function sayInputsRead(io: CliIO, read: { set: TraceInputs; skipped: readonly BadInput[]; missing: readonly MissingTranscript[] }): void {
   io.stderr(leftOutScenariosMessage(read.set.scenarioFiles));
+  sayIdleScenarioFlags(io, read.set);
   sayUncached(io, read.set);
   sayNoModelCall(io, read.set);
   sayInputWarning(io, skippedInputsWarning(read.skipped, read.set.inputCount), skippedMessage(read.skipped, read.set.inputCount));

@@ -1,9 +1,9 @@
 /**
  * `loopcost merge`: the JSON reports of `sweep --shard K/N` joined into the report one run of the whole
  * sweep gives (byte-identical): every shard 1..N of the same sweep (same grid, settings, prices, inputs,
- * tool version) exactly once, rows in configuration order, then the frontier and recommendation.
+ * tool version) exactly once, rows in configuration order, then the frontier and recommendation. A shard of
+ * another sweep is refused naming the fields that differ, with both values (mergeDifferences.ts).
  */
-import { canonicalJson } from '../../brakes/fingerprint.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { readSmallTextFileSync } from '../../io/readInput.js';
 import { readSweepShard } from '../../report/sweepShard.js';
@@ -14,6 +14,7 @@ import type { CliIO } from '../io.js';
 import { checkOutputs, emitReport, reportView, type ViewFlags } from './output.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import { inputHashIssues } from './sweepInputHashes.js';
+import { otherSweepIssue } from './mergeDifferences.js';
 
 export type MergeFlags = ViewFlags & { format?: string; out?: string };
 
@@ -46,13 +47,8 @@ export function mergeShards(files: readonly string[]): SweepReport {
   if (problems.length > 0) throw new UserError(problems);
   const shards = read.map(({ file, report }) => ({ file, report: report! }));
   const first = shards[0]!;
-  const key = canonicalJson(headerOf(first.report));
-  const issues: InputIssue[] = [];
-  for (const { file, report } of shards) {
-    if (canonicalJson(headerOf(report)) !== key || report.shard.of !== first.report.shard.of || report.shard.configurations !== first.report.shard.configurations) {
-      issues.push(shardIssue(file, `is a shard of another sweep than ${first.file} (grid, settings, prices, inputs or version differ)`));
-    }
-  }
+  const firstSweep = { file: first.file, header: headerOf(first.report), shard: first.report.shard };
+  const issues = shards.flatMap(({ file, report }) => otherSweepIssue(file, { header: headerOf(report), shard: report.shard }, firstSweep) ?? []);
   const of = first.report.shard.of;
   const byIndex = new Map<number, string>();
   for (const { file, report } of shards) {

@@ -7,6 +7,7 @@
 import type { CacheMode } from '../../context/strategy.js';
 import { UserError, type InputIssue } from '../../errors.js';
 import { collectInputFiles } from '../../io/collectInputs.js';
+import { checkBaselinesMessage } from '../../io/checkBaselineFile.js';
 import { formatUsd } from '../../report/money.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { loadScenarioFile } from '../../scenario/load.js';
@@ -78,8 +79,9 @@ function scenarioCache(cache: CacheMode | undefined): CacheMode | undefined {
 }
 
 async function sourcesOf(inputs: readonly string[], flags: ServeFlags, io: CliIO): Promise<ServeSources> {
-  const { files, repeated, unread, broughtIn } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
+  const { files, repeated, unread, broughtIn, checkBaselines } = collectInputFiles(inputs, { skipBad: flags.skipBad === true });
   if (repeated.length > 0) io.stderr(repeatedInputsMessage(repeated));
+  io.stderr(checkBaselinesMessage(checkBaselines));
   const { scenarioFiles, traceFiles } = splitInputs(files);
   // Read first: a bad --seed is refused alone, whatever the inputs (not said to be ignored, then refused or not).
   const seed = flags.seed === undefined ? undefined : nonNegativeInt('--seed', flags.seed);

@@ -2,9 +2,11 @@
  * The note a Claude Code session tree carries for a sub-agent whose transcript file is not there (one
  * wording, written by sessionTree.ts and picked out by the commands, which warn of it on standard error):
  * the sub-agent's calls, and their cost, are then missing from every total. The note of response lines not
- * read (unreadLinesNote) and of a compaction whose transcript is missing (missingCompactionNote) are warned
- * of the same way.
+ * read (unreadLinesNote), of a compaction whose transcript is missing (missingCompactionNote) and of a
+ * sub-agent transcript read without its session's (loneSubagentNote) are warned of the same way; a compaction
+ * transcript read without its session's is left out, said on standard error (loneCompaction).
  */
+import { UserError } from '../../errors.js';
 
 /** Where a sub-agent's transcript was looked for: `<dir>/<session>/subagents` then `<dir>` (Claude Code 2.0.x), or nowhere (standard input). */
 export interface TranscriptPlace {
@@ -68,12 +70,56 @@ export function unreadLinesNote(args: { file: string; line: number; count: numbe
 }
 
 /**
+ * Where the session transcript of a sub-agent or compaction transcript read on its own is (loneAgent.ts): a
+ * file there but not given (`folder`: the folder that holds it), looked for and not there (`base`: the path
+ * but for `.jsonl`), or not looked for (the file is in no `<session>/subagents/` folder nor names a session
+ * beside it, or was read from standard input).
+ */
+export type SessionPlace = { file: string; folder: string } | { base: string } | { sessionId?: string; stdin: boolean };
+
+/** Where the session transcript is, in words, and what to give. */
+function sessionPlaceText(place: SessionPlace): string {
+  if ('file' in place) return `${place.file} was not given; give it too, or ${place.folder}`;
+  if ('base' in place) return `looked for as ${place.base}.jsonl or .jsonl.gz, not there; give it too`;
+  return `${place.sessionId ?? '<session>'}.jsonl, not looked for: ${place.stdin ? 'the file was read from standard input' : 'the file is in no <session>/subagents/ folder'}; give it too`;
+}
+
+const LONE_SUBAGENT = 'a sub-agent transcript read on its own, ';
+const SESSION_LEFT_OUT = "the session's own calls and their cost are left out of the totals";
+
+/**
+ * The note of a sub-agent transcript read without its session's: that transcript links it to the tool call
+ * that started it and holds the billed output of its final response (the Task result's usage, which a
+ * sub-agent's file may log short: resumedRuns.ts), and the session's own calls.
+ */
+export function loneSubagentNote(place: SessionPlace): string {
+  return `${LONE_SUBAGENT}its session's transcript not read (${sessionPlaceText(place)}): nothing links it to the tool call that started it, its final response's output is as this file logged it (the session's Task result may report more), and ${SESSION_LEFT_OUT}`;
+}
+
+/** The code of the read of a compaction transcript without its session's (`loneCompaction`): the file is left out, not bad (copiesOnly.ts isLeftOutRead). */
+export const COMPACTION_ALONE = 'compaction_alone';
+
+/**
+ * A compaction transcript read without its session's: its call is a paid call of the session's main agent,
+ * counted with the session (sessionTree.ts), never a run of its own; read alone, the file is left out.
+ */
+export function loneCompaction(path: string, place: SessionPlace): UserError {
+  return new UserError({
+    file: path,
+    code: COMPACTION_ALONE,
+    message: `is a compaction transcript, its session's transcript not read (${sessionPlaceText(place)}): its call is that session's context compaction, a paid call of the session's main agent counted with it, never a run of its own`,
+  });
+}
+
+/**
  * Whether an import note is one the commands warn of on standard error: a missing sub-agent or compaction
- * transcript, or lines of a response not read (`unreadLinesNote`). Each leaves calls or usage out of every total.
+ * transcript, a sub-agent's session transcript not read, or lines of a response not read (`unreadLinesNote`).
+ * Each leaves calls or usage out of every total.
  */
 export function isMissingTranscriptNote(note: string): boolean {
   return (
     (note.startsWith('sub-agent ') && note.endsWith(`): ${LEFT_OUT}`)) ||
+    (note.startsWith(LONE_SUBAGENT) && note.endsWith(SESSION_LEFT_OUT)) ||
     (note.startsWith('compaction at ') && note.includes(`) has no transcript file (`) && note.includes(`): ${COMPACTION_LEFT_OUT}; `)) ||
     (/^\d+ compactions at /.test(note) && note.includes(`) have no transcript file (`) && note.includes(`): ${COMPACTIONS_LEFT_OUT}; `)) ||
     note.endsWith(`(message.usage): ${UNREAD_LEFT_OUT}`)

@@ -40,6 +40,7 @@ import { sidechainNotInAgentFiles, withoutCopies } from './dropCopies.js';
 import { copiesOnly } from './copiesOnly.js';
 import { countedInForkedFromNote, forkLinkNote, forkLinkOf, linkedSessionInWalk, type ForkLink } from './forkLinks.js';
 import { counted } from '../../plural.js';
+import { asCompaction, isCompaction, loneAgentRuns } from './loneAgent.js';
 
 export { CLAUDE_CODE_FORMAT, sessionFileCandidates };
 const TRANSCRIPT_FILE = /\.jsonl(\.gz)?$/i;
@@ -52,10 +53,6 @@ function sessionIdOfName(path: string): string {
 /** The agent id a sub-agent file is named after (`agent-<id>.jsonl[.gz]`). */
 function agentIdOfName(path: string): string {
   return AGENT_FILE.exec(basename(path))?.[1] ?? basename(path).replace(TRANSCRIPT_FILE, '');
-}
-
-function isCompaction(agentId: string): boolean {
-  return agentId.startsWith('acompact');
 }
 
 /** Where a session file's sub-agent transcripts are: `<dir>/<session>/subagents`. */
@@ -89,10 +86,6 @@ export function mergeByStart(calls: AgentCall[], inserts: AgentCall[]): AgentCal
   }
   while (k < sorted.length) merged.push(sorted[k++]!);
   return merged;
-}
-
-function asCompaction(calls: AgentCall[]): AgentCall[] {
-  return calls.map((call) => ({ ...call, record: { ...call.record, compaction: true } }));
 }
 
 /** A sub-agent file of a session tree, and the sub-agent its place and name make it (its lines must agree: subagentOwner.ts). */
@@ -153,26 +146,6 @@ function readWithItsOwnFile(path: string, main: Transcript, walk: readonly strin
   if (walk === undefined || sessionId === undefined || sessionId === sessionIdOfName(path)) return false;
   const base = resolve(dirname(path), sessionId);
   return walk.some((file) => resolve(file) === `${base}.jsonl` || resolve(file) === `${base}.jsonl.gz`);
-}
-
-/** A transcript given on its own that is a sub-agent's or a compaction's: one agent, no tree to link. */
-function loneAgentRuns(transcript: Transcript, path: string): Trace[] {
-  const agentId = transcript.agentId!;
-  const compaction = isCompaction(agentId);
-  return agentRuns({
-    format: CLAUDE_CODE_FORMAT,
-    path,
-    sourceBase: path,
-    label: `agent-${agentId}`,
-    agent: { sessionId: transcript.sessionId ?? agentId, agentId, kind: 'subagent' },
-    calls: compaction ? asCompaction(transcript.calls) : transcript.calls,
-    notes: [
-      ...transcript.notes,
-      compaction
-        ? 'a compaction transcript read on its own: its calls are compaction calls of its session, which links them'
-        : 'a sub-agent transcript read on its own: read its session file to link it to the tool call that started it',
-    ],
-  });
 }
 
 /**
