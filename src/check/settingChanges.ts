@@ -1,12 +1,15 @@
 /**
  * What changed between a baseline's scenario and the same scenario checked now, besides its figures: the
  * settings the baseline stored (brakes and latency part by part, context, tool-result cap, cache, the
- * model runs were re-priced as), the models its runs were priced at, its run counts and seed, the
- * expectations it holds. A drift is said with these: why a figure moved, not only that it did.
+ * model runs were re-priced as), the models its runs were priced at, its run counts and seed, its synthetic
+ * agents (the scenario file's sizes and population: agentChanges.ts), the expectations it holds. A drift is
+ * said with these: why a figure moved, not only that it did.
  */
 import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
 import { modePart } from '../flags/modeBrakes.js';
+import { agentChanges } from './agentChanges.js';
+import { scenarioAgents } from './pairedAgents.js';
 
 export interface SettingChange {
   /** `brakes`, `context`, `model`, `synthetic runs`… */
@@ -114,7 +117,9 @@ export function modelsChanged(before: readonly string[], now: readonly string[])
  */
 export function scenarioChanges(before: BaselineScenario, check: ScenarioCheck, baselineModels: readonly string[] | undefined): SettingChange[] {
   const models = baselineModels === undefined || !modelsChanged(baselineModels, check.models) ? [] : settingChange('model', baselineModels.join(', ') || NONE, check.models.join(', ') || NONE);
-  return [...settingsChanges(before.settings, storedSettings(check)), ...models, ...runChanges(before, check), ...expectationChanges(before, check)];
+  // The scenario file's agents (sizes, population), a model change named once: by the models row when it says one.
+  const agents = agentChanges(before.agents, scenarioAgents(check), models.length > 0 ? ['model'] : []);
+  return [...settingsChanges(before.settings, storedSettings(check)), ...models, ...runChanges(before, check), ...agents, ...expectationChanges(before, check)];
 }
 
 /** `brakes: max-repeat 3 → 10; model: gpt-4o-mini → gpt-4.1-mini`. */

@@ -68,6 +68,7 @@ export function calibrateWarnings(traces: readonly Trace[], configs: readonly Po
   const [first] = configs;
   const strategy = first?.strategy ?? { kind: 'full' };
   const grid = gridWarningList({
+    command: 'calibrate',
     configs,
     recordedRuns,
     priceGaps: priceGapWarningsOf(traces, { prices, ...(first?.model === undefined ? {} : { model: first.model }), inputs: [] }),

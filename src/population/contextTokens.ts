@@ -27,6 +27,7 @@ import { argumentPlace, optionPlace, type NamedPlace } from '../options/given.js
 import { inRunContext } from '../replay/runContext.js';
 import type { Trace } from '../trace/types.js';
 import { maxOf } from '../metrics/extremes.js';
+import { statesItsStrategy } from './sweepRecorded.js';
 
 export interface ContextTokenCurves {
   /** The strategies in `--context` syntax, in grid order. */
@@ -98,8 +99,9 @@ interface PlacedStrategy {
 /** Adds one run's cumulative prompt tokens after each call (summary calls counted, not listed) under `strategy` to `sums`. */
 function addRunCurve(run: CurveRun, strategy: PlacedStrategy, options: { model?: string; latency?: LatencyModel; prices: PriceTable }, scratch: CurveScratch, sums: StepSums): void {
   const { settings, stepwise } = scratch.settingsFor(strategy.index, strategy.strategy, strategy.strategy.cache ?? defaultCacheMode(run.trace), options.latency);
-  // Strategies that rewrite older steps: the readable loop's rows. Else the compiled run's table (runTable.ts: its figures before every call).
-  if (stepwise) {
+  // Strategies that rewrite older steps, and a recording that states its strategy (as its loop ran it, or rebuilt:
+  // replay/recordedStrategy.ts): the readable loop's rows. Else the compiled run's table (runTable.ts: its figures before every call).
+  if (stepwise || statesItsStrategy(run.trace)) {
     const { model, latency, prices } = options;
     const result = replayTrace(run.trace, { strategy: strategy.strategy, strategyPlace: strategy.place, prices, pricing: run.pricing, brakes: NO_BRAKES, keepSteps: true, ...(model === undefined ? {} : { model }), ...(latency === undefined ? {} : { latency }) });
     sums.add(result.rows.filter((row) => row.summary !== true).map((row) => row.cumulativeInputTokens));

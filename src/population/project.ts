@@ -128,11 +128,13 @@ export function runsToClaim(share: number): number {
 /**
  * `--suggest-cap R`: the per-run budget that stops at most a share R of the runs that complete: the
  * nearest-rank (1 − R) quantile of their costs (a run costing no more than the cap is not stopped by it
- * in check mode). Undefined when no run completes.
+ * in check mode). Undefined when no run completes, or when that quantile is $0 (the runs cost nothing, or
+ * all but R of them do): a budget cannot bind runs that cost $0, and `--max-cost` takes no 0.
  */
 export function suggestCapPico(completedCostsPico: readonly number[], share: number): number | undefined {
   const sorted = [...completedCostsPico].sort((a, b) => a - b);
-  return nearestRank(sorted, 1 - share);
+  const cap = nearestRank(sorted, 1 - share);
+  return cap === 0 ? undefined : cap;
 }
 
 /**

@@ -100,8 +100,13 @@ function t975(df: number): number {
  * fewer: the runs are the sample.
  */
 export function strataStandingForFewer(strata: readonly CostStratum[] | undefined): CostStratum[] | undefined {
-  const capped = (strata ?? []).filter((s) => s.costsPico.length > 0).map((s) => ({ costsPico: [...s.costsPico].sort((a, b) => a - b), sampleRuns: Math.max(1, Math.min(s.sampleRuns, s.costsPico.length)) }));
+  const capped = (strata ?? []).filter((s) => s.costsPico.length > 0).map((s) => ({ costsPico: [...s.costsPico].sort((a, b) => a - b), sampleRuns: runsStoodFor(s) }));
   return capped.some((s) => s.sampleRuns < s.costsPico.length) ? capped.sort(compareStrata) : undefined;
+}
+
+/** The runs a part of at least one run stands for: its `sampleRuns`, at most its runs and at least one. */
+export function runsStoodFor(stratum: CostStratum): number {
+  return Math.max(1, Math.min(stratum.sampleRuns, stratum.costsPico.length));
 }
 
 function compareStrata(a: CostStratum, b: CostStratum): number {

@@ -6,6 +6,11 @@
  * read which, so that run k is the same run in every configuration and on every thread count. Pure.
  */
 import type { RunOutcomes } from './recommendBootstrap.js';
+import type { PopulationTally } from '../metrics/population.js';
+import { countsAsDone, type BaselineTruth } from '../metrics/groundTruth.js';
+import { StopCode } from '../kernel/stopCodes.js';
+import { meanPico, picoToUsd } from '../money.js';
+import type { TasksDone } from './sweep.js';
 
 /** A unit's runs among a tally's, in the order they were added: `runs` of them, from the unit at `order`. */
 export interface KeptUnit {
@@ -56,11 +61,30 @@ export interface DoneCounts {
   doneNotCompleted: number;
 }
 
+/** A run as DoneCountsBuilder.judge reads it: its stop code and steps, its no-brake run's ground truth and a closed-loop run's own (RunPair.truth), when known. */
+export interface JudgedRun {
+  stop: number;
+  steps: number;
+  truth?: BaselineTruth | undefined;
+  ownDone?: boolean | undefined;
+}
+
 /** Each configuration's DoneCounts, run by run (three counts per configuration, in typed arrays: a sweep may have 10^5 configurations). */
 export class DoneCountsBuilder {
   private readonly counts: Float64Array;
   constructor(configurations: number) {
     this.counts = new Float64Array(configurations * 3);
+  }
+
+  /**
+   * A run of configuration `c` (its stop code and steps, its no-brake run's ground truth, a closed-loop run's own
+   * `ownDone`) judged by groundTruth.ts countsAsDone, counted when it carries ground truth: whether the
+   * recommendation counts it done. The one place sweep's tallies and replay's summary count tasks done.
+   */
+  judge(c: number, run: JudgedRun): boolean {
+    const done = countsAsDone(run.stop, run.steps, run.truth, run.ownDone);
+    if (run.truth !== undefined) this.add(c, run.stop === StopCode.Completed, done);
+    return done;
   }
 
   /** A run of configuration `c` with ground truth: whether it ended `completed`, and whether its task is done (countsAsDone). */
@@ -85,6 +109,13 @@ export class DoneCountsBuilder {
     this.counts.fill(0, at, at + 3);
     return counts;
   }
+}
+
+/** Tasks done (sweep.ts TasksDone) from runs' totals (`completed`: by stop reason) and the counts of those with ground truth: a sweep row's, replay's summary's. */
+export function tasksDoneOf(population: Pick<PopulationTally, 'runs' | 'completed' | 'totalPico'>, counts: DoneCounts): TasksDone {
+  const done = population.completed - counts.completedNotDone + counts.doneNotCompleted;
+  const n = population.runs;
+  return { done, doneRate: n === 0 ? 0 : done / n, costPerDoneUsd: done === 0 ? null : picoToUsd(meanPico(population.totalPico, done)), ...counts };
 }
 
 /** Counts of disjoint shares of one configuration's runs added up; undefined when no share has any. */

@@ -21,10 +21,8 @@ import { configurationRuns, type PopulationConfig, type PopulationInputs, type P
 import type { SweepResults } from './sweepRecorded.js';
 import { syntheticRuns } from './syntheticSweep.js';
 import { recordedRunsNamed } from './blameRun.js';
-import { StopCode, stopCodeOf } from '../kernel/stopCodes.js';
-import { countsAsDone } from '../metrics/groundTruth.js';
-import { meanPico, picoToUsd } from '../money.js';
-import { addDoneCounts, DoneCountsBuilder, FlagsBuilder, keptUnits, runsInOrder, type DoneCounts, type KeptRuns } from './recommendRuns.js';
+import { stopCodeOf } from '../kernel/stopCodes.js';
+import { addDoneCounts, DoneCountsBuilder, FlagsBuilder, keptUnits, runsInOrder, tasksDoneOf, type DoneCounts, type JudgedRun, type KeptRuns } from './recommendRuns.js';
 import type { RunOutcomes } from './recommendBootstrap.js';
 import { addNoBrakeRun, copyNoBrakeRuns, newNoBrakeRuns, type NoBrakeRuns } from './noBrakeRuns.js';
 
@@ -144,9 +142,14 @@ export class SweepTallier {
     for (const tally of this.tallies) tally.reserve(runs);
     const flags = this.flags;
     // Completion as the recommendation counts it (groundTruth.ts countsAsDone), decided here once for every run.
+    // One object judged for every run (a sweep may make 10^8 of them).
+    const judged: JudgedRun = { stop: 0, steps: 0, truth: undefined, ownDone: undefined };
     const counted = (c: number, stop: number, steps: number, truth: RunPair['baseline']['truth'], ownDone?: boolean) => {
-      const done = countsAsDone(stop, steps, truth, ownDone);
-      if (truth !== undefined) this.done.add(c, stop === StopCode.Completed, done);
+      judged.stop = stop;
+      judged.steps = steps;
+      judged.truth = truth;
+      judged.ownDone = ownDone;
+      const done = this.done.judge(c, judged);
       flags?.[c]!.push(done);
     };
     // With `noBrakesOf`: that configuration's baselines counted as the synthetic runs are visited (noBrakeRuns.ts); -1 over the recorded runs.
@@ -251,13 +254,6 @@ export function sweepTallyMetrics(tally: SweepTally, quantiles?: CostQuantiles):
   const metrics: SweepMetrics = Object.assign(quantiles === undefined ? tallyMetrics(tally.population) : tallyMetrics(tally.population, quantiles), strategyFigureRecord(tally.strategy));
   if (tally.done !== undefined) metrics.tasksDone = tasksDoneOf(tally.population, tally.done);
   return tally.runs === undefined ? metrics : Object.assign(metrics, { runOutcomes: tally.runs });
-}
-
-/** A configuration's tasks done (TasksDone) from its tally and the counts of its runs with ground truth. */
-function tasksDoneOf(population: PopulationTally, counts: DoneCounts): TasksDone {
-  const done = population.completed - counts.completedNotDone + counts.doneNotCompleted;
-  const n = population.runs;
-  return { done, doneRate: n === 0 ? 0 : done / n, costPerDoneUsd: done === 0 ? null : picoToUsd(meanPico(population.totalPico, done)), ...counts };
 }
 
 /** Each configuration's population figures, and its strategy totals. */

@@ -2,8 +2,8 @@
  * Recorded runs in a sweep: the compiled sweep (src/fast/sweep.ts, `sweepCompiled`: each trace compiled
  * once, one pass per context strategy and cache mode, a step cap read off the same pass), one sweep per
  * model and latency model, and the configurations whose runs have strategy figures replayed run by run. A live
- * run's recording that states its strategy (header `context`) is replayed under a full-history configuration
- * as its loop ran it (replay/recordedStrategy.ts), run by run as `replay` does: its cells are taken from the
+ * run's recording that states its strategy (header `context`) is replayed under every configuration as `replay`
+ * replays it (replay/recordedStrategy.ts: as its loop ran it, or rebuilt), run by run: its cells are taken from the
  * compiled sweep's (asRanTakeover); such recordings are rare and small, and other traces pay one mark a trace.
  * sweep.ts tallies recorded runs through it, and syntheticSweep.ts synthetic runs' recordings.
  * Pure: no node:*, no clock.
@@ -14,7 +14,6 @@ import { sweepCompiled, type SweepGrid, type SweepResult, type SweepTrace } from
 import { flattenPrices } from '../kernel/prices.js';
 import type { PriceTable } from '../pricing/types.js';
 import { compiledOf } from '../replay/compiledRuns.js';
-import { recordedStrategyOf } from '../replay/recordedStrategy.js';
 import type { Trace } from '../trace/types.js';
 import { defaultCacheMode } from '../replay/replay.js';
 import { tracePricing } from '../replay/tracePricing.js';
@@ -141,7 +140,7 @@ export function recordedRuns(recorded: PopulationInputs, configs: readonly Popul
   }
 }
 
-/** Whether a recording states the strategy its loop ran under (header `context`): a full-history configuration replays it call by call, as it ran (its calls are kept). */
+/** Whether a recording states the strategy its loop ran under (header `context`): every configuration replays it run by run, as `replay` does (its calls are kept). */
 export function statesItsStrategy(trace: Trace): boolean {
   return trace.header.context !== undefined;
 }
@@ -159,9 +158,10 @@ function asRanTraces(traces: readonly Trace[]): Uint8Array | undefined {
 const traceInputs = new WeakMap<Trace, PopulationInputs>();
 
 /**
- * The cells of a marked trace whose configuration replays it as its loop ran it (recordedStrategyOf: a
- * full-history configuration), each replayed alone as the run-by-run path replays it (configurationRuns:
- * replayTrace, its baseline under no brakes the same way), handed to `visit` with its strategy figures.
+ * The cells of a marked trace, each replayed alone as the run-by-run path replays it (configurationRuns:
+ * replayTrace, its baseline under no brakes the same way), handed to `visit` with its strategy figures: as its
+ * loop ran it (recordedStrategyOf: a configuration of full context or of its own), else its full history
+ * rebuilt first (recordingUnder) — never the compiled sweep's cells, which would shape its prompts twice.
  */
 function asRanTakeover(recorded: PopulationInputs, traces: Uint8Array, sweep: { configs: readonly PopulationConfig[]; cells: readonly number[]; prices: PriceTable; visit: RunVisitor }): CellTakeover {
   const { configs, cells, prices, visit } = sweep;
@@ -171,7 +171,6 @@ function asRanTakeover(recorded: PopulationInputs, traces: Uint8Array, sweep: { 
     take: (t, cell) => {
       const trace = all[t]!;
       const c = cells[cell]!;
-      if (recordedStrategyOf(trace, configs[c]!.strategy) === undefined) return false;
       let inputs = traceInputs.get(trace);
       if (inputs === undefined) traceInputs.set(trace, (inputs = { traces: [trace] }));
       const [pair] = configurationRuns(inputs, configs[c]!, prices);

@@ -31,7 +31,7 @@ import { freezeTrace } from '../trace/freezeTrace.js';
 import { inRunContext } from './runContext.js';
 import { checkSummaryTrigger, summaryPricingOf } from './summaryPricing.js';
 export { checkSummaryTrigger, resolveSummaryModel, summaryPricingOf } from './summaryPricing.js';
-import { recordedContextPlace, recordedStrategyOf, replayAsRan } from './recordedStrategy.js';
+import { recordedContextPlace, recordedStrategyOf, recordingUnder, replayAsRan } from './recordedStrategy.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { hasRecordedCache, hasRecordedInput, recordedCallCount, recordedCallsCostPico } from './runFacts.js';
 import { tracePricing } from './tracePricing.js';
@@ -121,10 +121,14 @@ export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, '
   return withCacheRule(tracePricing(trace, options));
 }
 
-/** A run's outcome (a live run's recording that states its strategy, replayed under full context: as its loop ran it, recordedStrategy.ts). */
-function replayOutcome(trace: Trace, options: ReplayOptions, pricing: ModelPricing, cache: CacheMode): RunOutcome {
-  const ran = recordedStrategyOf(trace, options.strategy);
-  if (ran !== undefined) return replayAsRan(trace, ran, { options, pricing, cache, summaryPricing: summaryPricingOf(ran, options.prices, trace.header.recordedAt, recordedContextPlace(trace)) });
+/**
+ * A run's outcome (a live run's recording that states its strategy: under full context or that strategy as its
+ * loop ran it, under another its full history rebuilt first; recordedStrategy.ts).
+ */
+function replayOutcome(recording: Trace, options: ReplayOptions, pricing: ModelPricing, cache: CacheMode): RunOutcome {
+  const ran = recordedStrategyOf(recording, options.strategy);
+  if (ran !== undefined) return replayAsRan(recording, ran, { options, pricing, cache, summaryPricing: summaryPricingOf(ran, options.prices, recording.header.recordedAt, recordedContextPlace(recording)) });
+  const trace = recordingUnder(recording, options.strategy);
   const summaryPricing = summaryPricingOf(options.strategy, options.prices, trace.header.recordedAt, options.strategyPlace);
   checkSummaryTrigger({ strategy: options.strategy, brakes: options.brakes, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) }, options.strategyPlace);
   if (options.keepSteps === true || options.engine === 'readable') {

@@ -75,7 +75,7 @@ export function summarise(results: Iterable<RunResult> & { readonly length: numb
   return summary;
 }
 
-/** Cost per completed task: everything spent, failures included, over the tasks finished. */
+/** Cost per completed run: everything spent, failures included, over the runs whose stop reason is `completed` (tasks done: report/records.ts tasksDone). */
 export function costPerCompletedPico(summary: Summary): bigint | undefined {
   // Rounded as every mean of picodollars is (meanPico: half up), so replay's figure is sweep's.
   return summary.completed === 0 ? undefined : meanPico(summary.totalCostPico, summary.completed);

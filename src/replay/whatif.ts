@@ -26,7 +26,7 @@ import { tracePricing } from './tracePricing.js';
 import { summaryTriggerCheck } from './whatifSummary.js';
 import { COMMAND_LINE_MODEL, requireTrace } from '../options/given.js';
 import { compiledOf } from './compiledRuns.js';
-import { recordedStrategyOf } from './recordedStrategy.js';
+import { recordedStrategyOf, recordingUnder } from './recordedStrategy.js';
 import { inRunContext } from './runContext.js';
 import { STRATEGY_FIGURE_KEYS, type StrategyFigures } from '../loop/types.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
@@ -156,7 +156,7 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
       return { stopReason: r.stopReason, steps: r.steps, costPico: r.costPico, byPredictiveBound: r.stopByPredictiveBound === true, ...strategyFiguresOf(r) };
     };
   }
-  const compiled = compiledOf(trace);
+  const compiled = compiledOf(recordingUnder(trace, options.strategy)); // (a recording under another strategy than it states: rebuilt)
   const flat = flattenPrices(pricing);
   const checkTrigger = summaryTriggerCheck(trace, options, pricing);
   const cache = options.strategy.cache ?? defaultCacheMode(trace);

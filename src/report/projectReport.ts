@@ -27,9 +27,11 @@ export interface SuggestedCap {
   completedRuns: number;
   /** Replayed under the cap (check mode): completing runs it stopped. */
   stopped: number;
-  /** One-sided 95% upper bound (exact binomial) of the share of new runs the cap stops (from `stopped` of `completedRuns`; 0 when none completes). */
+  /** With a fitted profile among the inputs: the runs those completing and stopped stand for (its runs the recorded runs it was fitted to), what the bounds are of. */
+  standsFor?: { completedRuns: number; stopped: number };
+  /** One-sided 95% upper bound (exact binomial) of the share of new runs the cap stops (from `stopped` of `completedRuns`, or `standsFor`'s; 0 when none completes). */
   stoppedUpperShare: number;
-  /** With n completing runs, the share of new runs above their largest cost, at 95% confidence (one-sided, distribution-free). */
+  /** With n completing runs (`standsFor`'s where given), the share of new runs above their largest cost, at 95% confidence (one-sided, distribution-free). */
   boundShare: number;
   runsToClaim: number;
   text: string;

@@ -1,4 +1,7 @@
+import { contextSpecOf, isIdentity, parseContextSpec, type ContextStrategy } from '../context/strategy.js';
 import { counted } from '../plural.js';
+import { rebuildable } from '../replay/rebuiltHistory.js';
+import { rebuiltUnder } from '../replay/recordedStrategy.js';
 import type { Trace } from '../trace/types.js';
 import type { ReportWarning } from './warnings.js';
 
@@ -60,21 +63,68 @@ export function recordedContextText(ranUnder: ReadonlyMap<string, number> | Stat
  * full context: they replay as their loop ran them, under that strategy (replay/recordedStrategy.ts), not under
  * the context the settings line names. `strategies`: each stated strategy (its spec) with its runs. Every command
  * that replays recordings says it in these words (replay, whatif, sweep, project, check; with --tree too); a sweep
- * whose grid swept the context says where (`where`: only its configurations of full context).
+ * whose grid swept the context says where (`where`: only its configurations of full context or of their own).
+ * What another --context does with them is said too: a summary strategy's recording is refused (it cannot be
+ * rebuilt to full history), any other's is rebuilt (rebuiltStrategyWarnings).
  */
 export function recordedStrategyWarnings(strategies: ReadonlyMap<string, number> | StatedStrategies | undefined, where: StatedStrategyWhere = 'settings'): ReportWarning[] {
   const stated = bySpec(strategies ?? []);
   if (stated.length === 0) return [];
   const runs = stated.reduce((sum, [, n]) => sum + n, 0);
-  const specs = stated.map(([spec, n]) => `${spec} ×${n}`).join(', ');
   const under =
     where === 'settings'
-      ? 'not under the context the settings line names; to replay them under another, give it with --context'
-      : "in the configurations of context full (not under full history); in those of the grid's other contexts, under those";
+      ? `not under the context the settings line names; ${anotherContext(stated.map(([spec]) => spec))}`
+      : "in the configurations of context full or of their own; in those of the grid's other contexts, their full history rebuilt first";
   return [
     {
       code: 'recorded_strategy',
-      message: `${counted(runs, 'run')} recorded by the real loop under a context strategy ${runs === 1 ? 'its recording states' : 'their recordings state'} (${specs}) replay as their loop ran them, under that strategy, ${under}`,
+      message: `${counted(runs, 'run')} recorded by the real loop under a context strategy ${runs === 1 ? 'its recording states' : 'their recordings state'} (${specsText(stated)}) replay as their loop ran them, under that strategy, ${under}`,
     },
   ];
+}
+
+/** What another --context does with recordings made under `specs`: rebuilt to full history, or (a summary strategy's) refused. */
+function anotherContext(specs: readonly string[]): string {
+  const summaries = specs.filter((spec) => !rebuildable(parseContextSpec(spec)));
+  if (summaries.length === 0) return 'under another --context they are rebuilt to full history first';
+  const which = summaries.length === specs.length ? 'they are' : `those under ${summaries.join(', ')} are`;
+  return `under another --context ${which} refused (a summary strategy's recording cannot be rebuilt to full history: to compare strategies, replay the scenario closed loop or record under full history)`;
+}
+
+function specsText(stated: StatedStrategies): string {
+  return stated.map(([spec, n]) => `${spec} ×${n}`).join(', ');
+}
+
+/**
+ * Recordings of the real loop that state the context strategy it ran under, replayed under another (not full
+ * context): their full history rebuilt first (replay/rebuiltHistory.ts), then that context applied once. What
+ * could mislead: the framing of the messages their strategy left out (billed beyond their tokens) was never
+ * sent, so the rebuilt prompts may be a few tokens short of what full history would have billed.
+ * `strategies`: each stated strategy (its spec) with its runs rebuilt.
+ */
+export function rebuiltStrategyWarnings(strategies: ReadonlyMap<string, number> | StatedStrategies | undefined): ReportWarning[] {
+  const stated = bySpec(strategies ?? []);
+  if (stated.length === 0) return [];
+  const runs = stated.reduce((sum, [, n]) => sum + n, 0);
+  return [
+    {
+      code: 'recorded_strategy_rebuilt',
+      message: `${counted(runs, 'run')} recorded by the real loop under a context strategy ${runs === 1 ? 'its recording states' : 'their recordings state'} (${specsText(stated)}) ${runs === 1 ? 'is' : 'are'} rebuilt to full history (each recorded prompt with what that strategy left out put back) and replayed under the context named: the left-out messages' framing was never recorded, so those prompts may be a few tokens short`,
+    },
+  ];
+}
+
+/** The runs of `traces` a replay under `strategy` rebuilds (replay/recordedStrategy.ts rebuiltUnder), counted by their stated strategy. */
+export function rebuiltStrategiesOf(traces: Iterable<Trace>, strategy: ContextStrategy): StatedStrategies | undefined {
+  return statedStrategiesOf([...traces].filter((trace) => rebuiltUnder(trace, strategy)));
+}
+
+/**
+ * Of the stated strategies of a sweep's runs (counted by spec: StatedStrategyTally), those some configuration's
+ * context other than full rebuilds: one whose spec is another, or that has a cap (a recording's cap is not in its
+ * spec, so a capped configuration is taken to rebuild it). Where the runs are at hand, rebuiltStrategiesOf is exact.
+ */
+export function rebuiltSpecsOf(stated: StatedStrategies | undefined, strategies: readonly ContextStrategy[]): StatedStrategies {
+  const others = strategies.filter((strategy) => !isIdentity(strategy));
+  return (stated ?? []).filter(([spec]) => others.some((strategy) => contextSpecOf(strategy) !== spec || strategy.toolResultCap !== undefined));
 }

@@ -11,6 +11,8 @@ import { meteredTotals } from '../loop/accounts.js';
 import { costPerCompletedPico, type Summary } from '../replay/summary.js';
 import { strategyFigureRecord, type StrategyFigureRecord } from './strategyFigureNames.js';
 import { defaultCacheSpec } from './runsTook.js';
+import { tasksDoneOf, type DoneCounts } from '../population/recommendRuns.js';
+import type { TasksDone } from '../population/sweep.js';
 
 /** A run as a report gives it: its calls as metered (MeteredTotals) by the names every report gives them, among the rest. */
 export interface RunRecord extends StrategyFigureRecord, MeteredTotals {
@@ -141,11 +143,15 @@ export function runRecord(run: RunResult, perStep = false): RunRecord {
 
 export interface SummaryRecord extends StrategyFigureRecord {
   runs: number;
+  /** Runs whose stop reason is `completed`, and their share. */
   completed: number;
   completionRate: number;
+  /** Where runs carry ground truth (scenario files' synthetic runs, generated traces): tasks done, as a sweep row's `tasksDone`. */
+  tasksDone?: TasksDone;
   totalCostUsd: number;
   meanCostPerRunUsd: number | null;
-  costPerCompletedTaskUsd: number | null;
+  /** All spend over the runs that ended `completed` (formerly `costPerCompletedTaskUsd`); per task done: `tasksDone.costPerDoneUsd`. */
+  costPerCompletedRunUsd: number | null;
   wastedUsd: number;
   totalOvershootUsd: number;
   maxOvershootUsd: number;
@@ -157,15 +163,17 @@ export interface SummaryRecord extends StrategyFigureRecord {
   recordedCostUsd?: number;
 }
 
-export function summaryRecord(summary: Summary): SummaryRecord {
+/** The summary as a report gives it; `doneCounts`: its runs with ground truth judged (replayFalseStops.ts FalseStopTally), for `tasksDone`. */
+export function summaryRecord(summary: Summary, doneCounts?: DoneCounts): SummaryRecord {
   const perCompleted = costPerCompletedPico(summary);
   const record: SummaryRecord = {
     runs: summary.runs,
     completed: summary.completed,
     completionRate: summary.completionRate,
+    ...(doneCounts === undefined ? {} : { tasksDone: tasksDoneOf({ runs: summary.runs, completed: summary.completed, totalPico: summary.totalCostPico }, doneCounts) }),
     totalCostUsd: picoToUsd(summary.totalCostPico),
     meanCostPerRunUsd: summary.runs === 0 ? null : picoToUsd(meanPico(summary.totalCostPico, summary.runs)),
-    costPerCompletedTaskUsd: perCompleted === undefined ? null : picoToUsd(perCompleted),
+    costPerCompletedRunUsd: perCompleted === undefined ? null : picoToUsd(perCompleted),
     wastedUsd: picoToUsd(summary.wastedPico),
     totalOvershootUsd: picoToUsd(summary.totalOvershootPico),
     maxOvershootUsd: picoToUsd(summary.maxOvershootPico),

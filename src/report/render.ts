@@ -15,6 +15,7 @@ import { DEFAULT_VIEW, perRunHint, reportFooter, showPerRunRows, sourcesLineOf, 
 import { percentText } from './percentText.js';
 import { OVERSHOOT_LABEL, overshootText } from './overshootWords.js';
 import { falseStopsText, type FalseStopFigures } from './replayFalseStops.js';
+import { tasksDoneText } from './replayTasksDone.js';
 
 export type { ReportFormat } from '../cli/options.js';
 export { REPORT_FORMATS } from '../cli/options.js';
@@ -87,13 +88,16 @@ function summaryFields(report: ReplayReport, width: number): string {
     .filter(([, n]) => n > 0)
     .map(([reason, n]) => `${reason} ${n}`)
     .join(', ');
+  // Where runs carry ground truth, completion as a sweep counts it (tasks done), beside the stop reasons'.
+  const tasks = s.tasksDone;
   const fields: [string, Cell][] = [
     ['runs', `${s.runs}, completed ${s.completed} (${percentText(s.completionRate)})`],
+    ...(tasks === undefined ? [] : [['tasks done', tasksDoneText(tasks, s.runs)] as [string, Cell]]),
     ['stop reasons', reasons || '-'],
     ['models', modelCounts(report)],
     ['total cost', s.recordedCostUsd === undefined ? usd(s.totalCostUsd) : `${usd(s.totalCostUsd)} (recorded ${usd(s.recordedCostUsd)})`],
     ['cost per run', usd(s.meanCostPerRunUsd)],
-    ['cost per completed task', usd(s.costPerCompletedTaskUsd)],
+    tasks === undefined ? ['cost per completed run', usd(s.costPerCompletedRunUsd)] : ['cost per task done', usd(tasks.costPerDoneUsd)],
     ['wasted (runs not completed)', usd(s.wastedUsd)],
   ];
   if (s.falseStops !== undefined) fields.push(['false stops', falseStopsText(s as FalseStopFigures)]);

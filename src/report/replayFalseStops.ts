@@ -1,6 +1,6 @@
 /**
- * replay's false stops: runs a brake stopped that complete with no brakes, each run and its no-brake run (its
- * baseline, as population/run.ts makes it) counted as sweep and check count them (metrics/tallyBuilder.ts
+ * replay's false stops (and tasks done: FalseStopTally.doneCounts): runs a brake stopped that complete with no
+ * brakes, each run and its no-brake run (its baseline, as population/run.ts makes it) counted as sweep and check count them (metrics/tallyBuilder.ts
  * TallyBuilder; the rate is population.ts falseStopRate). A run with ground truth (a scenario file's synthetic
  * run, a trace `loopcost generate` wrote) is judged by it; a recorded run by how its recording ends (replayed
  * with no brakes, open loop: its recorded end); a session tree (`replay --tree`) by its no-brake tree's. Pure.
@@ -10,7 +10,8 @@ import { stopCodeOf } from '../kernel/stopCodes.js';
 import { falseStopRate, type BaselineTruth } from '../metrics/population.js';
 import { TallyBuilder, type CodedBaseline, type CodedRun } from '../metrics/tallyBuilder.js';
 import { counted } from '../plural.js';
-import { styledPercentText } from './percentText.js';
+import { DoneCountsBuilder, type DoneCounts } from '../population/recommendRuns.js';
+import { percentText } from './percentText.js';
 
 /** What the rule reads of a run replayed under the brakes. */
 export interface BrakedRun {
@@ -70,10 +71,12 @@ export interface FalseStopFigures {
 /**
  * The marks of a replay's runs added up (runs of files left out by --skip-bad never added): each pair into a
  * population tally (TallyBuilder: false stops and runs that complete with no brakes counted as sweep's and
- * check's), which reads only stops and steps here (money and tokens 0).
+ * check's), which reads only stops and steps here (money and tokens 0); and the runs with ground truth judged
+ * done or not as a sweep's tallies judge them (recommendRuns.ts DoneCountsBuilder: the summary's tasks done).
  */
 export class FalseStopTally {
   private readonly tally = new TallyBuilder();
+  private readonly done = new DoneCountsBuilder(1);
   private readonly run: CodedRun = { stop: 0, steps: 0, costPico: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, overshootPico: 0 };
   private readonly baseline: CodedBaseline = { stop: 0, steps: 0, costPico: 0 };
   private byGroundTruth = 0;
@@ -86,8 +89,15 @@ export class FalseStopTally {
     this.baseline.steps = mark.unbrakedSteps;
     this.baseline.truth = mark.truth;
     this.tally.addCoded(this.run, this.baseline, mark.ownDone);
+    this.done.judge(0, mark);
     if (mark.truth !== undefined) this.byGroundTruth += 1;
     else this.byRecordedEnd += 1;
+  }
+
+  /** The runs with ground truth, as a sweep row counts them (the summary's `tasksDone`: recommendRuns.ts tasksDoneOf); undefined when none carries any. Read once. */
+  doneCounts(): DoneCounts | undefined {
+    const counts = this.done.take(0);
+    return counts.groundTruthRuns === 0 ? undefined : counts;
   }
 
   figures(): FalseStopFigures {
@@ -105,13 +115,13 @@ function judgedText(judged: FalseStopFigures['falseStopsJudged']): string {
 }
 
 /**
- * The summary's `false stops` value, in sweep's and check's words: `39 (20.53% of the 190 runs that complete
- * with no brakes; by ground truth)` — the rate as check writes it (two decimals, trailing zeros dropped);
+ * The summary's `false stops` value, in sweep's and check's words: `39 (20.5% of the 190 runs that complete
+ * with no brakes; by ground truth)` — the rate as sweep and calibrate write it (percentText: one decimal from 1% up; check alone writes two);
  * `unit` `tree` for session trees (`replay --tree`: each tree one run, as sweep --tree counts them).
  */
 export function falseStopsText(figures: FalseStopFigures, unit: 'run' | 'tree' = 'run'): string {
   const judged = judgedText(figures.falseStopsJudged);
   if (figures.falseStopRate === null) return `${figures.falseStops} (no ${unit} completes with no brakes; ${judged})`;
   const of = figures.completeWithoutBrakes === 1 ? `the 1 ${unit} that completes` : `the ${counted(figures.completeWithoutBrakes, unit)} that complete`;
-  return `${figures.falseStops} (${styledPercentText(figures.falseStopRate, { decimals: 2, trim: true })} of ${of} with no brakes; ${judged})`;
+  return `${figures.falseStops} (${percentText(figures.falseStopRate)} of ${of} with no brakes; ${judged})`;
 }

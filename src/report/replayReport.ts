@@ -21,6 +21,7 @@ import type { ReportWarning } from './warnings.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { jsonPieces } from './jsonPieces.js';
 import type { FalseStopFigures } from './replayFalseStops.js';
+import type { DoneCounts } from '../population/recommendRuns.js';
 
 export { LOOPCOST_VERSION };
 
@@ -77,6 +78,8 @@ export interface ReplayReportArgs {
   recordedContext?: string | undefined;
   /** With a brake on: runs a brake stopped that complete with no brakes (replayFalseStops.ts). */
   falseStops?: FalseStopFigures;
+  /** Where runs carry ground truth: how many ended `completed` without doing their task, and did it but ended otherwise (replayFalseStops.ts FalseStopTally.doneCounts). */
+  doneCounts?: DoneCounts | undefined;
 }
 
 export function buildReplayReport(args: ReplayReportArgs): ReplayReport {
@@ -127,7 +130,7 @@ function replayReportWith(args: ReplayReportArgs, runs: RunRecord[]): ReplayRepo
       ...(args.pricesNote ? { note: args.pricesNote } : {}),
     },
     runs,
-    summary: { ...summaryRecord(summarise(args.results)), ...args.falseStops },
+    summary: { ...summaryRecord(summarise(args.results), args.doneCounts), ...args.falseStops },
     warnings: [...(args.warnings ?? [])],
   };
 }

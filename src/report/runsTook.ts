@@ -129,7 +129,7 @@ export function runsStrategy(own: ContextStrategy, files: readonly ContextStrate
 }
 
 /** Whether runs under `a` and under `b` took one context: the same strategy and tool-result cap (the cache, said apart as runsCache says it, aside). */
-function sameContext(a: ContextStrategy, b: ContextStrategy): boolean {
+export function sameContext(a: ContextStrategy, b: ContextStrategy): boolean {
   return a === b || canonicalJson({ ...a, cache: undefined }) === canonicalJson({ ...b, cache: undefined });
 }
 

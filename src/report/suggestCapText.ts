@@ -2,7 +2,8 @@
  * `project --suggest-cap R` in words: the budget suggested (money as reports show it, the flag exact),
  * what it was chosen from (what the runs that complete with no brakes cost: measured without the other
  * brakes), what it stops when replayed under them, how far that carries to new runs (and what it means
- * when the upper bound passes the share asked), and the cap at the largest completing run with its value.
+ * when the upper bound passes the share asked), and the cap at the largest completing run with its value;
+ * or why none is suggested (no run completes; the budget would be $0, which binds nothing and no flag takes).
  */
 import { picoToUsd, type Pico } from '../money.js';
 import { formatUsd } from './money.js';
@@ -12,7 +13,7 @@ import { counted } from '../plural.js';
 export interface SuggestCapFacts {
   /** The share of completing runs the cap may stop (`--suggest-cap`). */
   share: number;
-  /** The budget suggested; undefined when no run completes. */
+  /** The budget suggested; undefined when no run completes or it would be $0 (population/project.ts suggestCapPico). */
   capPico: Pico | undefined;
   /** The largest cost of a run that completes with no brakes. */
   largestPico: Pico | undefined;
@@ -24,6 +25,8 @@ export interface SuggestCapFacts {
   truthRuns?: number;
   /** Of those, the runs the cap stops when replayed under the brakes with it. */
   stopped: number;
+  /** With a fitted profile among the inputs: the runs those completing and stopped stand for (project.ts), what the bounds below are of; absent: the runs themselves. */
+  standsFor?: { completedRuns: number; stopped: number };
   /** One-sided 95% upper bound (exact binomial) of the share of new runs it stops. */
   upperShare: number;
   /** One-sided 95% distribution-free bound of the share of new runs a cap at the largest completing run stops, and the runs that bring it to `share`. */
@@ -40,23 +43,51 @@ const capFlag = (pico: Pico, modeFlag: string): string => `--max-cost ${picoToUs
 const truthNote = (judged: number): string =>
   judged === 0 ? '' : `; ${judged === 1 ? 'one of them by ground truth' : `${judged} of them by ground truth`} (synthetic runs, generated traces): a run whose task is done with no brakes, at its cost up to the step it is done at`;
 
-export function suggestCapText(f: SuggestCapFacts): string {
-  const asked = percentText(f.share);
-  if (f.capPico === undefined || f.largestPico === undefined) {
+/**
+ * What the bounds on new runs are of, in words: the completing runs, or (`standsFor`: a fitted profile's runs)
+ * the runs they stand for, which more --runs do not add to.
+ */
+function boundWords(f: SuggestCapFacts): { seen: string; cannotShow: string; claim: string } {
+  const n = f.standsFor?.completedRuns ?? f.completedRuns;
+  const claim = (have: string, more = '') => (n >= f.runsToClaim ? `, and ${have} ${n}` : `: ${f.runsToClaim - n} more than the ${n} ${have}${more}`);
+  if (f.standsFor === undefined) return { seen: `${f.stopped} of ${n}`, cannotShow: `${counted(n, 'run')} cannot show that it stops no more than that (more runs narrow the bound)`, claim: claim('you have') };
+  const they = `the ${n === 1 ? 'one run' : `${n} runs`} they stand for`;
+  return {
+    seen: `${f.stopped} of ${f.completedRuns}, as ${f.standsFor.stopped} of ${they}`,
+    cannotShow: `${they} cannot show that it stops no more than that (more recorded runs to fit narrow the bound; more --runs do not)`,
+    claim: claim('they stand for', '; fit on more recorded runs'),
+  };
+}
+
+/**
+ * Why no budget is suggested, in one line: no run completes, or (suggestCapPico) the budget that stops at most
+ * the share asked would be $0, which binds nothing and no `--max-cost` takes; then a cap at the largest completing
+ * run is named only where that run costs more than $0.
+ */
+function noCapText(f: SuggestCapFacts, asked: string): string {
+  const n = f.completedRuns;
+  if (n === 0 || f.largestPico === undefined) {
     const truth = (f.truthRuns ?? 0) === 0 ? '' : ` with no brakes (${counted(f.truthRuns!, 'synthetic run or generated trace', 'synthetic runs or generated traces')} judged by ground truth: none does its task)`;
     return `No run completes${truth}, so no cap can be suggested for stopping at most ${asked} of completing runs.`;
   }
+  const runs = n === 1 ? 'the one run that completes' : `the ${n} runs that complete`;
+  if (f.largestPico === 0) return `No per-run budget is suggested: ${runs} with no brakes cost $0, and a budget cannot bind runs that cost $0.`;
+  return (
+    `No per-run budget is suggested: the one that stops at most ${asked} of ${runs} with no brakes would be $0 (all but at most ${asked} of them cost $0), and a budget cannot bind runs that cost $0; ` +
+    `a cap at the largest completing run, ${formatUsd(f.largestPico)} (${capFlag(f.largestPico, f.modeFlag)}), stops none of them.`
+  );
+}
+
+export function suggestCapText(f: SuggestCapFacts): string {
+  const asked = percentText(f.share);
+  if (f.capPico === undefined || f.largestPico === undefined) return noCapText(f, asked);
   const n = f.completedRuns;
-  const upper = percentText(f.upperShare);
-  const beyond =
-    f.upperShare > f.share
-      ? `, above the ${asked} asked: ${counted(n, 'run')} cannot show that it stops no more than that (more runs narrow the bound)`
-      : `, within the ${asked} asked`;
-  const claim = n >= f.runsToClaim ? `, and you have ${n}` : `: ${f.runsToClaim - n} more than the ${n} you have`;
+  const bounds = boundWords(f);
+  const beyond = f.upperShare > f.share ? `, above the ${asked} asked: ${bounds.cannotShow}` : `, within the ${asked} asked`;
   return (
     `Suggested per-run budget: ${formatUsd(f.capPico)} (${capFlag(f.capPico, f.modeFlag)}), chosen so that at most ${asked} of the ${n === 1 ? 'one run that completes' : `${n} runs that complete`} with no brakes cost more (their costs measured without the other brakes${truthNote(f.judgedRuns ?? 0)}). ` +
     `Replayed with it under the projection's brakes, it stops ${f.stopped} of ${n === 1 ? 'that run' : `those ${n} runs`} (${percentText(f.stopped / n)}). ` +
-    `How far to trust it: on new runs it may stop up to ${upper} (${f.stopped} of ${n}; one-sided 95% upper bound, exact binomial)${beyond}. ` +
-    `A cap at the largest completing run, ${formatUsd(f.largestPico)} (${capFlag(f.largestPico, f.modeFlag)}), stops none of them and may still stop up to ${percentText(f.boundShare)} of new runs (one-sided 95% too, distribution-free; ${f.runsToClaim} runs bring that bound to ${asked}${claim}).`
+    `How far to trust it: on new runs it may stop up to ${percentText(f.upperShare)} (${bounds.seen}; one-sided 95% upper bound, exact binomial)${beyond}. ` +
+    `A cap at the largest completing run, ${formatUsd(f.largestPico)} (${capFlag(f.largestPico, f.modeFlag)}), stops none of them and may still stop up to ${percentText(f.boundShare)} of new runs (one-sided 95% too, distribution-free; ${f.runsToClaim} runs bring that bound to ${asked}${bounds.claim}).`
   );
 }

@@ -3,7 +3,8 @@
  * recommend.ts's rule (ties to the tighter brakes, recommendTie.ts — the same order the resamples and a
  * merge of shards break them by), in one plain sentence with what halving its step cap would change, how
  * far to trust its completion rate, the configurations it ties with (recommendTie.ts tieSentence), what
- * recorded runs cannot show of it (sweepOpenLoop.ts), and how sure the choice is (recommendSureness.ts); or,
+ * recorded runs cannot show of it (sweepOpenLoop.ts), what its figures on parts of session trees mean for
+ * whole sessions (sessionParts.ts), and how sure the choice is (recommendSureness.ts); or,
  * when none reaches the target, what the runs complete with no brakes, when known. Where runs carry ground
  * truth, each figure it compares and says counts tasks done (recommend.ts countedRow; sweepCounted.ts says so). Pure.
  */
@@ -13,6 +14,7 @@ import { tieOrderOf, tieSentence } from '../population/recommendTie.js';
 import { formatUsdNumber } from './money.js';
 import { percentText } from './percentText.js';
 import { openLoopOf } from './sweepOpenLoop.js';
+import { sessionPartsRecommendation } from './sessionParts.js';
 import { completionWords, countsTasksDone } from './sweepCounted.js';
 import type { SweepHeader, SweepRecommendation, SweepReport, SweepRow } from './sweepReport.js';
 
@@ -23,7 +25,7 @@ const usd = (value: number): string => formatUsdNumber(value);
  * paired resamples of the runs (one for a sweep, one per shard for a merge), joined here, for how sure the
  * choice is (absent: not said); `replayArgs`: the inputs and their flags, for the command that reproduces it.
  */
-export function recommendationOf(rows: readonly SweepRow[], header: Pick<SweepHeader, 'grid' | 'inputs'>, over: { target: number; replayArgs: string | undefined; resampled: readonly Resampled[] | undefined }): SweepRecommendation | null {
+export function recommendationOf(rows: readonly SweepRow[], header: Pick<SweepHeader, 'grid' | 'inputs' | 'warnings'>, over: { target: number; replayArgs: string | undefined; resampled: readonly Resampled[] | undefined }): SweepRecommendation | null {
   const { target, replayArgs, resampled } = over;
   const tieOrder = tieOrderOf((i) => rows[i]!.settings, header.grid);
   // Completion as the recommendation counts it: tasks done where runs carry ground truth (countedRow).
@@ -46,6 +48,9 @@ export function recommendationOf(rows: readonly SweepRow[], header: Pick<SweepHe
   text += ` How far to trust it: on ${row.runs} runs, ${words.rate} is ${percentText(interval[0])}–${percentText(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`;
   const openLoop = openLoopOf(rows, index, header);
   if (openLoop !== undefined) text += ` ${openLoop.text}`;
+  // Picked on runs that are parts of session trees (the header warns of them): what that means for whole sessions.
+  const parts = sessionPartsRecommendation(header.warnings);
+  if (parts !== undefined) text += ` ${parts}`;
   text += ` To reproduce it: loopcost replay ${replayArgs ?? '<the same inputs and price flags>'}${row.flags === '' ? '' : ` ${row.flags}`}`;
   const settings = rows.map((r) => r.settings);
   const howSure = resampled === undefined || resampled.length === 0 ? {} : { howSure: howSureOf(joinResampled(resampled, tieOrder), { chosen: index, settings, completed: done.completed, runs: row.runs, target, tiedWith }) };

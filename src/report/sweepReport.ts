@@ -45,7 +45,7 @@ export interface HalfStepCap {
 export interface SweepRow extends SweepMetrics {
   /** The grid values of this configuration (`max-steps=10,max-repeat=3`). */
   settings: string;
-  /** The command-line flags that reproduce it (`loopcost replay INPUTS <flags>`): the grid values and the flags given, as settingsFlags writes them. */
+  /** The command-line flags that reproduce it (`loopcost replay INPUTS <flags>`): the `--runs`/`--seed` given with scenario files, then the grid values and the flags given, as settingsFlags writes them. */
   flags: string;
   /** Its whole brake setting in `--try` syntax, the context (`--context`), tool-result cap and cache it ran with, and the model when re-priced. */
   brakes: string;

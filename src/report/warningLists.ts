@@ -7,17 +7,18 @@
  */
 import { isIdentity, type ContextStrategy } from '../context/strategy.js';
 import type { PromptCrossing } from '../population/project.js';
-import type { PopulationConfig } from '../population/run.js';
+import { holdsBrake, type PopulationConfig } from '../population/run.js';
 import type { PriceTable } from '../pricing/types.js';
 import { priceGapWarningsOf } from '../replay/priceGaps.js';
 import type { Trace } from '../trace/types.js';
 import { cacheIdleWarnings, type IdleCounts } from './cacheIdleWarning.js';
 import { importNotesWarnings, type ImportNotesSeen } from './importNotesWarning.js';
 import { oneRunWarnings } from './projectConfidenceText.js';
-import { recordedStrategyWarnings, statedStrategiesOf, type StatedStrategies } from './recordedStrategyWarning.js';
+import { rebuiltSpecsOf, rebuiltStrategiesOf, rebuiltStrategyWarnings, recordedStrategyWarnings, statedStrategiesOf, type StatedStrategies } from './recordedStrategyWarning.js';
 import { contextText, hasBrakes } from './settings.js';
 import { bySummaryStrategy, SummaryCallTally, summaryCallWarnings, type SummaryRun } from './summaryCallWarning.js';
-import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type ReportWarning, type UnrecordedInTree } from './warnings.js';
+import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type PartsSaid, type ReportWarning, type UnrecordedInTree } from './warnings.js';
+import type { SessionRuns } from './sessionParts.js';
 
 /** A configuration as the lists read it: its brakes and context. */
 type ConfigSaid = Pick<PopulationConfig, 'brakes' | 'strategy' | 'model'>;
@@ -30,11 +31,16 @@ export function noGroundTruthWarning(): ReportWarning {
   };
 }
 
-/** Recordings that state their strategy replay under it in the configurations of full context (recordedStrategyWarning.ts): where some do not, said so. */
-function statedStrategyWarnings(configs: readonly ConfigSaid[], stated: StatedStrategies | undefined): ReportWarning[] {
+/**
+ * Recordings that state their strategy replay under it in the configurations of full context (recordedStrategyWarning.ts): where some do not, said so;
+ * under the other configurations' contexts their full history is rebuilt (`rebuilt`: those runs, when the caller holds them; else rebuiltSpecsOf).
+ */
+function statedStrategyWarnings(configs: readonly ConfigSaid[], stated: StatedStrategies | undefined, rebuilt?: StatedStrategies): ReportWarning[] {
   const full = configs.filter((c) => isIdentity(c.strategy)).length;
-  if (full === 0) return [];
-  return recordedStrategyWarnings(stated, full === configs.length ? 'settings' : 'some configurations');
+  return [
+    ...(full === 0 ? [] : recordedStrategyWarnings(stated, full === configs.length ? 'settings' : 'some configurations')),
+    ...rebuiltStrategyWarnings(rebuilt ?? rebuiltSpecsOf(stated, configs.map((c) => c.strategy))),
+  ];
 }
 
 /** What the recorded runs' own headers tell (cli/actions/sweepHeaderFacts.ts RunHeaderFacts): each absent where no run has it. */
@@ -42,10 +48,25 @@ export interface HeaderFactsSaid {
   importNotes?: ImportNotesSeen;
   statedStrategies?: StatedStrategies;
   cacheIdle?: IdleCounts;
+  sessionRuns?: SessionRuns;
 }
+
+/** What a sweep's and a calibration's figures do with runs that are parts of session trees, and the way to see each session as one run. */
+const GRID_PARTS: Record<'sweep' | 'calibrate', Omit<PartsSaid, 'braked'>> = {
+  sweep: {
+    figures: "each configuration's runs, completions, cost per completed run and false stops",
+    remedy: "sweep --tree replays each session as one run, one loop under each configuration's brakes (a budget binding the whole tree)",
+  },
+  calibrate: {
+    figures: 'the false stops on recorded runs',
+    remedy: "calibrate has no --tree: sweep --tree replays each session as one run, one loop under each configuration's brakes (a budget binding the whole tree), its false stops counted by session",
+  },
+};
 
 /** The pieces of a sweep's or a calibration's warnings that depend on how the caller holds its runs. */
 export interface GridWarningPieces {
+  /** Whose warnings (the words of the session-parts warning). */
+  command: 'sweep' | 'calibrate';
   configs: readonly ConfigSaid[];
   /** The recorded runs (not a scenario file's). */
   recordedRuns: number;
@@ -57,7 +78,7 @@ export interface GridWarningPieces {
   windows: readonly ReportWarning[];
   /** What the scenario files among the inputs warn of (unread traces, fitted profiles, triggers, a fitted profile's context). */
   scenarioFiles?: readonly ReportWarning[];
-  /** `--tree`: the trees' started agents with no recording. */
+  /** `--tree`: the trees' started agents with no recording (and no session-parts warning: each tree is one run); absent: no --tree. */
   unrecorded?: readonly UnrecordedInTree[];
   facts: HeaderFactsSaid;
 }
@@ -72,7 +93,8 @@ export function gridWarningList(p: GridWarningPieces): ReportWarning[] {
     ...p.cache,
     ...p.windows,
     ...(p.scenarioFiles ?? []),
-    ...unrecordedAgentsWarnings(p.unrecorded ?? []),
+    // Without --tree: runs that are parts of session trees, each brake (anything but a per-request cap: holdsBrake) binding each part.
+    ...(p.unrecorded === undefined ? sessionPartsWarnings(new SessionParts().addCounted(p.facts.sessionRuns).parts(), { ...GRID_PARTS[p.command], braked: p.configs.some((c) => holdsBrake(c.brakes)) }) : unrecordedAgentsWarnings(p.unrecorded)),
     ...importNotesWarnings(p.facts.importNotes ?? { runs: 0, notes: 0 }),
     ...statedStrategyWarnings(p.configs, p.facts.statedStrategies),
     // Recorded runs' calls past the cache's lifetime, where a configuration models the cache (cacheIdleWarning.ts), as replay says them (counted over the whole recordings: sweepHeaderFacts.ts).
@@ -137,7 +159,7 @@ export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
     ...(p.scenarioFiles ?? []),
     ...(p.unrecorded === undefined ? sessionPartsWarnings(SessionParts.of(p.traces).parts(), parts) : unrecordedAgentsWarnings(p.unrecorded)),
     ...p.importNotes,
-    ...statedStrategyWarnings([config], statedStrategiesOf(p.traces)),
+    ...statedStrategyWarnings([config], statedStrategiesOf(p.traces), rebuiltStrategiesOf(p.traces, config.strategy)),
     ...projectSummaryWarnings(p.summaries),
   ];
 }

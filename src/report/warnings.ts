@@ -237,18 +237,41 @@ export function pastWindowWarnings(crossings: readonly (CrossedThreshold & { mod
 /** Runs that are parts of session trees, read as runs of their own (the count and the warning: sessionParts.ts). */
 export { SessionParts, sessionPartsWarnings, type PartsSaid } from './sessionParts.js';
 
-/** A session tree whose tool calls started agents (`startedAgentId`) that have no recording among the inputs. */
+/** A session tree whose tool calls started agents (`startedAgentId`) that have no recording among the inputs, or whose agents miss parts (`parts`: tree/partNumbers.ts). */
 export interface UnrecordedInTree {
   sessionId: string;
-  agents: readonly { agentId: string; startedBy: string; live: boolean }[];
+  agents: readonly { agentId: string; startedBy: string; live: boolean; parts?: readonly number[] }[];
 }
 
 /**
- * Agents a session tree started with no recording among the inputs, one line per tree: their calls are not
- * replayed, so the tree's totals leave them out (and no brake of the tree counts them). Said with how to
- * record them: a live loop's sub-agent spec's `recorder`, or an imported session's sub-agent logs.
+ * Parts of a tree's agents no input holds (below each agent's last: `main`'s part 2 of parts 1 and 3), one
+ * line per tree: the tree's totals leave their calls out, and the parts given keep their numbers.
+ */
+function unrecordedPartsWarning(sessionId: string, agents: readonly { agentId: string; parts: readonly number[] }[]): ReportWarning[] {
+  if (agents.length === 0) return [];
+  const each = agents.map(({ agentId, parts }) => `${agentId}'s ${parts.length === 1 ? 'part' : 'parts'} ${someNames(parts.map(String))}`);
+  const one = agents.length === 1 && agents[0]!.parts.length === 1;
+  const message =
+    `session ${sessionId}: ${someNames(each)} ${one ? 'is' : 'are'} not among the inputs: the tree's totals leave ${one ? 'its' : 'their'} calls and cost out, and no brake counts them ` +
+    `(the parts given keep their numbers); give ${one ? 'its file' : 'their files'} with the session's`;
+  return [{ code: 'unrecorded_parts', message }];
+}
+
+/**
+ * What a session tree's inputs leave out, one line per tree of each kind: agents it started with no
+ * recording among the inputs (`unrecorded_subagents`), then parts of its agents no input holds
+ * (`unrecorded_parts`). Their calls are not replayed, so the tree's totals leave them out (and no brake of
+ * the tree counts them). Said with how to record them: a live loop's sub-agent spec's `recorder`, or an
+ * imported session's sub-agent logs.
  */
 export function unrecordedAgentsWarnings(trees: readonly UnrecordedInTree[]): ReportWarning[] {
+  const started = trees.map((tree) => ({ sessionId: tree.sessionId, agents: tree.agents.filter((agent) => agent.parts === undefined) }));
+  const parts = trees.flatMap((tree) => unrecordedPartsWarning(tree.sessionId, tree.agents.flatMap(({ agentId, parts }) => (parts === undefined ? [] : [{ agentId, parts }]))));
+  return [...startedAgentsWarnings(started), ...parts];
+}
+
+/** The `unrecorded_subagents` line of each tree that started agents with no recording among the inputs. */
+function startedAgentsWarnings(trees: readonly UnrecordedInTree[]): ReportWarning[] {
   return trees
     .filter((tree) => tree.agents.length > 0)
     .map((tree) => {

@@ -86,10 +86,17 @@ describe('a summary call made is one of the run’s calls, as its recording’s 
 
   it('replay under a summary strategy counts the summary calls it makes among its calls, in every engine (the run driven the same)', async () => {
     // The summary call (the 4th) answered with text: one that answers none compacts nothing (emptySummary.test.ts).
-    const { recording: recorded } = await liveRun([step(1), step(2), step(3), { ...step(4), text: 'so far' }, step(5), done]);
+    const { live, recording: recorded } = await liveRun([step(1), step(2), step(3), { ...step(4), text: 'so far' }, step(5), done]);
     // Its prompts unrecorded (as parity.test.ts drives summary strategies: sized by the context, the same in both).
-    const recording = { ...recorded, calls: recorded.calls.map(({ inputTokens: _i, cachedInputTokens: _c, ...call }) => call) };
+    const stripped = { ...recorded, calls: recorded.calls.map(({ inputTokens: _i, cachedInputTokens: _c, ...call }) => call) };
     const settings: Settings = { brakes: NO_BRAKES, strategy: { ...strategy, cache: 'recorded' }, pricing: MINI };
+    // Under the strategy its header states, the recording is replayed as its loop ran it: its summary call counted once.
+    const asRan = replayFigures(stripped, settings);
+    expect([asRan.calls, asRan.summaryCalls]).toEqual([live.calls, 1]);
+    expect(replayTrace(stripped, { brakes: NO_BRAKES, strategy: settings.strategy, prices: handTable(MINI), pricing: MINI, engine: 'readable' }).modelCalls).toBe(live.calls);
+    // A recording that states no context is full history: the summary strategy then makes its own summary calls, each a call.
+    const { context: _context, ...header } = stripped.header;
+    const recording = { ...stripped, header };
     const replayed = replayFigures(recording, settings);
     expect(replayed.summaryCalls).toBeGreaterThan(0);
     expect(replayed.calls).toBe(recording.calls.length + replayed.summaryCalls);

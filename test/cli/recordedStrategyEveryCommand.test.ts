@@ -3,7 +3,8 @@
  * recordings as replay says it: a live run's recording that states its context strategy (header `context`)
  * replays, under full context, as its loop ran it — in sweep (units on one thread or two, --tree), calibrate,
  * project (and --tree) and check (and --tree) as in replay and whatif, so each report says so in the same line.
- * Under another context nothing is said; a sweep whose grid sweeps the context says in which configurations.
+ * Under another context it is not said: there the runs' full history is rebuilt first, and every command says that
+ * (`recorded_strategy_rebuilt`); a sweep whose grid sweeps the context says in which configurations.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,9 +40,14 @@ function recordings(): { dir: string; files: string[] } {
 type Warning = { code: string; message: string };
 
 async function said(...argv: string[]): Promise<Warning[]> {
+  return saidOf('recorded_strategy', argv);
+}
+
+/** The warnings of `code` the command `argv` says (JSON). */
+async function saidOf(code: string, argv: readonly string[]): Promise<Warning[]> {
   const r = await cli(...argv, '--format', 'json');
   expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
-  return ((JSON.parse(r.stdout).warnings ?? []) as Warning[]).filter((w) => w.code === 'recorded_strategy');
+  return ((JSON.parse(r.stdout).warnings ?? []) as Warning[]).filter((w) => w.code === code);
 }
 
 function checkScenario(dir: string, name: string, files: readonly string[], context?: string): string {
@@ -82,16 +88,28 @@ describe('recorded_strategy under every command that replays recordings', () => 
     const windowed = checkScenario(dir, 'w.yaml', files, 'window:2');
     expect(await said('check', windowed, b)).toEqual(await said('replay', ...files.slice(1)));
     expect(await said('check', windowed)).toEqual([]);
+    // Those runs are rebuilt to full history first, said as replay says it.
+    expect(await saidOf('recorded_strategy_rebuilt', ['check', windowed])).toEqual(await saidOf('recorded_strategy_rebuilt', ['replay', ...files, '--context', 'window:2']));
   });
 
-  it('a sweep whose grid sweeps the context says the configurations of full context; under other contexts nothing is said', async () => {
+  it('a sweep whose grid sweeps the context says the configurations of full context; under other contexts, that the runs are rebuilt', async () => {
     const { files } = recordings();
     const swept = await said('sweep', ...files, '--grid', 'context=full,window:2');
     expect(swept).toHaveLength(1);
-    expect(swept[0]!.message).toContain('(mask:1 ×2, window:3 ×1) replay as their loop ran them, under that strategy, in the configurations of context full (not under full history)');
-    expect(await said('sweep', ...files, '--grid', 'context=window:1,window:2')).toEqual([]);
-    expect(await said('sweep', ...files, '--grid', 'max-steps=10,20', '--context', 'window:2')).toEqual([]);
-    expect(await said('project', ...files, '--runs-per-day', '10', '--context', 'window:2')).toEqual([]);
+    expect(swept[0]!.message).toContain("(mask:1 ×2, window:3 ×1) replay as their loop ran them, under that strategy, in the configurations of context full or of their own; in those of the grid's other contexts, their full history rebuilt first");
+    const rebuilt = await saidOf('recorded_strategy_rebuilt', ['replay', ...files, '--context', 'window:2']);
+    expect(rebuilt.map((w) => w.message)).toEqual([expect.stringContaining('3 runs recorded by the real loop under a context strategy their recordings state (mask:1 ×2, window:3 ×1) are rebuilt to full history')]);
+    const elsewhere = [
+      ['sweep', ...files, '--grid', 'context=full,window:2'],
+      ['sweep', ...files, '--grid', 'context=window:1,window:2'],
+      ['sweep', ...files, '--grid', 'max-steps=10,20', '--context', 'window:2'],
+      ['project', ...files, '--runs-per-day', '10', '--context', 'window:2'],
+      ['whatif', ...files, '--try', 'max-steps=3', '--context', 'window:2'],
+      ['replay', '--tree', ...files, '--context', 'window:2'],
+      ['sweep', '--tree', ...files, '--grid', 'max-steps=10,20', '--context', 'window:2'],
+    ];
+    for (const argv of elsewhere.slice(1)) expect(await said(...argv), argv.join(' ')).toEqual([]);
+    for (const argv of elsewhere) expect(await saidOf('recorded_strategy_rebuilt', argv), argv.join(' ')).toEqual(rebuilt);
   });
 
   it('a table says it in a warning line; CSV on stderr', async () => {

@@ -31,7 +31,7 @@ describe('replay counts false stops as check and sweep do', () => {
     expect(replay.falseStopsJudged).toEqual({ byGroundTruth: 200, byRecordedEnd: 0 });
     expect(replay.falseStops! / replay.completeWithoutBrakes!).toBe(replay.falseStopRate);
     const text = (await cli('replay', ...MIX)).stdout;
-    expect(text).toMatch(new RegExp(`^false stops +${replay.falseStops} \\(20\\.53% of the ${replay.completeWithoutBrakes} runs that complete with no brakes; by ground truth\\)$`, 'm'));
+    expect(text).toMatch(new RegExp(`^false stops +${replay.falseStops} \\(20\\.5% of the ${replay.completeWithoutBrakes} runs that complete with no brakes; by ground truth\\)$`, 'm'));
   });
 
   it("recorded runs by their recordings' end: sweep's falseStops and falseStopRate for the same brakes", async () => {

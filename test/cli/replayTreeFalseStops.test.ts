@@ -28,7 +28,7 @@ describe('replay --tree: false stops against each no-brake tree, as sweep --tree
     expect(summary).toMatchObject({ falseStops: 2, falseStopRate: 1, completeWithoutBrakes: 2, falseStopsJudged: { byGroundTruth: 0, byRecordedEnd: 2 } });
     const text = await cli('replay', SHARED, '--tree', '--max-cost', '2');
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/^false stops: 2 \(100% of the 2 trees that complete with no brakes; by their recordings' end\)\novershoot past the budget: /m);
+    expect(text.stdout).toMatch(/^false stops: 2 \(100\.0% of the 2 trees that complete with no brakes; by their recordings' end\)\novershoot past the budget: /m);
   });
 
   it('a step cap one tree passes, and per-agent limits: equal to sweep --tree', async () => {

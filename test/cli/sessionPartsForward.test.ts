@@ -31,11 +31,11 @@ describe('replay of session parts, without --tree', () => {
     expect(r.code, r.stderr).toBe(0);
     const message = partsWarning(r.stdout)!;
     expect(message).toMatch(/^\d+ runs are parts of 1 session tree /);
-    expect(message).toContain("the summary's runs, cost per run and cost per completed task count each part as one, not each session");
+    expect(message).toContain("the summary's runs, cost per run and cost per completed run count each part as one, not each session");
     expect(message).toContain('--tree replays each session as one loop');
     expect(message).not.toContain('each brake binds');
     const table = await cli('replay', SESSION);
-    expect(flat(table.stdout)).toContain('cost per completed task count each part as one');
+    expect(flat(table.stdout)).toContain('cost per completed run count each part as one');
   });
 
   it('says both under a brake', async () => {

@@ -32,7 +32,7 @@ describe('sweep → replay', () => {
     const summary = JSON.parse(replay.stdout).summary;
     expect(summary.totalCostUsd).toBe(recommended.costUsd);
     expect(summary.completionRate).toBe(recommended.completionRate);
-    expect(summary.costPerCompletedTaskUsd).toBe(recommended.costPerCompletedUsd);
+    expect(summary.costPerCompletedRunUsd).toBe(recommended.costPerCompletedUsd);
   });
 
   it('scenario files: the flags replay them as the sweep ran them, each under its own brakes, context and cache with the flags and grid values on top', async () => {

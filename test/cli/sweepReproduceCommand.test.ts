@@ -1,7 +1,7 @@
 /**
  * The sweep's recommendation prints the command that reproduces it: `loopcost replay` with the inputs
- * and the read and price flags given (and the synthetic runs' count and seed), each word quoted for a
- * shell, then the row's flags. It used to print `loopcost replay <the same inputs and price flags> …`
+ * and the read and price flags given, each word quoted for a shell, then the row's flags (which start with
+ * the synthetic runs' count and seed given). It used to print `loopcost replay <the same inputs and price flags> …`
  * though the command knew both. The command, split as a shell splits it, replays to the row's figures.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -28,7 +28,9 @@ describe('sweep --target-completion: the command that reproduces the recommendat
     expect(sweep.code, sweep.stderr).toBe(0);
     const recommended = JSON.parse(sweep.stdout).recommendation;
     const quoted = `'${scenario.replace(/'/g, "'\\''")}'`;
-    expect(recommended.text).toContain(`To reproduce it: loopcost replay ${quoted} --prices-as-of 2025-06-01 --runs 30 --seed 3 ${recommended.flags}`);
+    // The runs' count and seed start the row's flags (sweepRunFlags.test.ts), said once.
+    expect(recommended.flags).toBe('--runs 30 --seed 3 --max-steps 20');
+    expect(recommended.text).toContain(`To reproduce it: loopcost replay ${quoted} --prices-as-of 2025-06-01 ${recommended.flags}`);
     expect(recommended.text).not.toContain('<the same inputs');
     const command = recommended.text.slice(recommended.text.indexOf('loopcost replay ') + 'loopcost '.length);
     const words = shellWords(command);

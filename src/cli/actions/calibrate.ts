@@ -89,7 +89,7 @@ function calibrateWarnings(args: { prepared: PreparedSweep; figures: ReturnType<
     return strategy === undefined ? [] : [{ strategy, runs: figures[i]!.synthetic.runs + figures[i]!.recorded.runs, summaryCalls: figures[i]!.summaryCalls }];
   });
   return [
-    ...gridWarnings({ setup: prepared, recordedRuns: args.recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs: args.inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces) }),
+    ...gridWarnings({ command: 'calibrate', setup: prepared, recordedRuns: args.recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs: args.inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces) }),
     ...configurationSummaryWarnings(summaryRuns),
   ];
 }

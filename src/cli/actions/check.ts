@@ -47,7 +47,8 @@ import { checkCacheWarnings, fittedProfileWarnings } from './scenarioWarnings.js
 import { priceGapWarningsOf } from '../../replay/priceGaps.js';
 import { checkTriggerWarnings } from './scenarioTriggers.js';
 import { importNotesTallyOf } from './runNotes.js';
-import { recordedStrategyWarnings, statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
+import { rebuiltStrategyWarnings, recordedStrategyWarnings, statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
+import { rebuiltUnder } from '../../replay/recordedStrategy.js';
 import { checkStrategyOpenLoopWarnings } from './checkStrategyOpenLoop.js';
 import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
@@ -198,6 +199,7 @@ function checkWarnings(args: {
     ...importNotesTallyOf(recorded).warnings(),
     // Recordings that state their strategy, replayed under a scenario's full context, replay under it (recordedStrategyWarning.ts): each run once.
     ...recordedStrategyWarnings(statedStrategiesOf(new Set(traces.flatMap((runs, i) => (isIdentity(checks[i]!.traceStrategy) ? runs : []))))),
+    ...rebuiltStrategyWarnings(statedStrategiesOf(new Set(traces.flatMap((runs, i) => runs.filter((run) => rebuiltUnder(run, checks[i]!.traceStrategy)))))),
     ...nothingCheckedWarnings(scenarios, { ...(drift === undefined ? {} : { drift }), ...(opts.updateBaseline === undefined ? {} : { writes: opts.updateBaseline }) }),
   ];
 }

@@ -14,7 +14,7 @@ import { completesWithoutBrakes, isFalseStop, type JudgedBaseline, type RunPair 
 import { stopCodeOf } from '../../kernel/stopCodes.js';
 import { taskDoneCostsPico } from '../../population/taskDoneCost.js';
 import { sweepPairs } from '../../population/sweep.js';
-import { upperShareBound } from '../../population/projectConfidence.js';
+import { upperShareBound, type CostStratum } from '../../population/projectConfidence.js';
 import { tooManySimulatedDays } from '../../population/projectDays.js';
 import { buildProjectReport, renderProject, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
 import { percentText } from '../../report/percentText.js';
@@ -35,7 +35,7 @@ import type { GivenFlag } from './inputs.js';
 import { refuseRunsPastHeap } from '../runsHeap.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 import { sweepTookOwn } from './sweepTook.js';
-import { fittedStrata, partCacheWarnings, partRecords, partSummaryRuns, partWindowWarnings, projectConfig, projectedRuns, worstCaseOverParts, type RunsPart } from './projectParts.js';
+import { fittedStrata, runsStandingFor, partCacheWarnings, partRecords, partSummaryRuns, partWindowWarnings, projectConfig, projectedRuns, worstCaseOverParts, type RunsPart } from './projectParts.js';
 import type { ProjectPart } from '../../report/projectParts.js';
 import { tallyDropping } from './sweepDrop.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
@@ -65,30 +65,40 @@ function share(flag: string, value: string): number {
  * (groundTruth.ts): with ground truth (synthetic runs, generated traces) the runs whose task is done with
  * no brakes, each at its no-brake cost up to the step it is done at (taskDoneCost.ts: an asker that keeps
  * asking is allowed its task, not the useless rest); recorded runs those that complete, at their whole cost.
- * Verified replayed under it: the budget stops that are false stops.
+ * Verified replayed under it: the budget stops that are false stops. Its bounds on new runs are of the runs
+ * these stand for (`strata`: a fitted profile's runs the recorded runs it was fitted to, runsStandingFor).
  */
-function suggestedCap(prepared: PreparedSweep, config: PopulationConfig, pairs: readonly RunPair[], target: number): SuggestedCap {
+function suggestedCap(prepared: PreparedSweep, of: { config: PopulationConfig; pairs: readonly RunPair[]; target: number; strata: CostStratum[] | undefined }): SuggestedCap {
+  const { config, pairs, target } = of;
   const doneCosts = prepared.trees === undefined ? taskDoneCostsPico(prepared.population, config, prepared.prices) : [];
-  const judgedRuns = pairs.filter((p) => p.baseline.truth !== undefined && completesWithoutBrakes(judged(p.baseline))).length;
-  const completed = pairs.flatMap((p, i) => (completesWithoutBrakes(judged(p.baseline)) ? [doneCosts[i] ?? p.baseline.costPico] : []));
+  const completes = pairs.map((p) => completesWithoutBrakes(judged(p.baseline)));
+  const judgedRuns = pairs.filter((p, i) => p.baseline.truth !== undefined && completes[i]).length;
+  const completed = pairs.flatMap((p, i) => (completes[i] ? [doneCosts[i] ?? p.baseline.costPico] : []));
   const cap = suggestCapPico(completed, target);
   const n = completed.length;
-  const bound = capBoundShare(n);
   const needed = runsToClaim(target);
-  let stopped = 0;
-  if (cap !== undefined) {
-    // Every part's runs under the cap (a scenario file's own brakes too: run.ts withBrakes).
-    const capped = withBrakes(config, (brakes) => ({ ...brakes, maxCostPico: cap, budgetMode: 'check' as const }));
-    const underCap = prepared.trees === undefined ? sweepPairs(prepared.population, [capped], prepared.prices)[0]! : prepared.trees.pairs(capped);
-    stopped = underCap.filter((p) => p.run.stopReason === 'budget' && isFalseStop(stopCodeOf(p.run.stopReason), p.run.steps, judged(p.baseline))).length;
-  }
+  const stops = cap === undefined ? [] : falseStopsUnder(prepared, config, cap);
+  const stopped = stops.filter(Boolean).length;
+  // The bounds on new runs: of the runs these stand for (a fitted profile's: so --runs cannot narrow them), at least one of any.
+  const standsFor = of.strata === undefined ? undefined : { completedRuns: n === 0 ? 0 : Math.max(1, runsStandingFor(of.strata, completes)), stopped: runsStandingFor(of.strata, stops) };
+  const boundRuns = standsFor?.completedRuns ?? n;
+  const bound = capBoundShare(boundRuns);
   // The cap is verified as a plain budget (checked after each call): say so where the runs predict.
   const modeFlag = [config, ...(config.perScenario ?? [])].every((own) => own === undefined || own.brakes.budgetMode === 'check') ? '' : ' --budget-mode check';
   const largestPico = n === 0 ? undefined : completed.reduce((a, b) => Math.max(a, b), 0);
   // One-sided 95%, as the distribution-free bound beside it (projectConfidence.ts upperShareBound).
-  const upperShare = n === 0 ? 0 : upperShareBound(stopped, n);
-  const text = suggestCapText({ share: target, capPico: cap, largestPico, completedRuns: n, judgedRuns, truthRuns: pairs.filter((p) => p.baseline.truth !== undefined).length, stopped, upperShare, boundShare: bound, runsToClaim: needed, modeFlag });
-  return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, stoppedUpperShare: upperShare, boundShare: bound, runsToClaim: needed, text };
+  const upperShare = boundRuns === 0 ? 0 : upperShareBound(standsFor?.stopped ?? stopped, boundRuns);
+  const truthRuns = pairs.filter((p) => p.baseline.truth !== undefined).length;
+  const text = suggestCapText({ share: target, capPico: cap, largestPico, completedRuns: n, judgedRuns, truthRuns, stopped, upperShare, boundShare: bound, runsToClaim: needed, modeFlag, ...(standsFor === undefined ? {} : { standsFor }) });
+  return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, ...(standsFor === undefined ? {} : { standsFor }), stoppedUpperShare: upperShare, boundShare: bound, runsToClaim: needed, text };
+}
+
+/** Each run (in the pairs' order) replayed under a budget at `capPico`: whether it is a false stop of the budget. */
+function falseStopsUnder(prepared: PreparedSweep, config: PopulationConfig, capPico: number): boolean[] {
+  // Every part's runs under the cap (a scenario file's own brakes too: run.ts withBrakes).
+  const capped = withBrakes(config, (brakes) => ({ ...brakes, maxCostPico: capPico, budgetMode: 'check' as const }));
+  const underCap = prepared.trees === undefined ? sweepPairs(prepared.population, [capped], prepared.prices)[0]! : prepared.trees.pairs(capped);
+  return underCap.map((p) => p.run.stopReason === 'budget' && isFalseStop(stopCodeOf(p.run.stopReason), p.run.steps, judged(p.baseline)));
 }
 
 /** A pair's baseline as the ground-truth rule reads it. */
@@ -135,7 +145,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const { prepared, config, pairs, crossings, parts, suggestCap } = await tallyDropping({ prepared: read, opts: sweepOpts, io }, (prepared) => {
     const config = projectConfig(prepared);
     const { pairs, crossings, parts } = projectedRuns(prepared, config);
-    const suggestCap = target === undefined || pairs.length === 0 ? undefined : suggestedCap(prepared, config, pairs, target);
+    const suggestCap = target === undefined || pairs.length === 0 ? undefined : suggestedCap(prepared, { config, pairs, target, strata: fittedStrata(parts, pairs).strata });
     return { prepared, config, pairs, crossings, parts, suggestCap };
   });
   const runsPerDay = flags.runsPerDay ?? defaultRunsPerDay(prepared);

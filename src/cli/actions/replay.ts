@@ -64,7 +64,7 @@ export interface ReplayCommand {
 }
 
 /** What replay's summary counts each part of a session tree as (without --tree: one run, one task): the session_parts warning's words. */
-export const REPLAY_PART_FIGURES = "the summary's runs, cost per run and cost per completed task";
+export const REPLAY_PART_FIGURES = "the summary's runs, cost per run and cost per completed run";
 
 /** The files `--report-dir` writes. */
 const REPORT_FILES = ['replay.json', 'replay.csv', 'replay.txt', 'replay-chart.txt', 'replay-steps.csv'];
@@ -194,6 +194,7 @@ function replayReportArgs(command: ReplayCommand, shared: ReplayShared, ran: { r
     pricesNote: notes.pricesNote(),
     recordedContext: notes.recordedContext(),
     ...(anyBrakeOn(command) ? { falseStops: shared.falseStops.figures() } : {}),
+    doneCounts: shared.falseStops.doneCounts(),
     pricedAsOf: (source: string) => notes.priceDay(source),
     ...(command.model === undefined ? {} : { model: command.model }),
     ...(shown.latency === undefined ? {} : { latency: shown.latency }),

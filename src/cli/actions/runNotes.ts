@@ -19,7 +19,7 @@ import { UnpricedSearches, unpricedSearchesOf, type UnpricedRunSearches } from '
 import { contextText } from '../../report/settings.js';
 import { cachePriceWarnings, openLoopWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, SessionParts, sessionPartsWarnings, type PartsSaid, type ReportWarning } from '../../report/warnings.js';
 import { recordedStrategyOf } from '../../replay/recordedStrategy.js';
-import { recordedContextText, recordedStrategyWarnings } from '../../report/recordedStrategyWarning.js';
+import { rebuiltStrategyWarnings, recordedContextText, recordedStrategyWarnings } from '../../report/recordedStrategyWarning.js';
 import { WindowlessModels } from '../../population/modelWindow.js';
 import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
@@ -36,8 +36,10 @@ export interface RunNote {
   recordedCost?: { computedPico: number; recordedPico: number };
   /** The session tree the run is a part of (header.agent), when it is one. */
   sessionId?: string;
-  /** The context strategy its recording states and it replays under (replay/recordedStrategy.ts), when it does. */
+  /** The context strategy its recording states and it replays under (replay/recordedStrategy.ts), when it does under full context. */
   ranUnder?: string;
+  /** The context strategy its recording states when it replays under another, its full history rebuilt (recordedStrategy.ts recordingUnder). */
+  rebuiltFrom?: string;
   /** Its importer's notes (header.importedFrom.notes), but those warned of on stderr already (missingTranscripts.ts). */
   importNotes?: readonly string[];
   /** Its web searches, when the table prices them at $0 (pricing/unpricedSearches.ts). */
@@ -96,6 +98,8 @@ export class RunNotes {
   private readonly sessionRuns = new SessionParts();
   /** Runs replayed under the strategy their recording states, by its spec. */
   private readonly ranUnder = new Map<string, number>();
+  /** Runs replayed under another strategy than their recording states, their full history rebuilt, by its spec. */
+  private readonly rebuiltFrom = new Map<string, number>();
   private readonly importNotes = new ImportNotesTally();
   private readonly unpricedSearches = new UnpricedSearches();
   private readonly cacheIdle = new CacheIdleTally();
@@ -124,12 +128,15 @@ export class RunNotes {
     const check = this.options.model === undefined ? recordedCostCheckOf(trace, pricing) : undefined;
     if (check) note.recordedCost = check;
     if (trace.header.agent !== undefined) note.sessionId = trace.header.agent.sessionId;
-    if (recordedStrategyOf(trace, this.options.strategy) !== undefined) note.ranUnder = trace.header.context!.spec;
+    // Replayed as its loop ran it: said where the settings line names full context (under its own strategy, the line names it); else rebuilt.
+    const asRan = recordedStrategyOf(trace, this.options.strategy) !== undefined;
+    if (asRan && isIdentity(this.options.strategy)) note.ranUnder = trace.header.context!.spec;
+    else if (!asRan && trace.header.context !== undefined) note.rebuiltFrom = trace.header.context.spec;
     const importNotes = importNotesOf(trace);
     if (importNotes !== undefined) note.importNotes = importNotes;
     const unpriced = unpricedSearchesOf(recordedWebSearches(trace), pricing, trace.header);
     if (unpriced !== undefined) note.unpricedSearches = unpriced;
-    const callsMade = ran === undefined ? undefined : recordedCallsMade(ran, note.ranUnder !== undefined);
+    const callsMade = ran === undefined ? undefined : recordedCallsMade(ran, asRan);
     const idle = this.options.strategy.cache === 'on' ? idleCallsOf(trace, { latency: this.options.latency, callsMade }) : 0;
     if (idle > 0) note.cacheIdleCalls = idle;
     if (idle > 0 && callsMade === undefined) note.cacheIdleOverWholeRecording = true;
@@ -141,6 +148,7 @@ export class RunNotes {
     if (note.recordedCost) this.priceGaps.addCheck(note.pricing.model, note.recordedCost);
     this.sessionRuns.add(note.sessionId);
     if (note.ranUnder !== undefined) this.ranUnder.set(note.ranUnder, (this.ranUnder.get(note.ranUnder) ?? 0) + 1);
+    if (note.rebuiltFrom !== undefined) this.rebuiltFrom.set(note.rebuiltFrom, (this.rebuiltFrom.get(note.rebuiltFrom) ?? 0) + 1);
     this.importNotes.add(note.source, note.importNotes);
     this.unpricedSearches.add(note.unpricedSearches);
     this.cacheIdle.add(note.cacheIdleCalls, note.cacheIdleOverWholeRecording === true);
@@ -181,6 +189,7 @@ export class RunNotes {
       ...this.windowless.warnings(),
       ...sessionPartsWarnings(this.sessionRuns.parts(), { ...this.options.parts, braked: this.options.partsBraked === true }),
       ...(this.options.contextSaid === true && this.recordedContext() !== undefined ? [] : recordedStrategyWarnings(this.ranUnder)),
+      ...rebuiltStrategyWarnings(this.rebuiltFrom),
       ...this.importNotes.warnings(),
       ...this.unpricedSearches.warnings(),
     ];

@@ -125,7 +125,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead & NoBrakesCounted; 
     ...completion.notes,
   ];
   const took = sweepTookOwn({ ...prepared, recordedCaches: read.recordedCaches });
-  const warnings = [...inputWarningsOf(args.io), ...gridWarnings({ setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), headerFacts: read.headerFacts })];
+  const warnings = [...inputWarningsOf(args.io), ...gridWarnings({ command: 'sweep', setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), headerFacts: read.headerFacts })];
   return sweepHeader({
     // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
     settings: reportSettings({

@@ -1,7 +1,7 @@
 /**
  * What a sweep's (a calibration's) warnings say of its recorded runs' own headers, counted run by run:
- * their importers' notes (importNotesWarning.ts) and the context strategies their recordings state
- * (recordedStrategyWarning.ts). One value, carried through the same per-file, per-unit and per-thread
+ * their importers' notes (importNotesWarning.ts), the context strategies their recordings state
+ * (recordedStrategyWarning.ts) and the session trees they are parts of (sessionParts.ts). One value, carried through the same per-file, per-unit and per-thread
  * plumbing (sweepStream.ts, sweepUnits.ts, sweepShares.ts) and joined by one merge, so another such fact
  * is one field here: its tally in RunHeaderFactsTally, its warning in sweepWarnings.ts.
  *
@@ -15,6 +15,7 @@ import type { Trace } from '../../trace/types.js';
 import { importNotesOf } from './runNotes.js';
 import { CacheIdleTally, idleCallsOf, idleCallsOfCompiled, type IdleCounts } from '../../report/cacheIdleWarning.js';
 import { handedOverCompiled } from '../../replay/compiledRuns.js';
+import { SessionParts, type SessionRuns } from '../../report/sessionParts.js';
 
 /** Facts of runs' headers (plain data: a worker thread sends them), each absent where none of the runs has it. */
 export interface RunHeaderFacts {
@@ -24,6 +25,8 @@ export interface RunHeaderFacts {
   statedStrategies?: StatedStrategies;
   /** Calls that came after the cache's lifetime by their recorded latencies (report/cacheIdleWarning.ts), their runs and what they were counted over (the whole recordings); absent: none. */
   cacheIdle?: IdleCounts;
+  /** The runs that are parts of a session tree (`header.agent`), by session; absent: none. */
+  sessionRuns?: SessionRuns;
 }
 
 /** Facts of some runs (a sweep unit's) and where they come among the inputs (the unit's `order`: sweepUnits.ts). */
@@ -37,6 +40,7 @@ export class RunHeaderFactsTally {
   private readonly notes = new ImportNotesTally();
   private readonly stated = new StatedStrategyTally();
   private readonly idle = new CacheIdleTally();
+  private readonly sessions = new SessionParts();
 
   /** One run, read after those counted so far. */
   add(trace: Trace): this {
@@ -46,6 +50,7 @@ export class RunHeaderFactsTally {
     const compiled = handedOverCompiled(trace);
     // No setting's replay at hand: counted over the whole recording.
     this.idle.add(compiled === undefined ? idleCallsOf(trace) : idleCallsOfCompiled(compiled), true);
+    this.sessions.add(trace.header.agent?.sessionId);
     return this;
   }
 
@@ -54,6 +59,7 @@ export class RunHeaderFactsTally {
     if (facts?.importNotes !== undefined) this.notes.addSeen(facts.importNotes);
     this.stated.addCounted(facts?.statedStrategies);
     this.idle.addCounted(facts?.cacheIdle);
+    this.sessions.addCounted(facts?.sessionRuns);
     return this;
   }
 
@@ -63,7 +69,8 @@ export class RunHeaderFactsTally {
     const stated = this.stated.counted();
     const counted = this.idle.counted();
     const idle = counted === undefined ? {} : { cacheIdle: counted };
-    return { ...(notes.runs === 0 ? {} : { importNotes: notes }), ...(stated === undefined ? {} : { statedStrategies: stated }), ...idle };
+    const sessionRuns = this.sessions.counted();
+    return { ...(notes.runs === 0 ? {} : { importNotes: notes }), ...(stated === undefined ? {} : { statedStrategies: stated }), ...idle, ...(sessionRuns === undefined ? {} : { sessionRuns }) };
   }
 }
 
@@ -76,7 +83,7 @@ export function runHeaderFactsOf(traces: Iterable<Trace>): RunHeaderFacts {
 
 /** Whether `facts` say anything (a part saying nothing need not be sent). */
 export function saysAnything(facts: RunHeaderFacts): boolean {
-  return facts.importNotes !== undefined || facts.statedStrategies !== undefined || facts.cacheIdle !== undefined;
+  return facts.importNotes !== undefined || facts.statedStrategies !== undefined || facts.cacheIdle !== undefined || facts.sessionRuns !== undefined;
 }
 
 /** The one merge: parts counted apart (units, on whichever thread) joined in the inputs' order, as one tally of them all in that order counts them. */

@@ -16,7 +16,7 @@ import { costQuantilesInPlace, type CostQuantiles } from '../../metrics/costQuan
 import { mergeSweepTallies, sweepTallyMetrics, type SweepTally } from '../../population/sweep.js';
 import type { SweepRow } from '../../report/sweepReport.js';
 import type { CliIO } from '../io.js';
-import { sayNoModelCall, traceInputs, type GivenFlag } from './inputs.js';
+import { sayIdleScenarioFlags, sayNoModelCall, traceInputs, type GivenFlag } from './inputs.js';
 import { addHalfStepCaps, halvedCaps, type SweepFlags, type SweepSetup } from './sweepWork.js';
 import { rowsOf } from './sweepTook.js';
 import { pricedRunsOf } from './scenarioWarnings.js';
@@ -117,7 +117,7 @@ async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: S
     const slice = setup.configurations.slice(range.from, range.to);
     const tallies = mergedTallies(first.map((reply) => reply.tallies));
     const quantiles = await selectedOnEveryThread(tallies, sweeps);
-    const rows = rowsOf(slice, tallies.map((tally, c) => sweepTallyMetrics(tally, quantiles[c])), { took: { recordedCaches: read.recordedCaches, scenarios: setup.scenarios, fixed: setup.fixed } });
+    const rows = rowsOf(slice, tallies.map((tally, c) => sweepTallyMetrics(tally, quantiles[c])), { took: { recordedCaches: read.recordedCaches, scenarios: setup.scenarios, fixed: setup.fixed, runFlags: setup.runFlags } });
     const halved = halvedCaps(slice, rows, setup.targetCompletion);
     const second = await Promise.all(sweeps.map((sweep) => sweep.halve(halved.map((h) => h.config))));
     if (halved.length > 0) addHalfStepCaps(rows, halved, merged(second));
@@ -153,6 +153,7 @@ function sayBadAndMissing(first: readonly UnitsTallies[], inputs: ReturnType<typ
   const skipped = first.flatMap((reply) => reply.skipped).sort((a, b) => a.order - b.order);
   for (const { bad } of skipped) for (const input of bad) inputs.markBad(input.file, new UserError(input.issues));
   const skippedBad = inputs.finish();
+  sayIdleScenarioFlags(io, inputs);
   sayNoModelCall(io, inputs);
   sayInputWarning(io, skippedInputsWarning(skippedBad, inputs.inputCount), skippedMessage(skippedBad, inputs.inputCount));
   const missing = first.flatMap((reply) => reply.missingTranscripts ?? []).sort((a, b) => a.order - b.order);

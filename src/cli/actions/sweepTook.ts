@@ -41,8 +41,12 @@ export function sweepTookOwn(setup: SweepRunsTook & { fixed: FixedSettings; axes
   return { recordedCaches: setup.recordedCaches, scenarios };
 }
 
-/** What a sweep's rows need of its runs to say what each configuration's runs took (configurationParts); `fixed`: the flags given, which a row's flags repeat where scenario files are among the inputs. */
-export type SweepRunsTook = { recordedCaches: readonly CacheMode[]; scenarios: readonly ScenarioInput[]; fixed?: FixedSettings };
+/**
+ * What a sweep's rows need of its runs to say what each configuration's runs took (configurationParts); `fixed`:
+ * the flags given, which a row's flags repeat where scenario files are among the inputs; `runFlags`: the
+ * `--runs` and `--seed` given with scenario files (sweepReproduce.ts syntheticRunFlags), which start every row's flags.
+ */
+export type SweepRunsTook = { recordedCaches: readonly CacheMode[]; scenarios: readonly ScenarioInput[]; fixed?: FixedSettings; runFlags?: string };
 
 /**
  * The flags given and the configuration's grid values, as given (`--preset reference --max-repeat 3
@@ -74,9 +78,12 @@ export function configurationSayer(took: SweepRunsTook, tree?: boolean): (c: Gri
   const recorded = took.recordedCaches.length > 0;
   const brakeText = (b: BrakeConfig): string => brakes.get(b) ?? (brakes.set(b, brakeSpec(b)), brakes.get(b)!);
   const given = took.scenarios.length > 0 && took.fixed !== undefined && tree !== true ? took.fixed : undefined;
+  const runFlags = took.runFlags ?? '';
   return (c) => {
     const { config } = c;
-    const flags = given !== undefined ? givenFlags(c, given) : settingsFlags({ ...config, ...(tree === true ? { tree: config.subagent === undefined ? {} : { subagent: config.subagent } } : {}) });
+    const settingFlags = given !== undefined ? givenFlags(c, given) : settingsFlags({ ...config, ...(tree === true ? { tree: config.subagent === undefined ? {} : { subagent: config.subagent } } : {}) });
+    // The runs first (`--runs 300 --seed 3`): pasted after `replay INPUTS`, the flags make the runs the sweep made.
+    const flags = [runFlags, settingFlags].filter((words) => words !== '').join(' ');
     let strategy = strategies.get(config.strategy);
     if (strategy === undefined) strategies.set(config.strategy, (strategy = { ...runsContext({ own: config.strategy, files: [], recordedRuns: recorded, capText: contextText }), cache: configurationCache(config, took) }));
     if (config.perScenario === undefined) return { flags, brakes: brakeText(config.brakes), ...strategy };

@@ -7,7 +7,8 @@
  * gives no window (population/modelWindow.ts) — each over the configurations and each scenario file's own
  * under them (scenarioBase.ts) — and under `--tree` the started sub-agents with no recording among the inputs (once per tree, as replay --tree);
  * a scenario file's summary trigger at or below its fixed prompt under a configuration's strategy (scenarioTriggers.ts), and the
- * recorded runs' importers' notes (importNotesWarning.ts), as replay says them.
+ * recorded runs' importers' notes (importNotesWarning.ts), as replay says them; without `--tree`, recorded runs that are parts of
+ * session trees, each brake binding each part (sessionParts.ts), as replay says it.
  */
 import { isIdentity } from '../../context/strategy.js';
 import { contextText } from '../../report/settings.js';
@@ -54,7 +55,7 @@ export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'p
  * added here. `traces`: the recorded runs, when this thread holds them all (calibrate), for the cache warning;
  * the scenario files' runs take the configurations' cache (not their files'), so they are warned of under it.
  */
-export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; unrecorded?: readonly UnrecordedInTree[]; headerFacts: RunHeaderFacts }): ReportWarning[] {
+export function gridWarnings(args: { command: 'sweep' | 'calibrate'; setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; unrecorded?: readonly UnrecordedInTree[]; headerFacts: RunHeaderFacts }): ReportWarning[] {
   const { setup, recordedRuns } = args;
   const strategy = strategyFromFlags(setup.fixed.contextFlags);
   const swept = setup.axes.some((axis) => axis.key === 'context' || axis.key === 'tool-result-cap');
@@ -70,6 +71,7 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
   const modelGrid = setup.axes.some((axis) => axis.key === 'model');
   const scenarios = setup.scenarios.map((s) => s.scenario);
   return gridWarningList({
+    command: args.command,
     configs: setup.configurations.map((c) => c.config),
     recordedRuns,
     priceGaps: [...priceGapWarnings(checked.gaps(PRICE_GAP_TOLERANCE), args.inputs), ...(modelGrid && checked.sums().length === 0 ? noPriceCheckWarnings(unchecked) : [])],
@@ -83,9 +85,9 @@ export function gridWarnings(args: { setup: Pick<SweepSetup, 'axes' | 'fixed' | 
       // A fitted profile under a configuration's strategy other than full: its agents do not react to it (fittedContextWarning.ts).
       ...fittedContextWarnings(setup.configurations.flatMap(({ config }) => setup.scenarios.map(({ scenario }, s) => ({ scenario, strategy: scenarioConfig(config, s).strategy })))),
     ],
-    // `--tree`: once per tree whose tool calls started agents with no recording among the inputs, as replay --tree says it.
-    unrecorded: args.unrecorded ?? [],
-    // The recorded runs' header facts (importers' notes, stated strategies, calls past the cache's lifetime), counted in the order of the files whichever thread read them (sweepShares.ts).
+    // `--tree`: once per tree whose tool calls started agents with no recording among the inputs, as replay --tree says it; without it, the runs that are parts of session trees.
+    ...(args.unrecorded === undefined ? {} : { unrecorded: args.unrecorded }),
+    // The recorded runs' header facts (importers' notes, stated strategies, calls past the cache's lifetime, session trees), counted in the order of the files whichever thread read them (sweepShares.ts).
     facts: args.headerFacts,
   });
 }

@@ -40,6 +40,7 @@ import type { ByteRange, CountedStart } from '../../io/byteRange.js';
 import { readInputs, type GivenFlag } from './inputs.js';
 import { allRuns, shareRuns, tracesOf, type AllRuns } from './sweepRead.js';
 import type { RunHeaderFacts } from './sweepHeaderFacts.js';
+import { syntheticRunFlags } from './sweepReproduce.js';
 
 export type SweepFlags = BrakeFlags &
   ContextFlags &
@@ -150,7 +151,7 @@ function modelsPricedAs(axes: readonly GridAxis[], fixed: FixedSettings): (strin
   return models.length > 0 ? models : [fixed.model];
 }
 
-/** A sweep's settings, grid and prices, checked, and its inputs listed (trace files not read yet). */
+/** A sweep's settings, grid and prices, checked, and its inputs listed (trace files not read yet); `runFlags`: the `--runs 300 --seed 3` given with scenario files, what every row's flags start with (sweepReproduce.ts). */
 export interface SweepSetup {
   axes: GridAxis[];
   configurations: GridConfiguration[];
@@ -163,6 +164,7 @@ export interface SweepSetup {
   /** The files a directory or glob brought in (one of no model call is left out: TraceInputs). */
   broughtIn: BroughtIn;
   targetCompletion?: number;
+  runFlags: string;
 }
 
 /** What a sweep's header says of the runs it read: how many, each swept strategy's prompt tokens per step (`context` a grid axis), and how the table prices them as recorded. */
@@ -187,7 +189,6 @@ export function cachesTaken(traces: readonly Trace[]): CacheMode[] {
   return [...new Set(traces.map(defaultCacheMode))];
 }
 
-
 /** Everything but reading the trace files: flags, grid, prices, scenario files (the same on the command's thread and each worker). */
 export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: GivenFlag, io: CliIO): SweepSetup {
   const { axes, fixed } = sweepGrid(opts, given);
@@ -202,7 +203,7 @@ export function setUpSweep(inputs: readonly string[], opts: SweepFlags, given: G
   checkGridStrategies({ configurations, axes, prices, pricingsOf: (model) => pricings.get(model ?? fixed.model)! });
   if (opts.tree === true) checkTreeInputs(scenarios.length, []);
   const target = targetCompletionOf(opts.targetCompletion);
-  return { axes, configurations, fixed, prices, scenarios, traceFiles, unread, broughtIn, ...(target === undefined ? {} : { targetCompletion: target }) };
+  return { axes, configurations, fixed, prices, scenarios, traceFiles, unread, broughtIn, ...(target === undefined ? {} : { targetCompletion: target }), runFlags: syntheticRunFlags(opts, scenarios.length) };
 }
 
 /**
