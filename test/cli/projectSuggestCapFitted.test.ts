@@ -12,20 +12,12 @@ import { capBoundShare } from '../../src/population/project.js';
 import { upperShareBound } from '../../src/population/projectConfidence.js';
 import { runsStandingFor } from '../../src/cli/actions/projectParts.js';
 import { cli, tempDir } from './run.js';
+import type { SuggestedCap } from '../../src/report/projectReport.js';
 
 const MINI = '../shared/traces/mini-swe-agent';
 
-interface Cap {
-  completedRuns: number;
-  stopped: number;
-  standsFor?: { completedRuns: number; stopped: number };
-  stoppedUpperShare: number;
-  boundShare: number;
-  runsToClaim: number;
-  text: string;
-}
 
-async function suggestCap(...inputs: string[]): Promise<Cap> {
+async function suggestCap(...inputs: string[]): Promise<SuggestedCap> {
   const r = await cli('project', ...inputs, '--preset', 'none', '--days', '1', '--trials', '5', '--suggest-cap', '5%', '--format', 'json');
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout).suggestCap;
