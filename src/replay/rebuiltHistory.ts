@@ -25,7 +25,7 @@ export function rebuildable(recorded: ContextStrategy): boolean {
 }
 
 /** Per call of `trace`, the tokens its prompt under `recorded` left out of the full-history prompt (the growth model's, uncapped). */
-export function droppedTokensOf(trace: Trace, recorded: ContextStrategy): Float64Array {
+function droppedTokensOf(trace: Trace, recorded: ContextStrategy): Float64Array {
   const calls = trace.calls;
   const dropped = new Float64Array(calls.length);
   const ctx = new ContextTracker(trace.header.systemTokens, trace.header.goalTokens, recorded);

@@ -49,7 +49,7 @@ export class SessionParts {
 export interface PartsSaid {
   /** Brakes bind each part on its own (any brake set, no `--tree`). Default: true. */
   braked?: boolean;
-  /** The figures that count each part as a run or a task (`cost per run and per completed task`), if the report shows any. */
+  /** The figures that count each part as a run or a task (`cost per run and per completed run`), if the report shows any. */
   figures?: string;
   /** How to see each session as one run; default: `--tree` (the command has it). */
   remedy?: string;

@@ -72,7 +72,7 @@ function withOutputTokens(parts: FlagPart[], maxOutputTokens: number | undefined
 }
 
 /** `max-steps=50,max-cost=0.05`: parts in `--try` syntax (the flags' names without `--`). */
-function trySyntax(parts: readonly FlagPart[]): string {
+export function trySyntax(parts: readonly FlagPart[]): string {
   return parts.map(([name, value]) => `${name}=${value}`).join(',');
 }
 

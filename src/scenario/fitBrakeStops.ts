@@ -20,7 +20,7 @@ import { isBrakeStop } from '../brakes/stopReasons.js';
 import { counted } from '../plural.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { recordedBrakes } from '../replay/whatif.js';
-import { brakeParts } from '../report/settings.js';
+import { brakeParts, trySyntax } from '../report/settings.js';
 import type { ReportWarning } from '../report/warnings.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import type { Trace } from '../trace/types.js';
@@ -76,7 +76,7 @@ export function brakeStopOf(trace: Trace, pricing: ModelPricing, steps: number):
 export const stoppedByBrake = (stop: BrakeStop | undefined): stop is BrakeStop & { brakes: FileBrakes } => stop?.reason !== undefined;
 
 /** A scenario file's `brakes:` section in `--try` syntax (`max-steps=12,max-cost=0.5`). */
-export const brakesText = (brakes: FileBrakes) => Object.entries(brakes).map(([name, value]) => `${name}=${value}`).join(',');
+export const brakesText = (brakes: FileBrakes): string => trySyntax(Object.entries(brakes).map(([name, value]) => [name, String(value)] as const));
 
 /**
  * The brakes the profile carries: those every run a recorded brake stopped was recorded under; undefined when

@@ -20,11 +20,6 @@ import type { CallRecord, Trace } from '../trace/types.js';
 
 const FULL_HISTORY: ContextStrategy = { kind: 'full' };
 
-/** The context strategy `trace` ran under, as its header states it (full history when it states none). */
-export function strategyRanUnder(trace: Trace): ContextStrategy {
-  return recordedStrategyOf(trace, FULL_HISTORY) ?? FULL_HISTORY;
-}
-
 /** What a replay's watcher is told of each call given: its prompt view, and whether a recorded summary call came before it. */
 export type CallWatcher = (view: PromptView, call: CallRecord, afterSummary: boolean) => void;
 

@@ -23,7 +23,7 @@
  * Compaction calls are the main agent's (the importer merged them in): paid, counted in spend and tokens,
  * not steps. Tree time is the agents' virtual busy time added up (parallel sub-agents count in full).
  * A live recording that states its context strategy (header `context`: a real-loop tree under summary or
- * hybrid), replayed under full context, replays as its loop ran it, as a lone recording does (treeReplay.ts AgentState.ranUnder):
+ * hybrid), replayed under full context or that same strategy, replays as its loop ran it, as a lone recording does (treeReplay.ts AgentState.ranUnder):
  * its session under that strategy, its compaction calls that strategy's summary calls.
  */
 import type { BrakeConfig } from '../brakes/config.js';
@@ -52,7 +52,7 @@ export interface TreeEngineOptions {
   cacheOf(run: Trace): CacheMode;
   /**
    * Each run's summary calls' prices under `summary:…,model=X`; none: the run's own. A live recording that states its
-   * strategy, replayed under full context, replays under that strategy (treeReplay.ts AgentState.ranUnder): its summary calls' prices are that strategy's.
+   * strategy, replayed under full context or that same strategy, replays under that strategy (treeReplay.ts AgentState.ranUnder): its summary calls' prices are that strategy's.
    */
   summaryPricingOf?(run: Trace): ModelPricing | undefined;
   /**

@@ -79,7 +79,7 @@ function replayerOf(given: SessionTree, options: Omit<TreeReplayOptions, 'brakes
   const tree = treeUnder(given, options.strategy);
   const pricingOf = perRun((run) => tracePricing(run, { ...options, modelPlace: optionPlace(entry, 'model') }));
   const strategyPlace = options.strategyPlace ?? optionPlace(entry, 'strategy');
-  // A run replayed as its loop ran it (a live recording that states its strategy, under full context): its summary calls priced as that strategy says.
+  // A run replayed as its loop ran it (a live recording that states its strategy, under full context or that same strategy): its summary calls priced as that strategy says.
   const ranUnder = perRun((run) => recordedStrategyOf(run, options.strategy));
   const summaryPricing = perRun((run) => {
     const ran = ranUnder(run);

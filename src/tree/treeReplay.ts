@@ -35,7 +35,7 @@ export interface AgentState {
   sources: (ReplaySource | undefined)[];
   /**
    * Per run: the strategy its loop ran under when it is replayed as it ran (a live recording that states its strategy, header `context`,
-   * under full context: replay/recordedStrategy.ts recordedStrategyOf), as a lone recording replays: its session runs under that strategy,
+   * under full context or that same strategy: replay/recordedStrategy.ts recordedStrategyOf), as a lone recording replays: its session runs under that strategy,
    * each call billed as recorded (usage as sent), its compaction calls made when the strategy makes one due, before the call after them.
    * The tree schedules every recorded call, the compaction calls among them; a scheduled call the source has already given (the call
    * after a summary call, made with it) is not made again. Else undefined.

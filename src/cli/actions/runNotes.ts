@@ -36,7 +36,7 @@ export interface RunNote {
   recordedCost?: { computedPico: number; recordedPico: number };
   /** The session tree the run is a part of (header.agent), when it is one. */
   sessionId?: string;
-  /** The context strategy its recording states and it replays under (replay/recordedStrategy.ts), when it does under full context. */
+  /** The context strategy its recording states and it replays under (replay/recordedStrategy.ts), when it does (under full context or that same strategy). */
   ranUnder?: string;
   /** The context strategy its recording states when it replays under another, its full history rebuilt (recordedStrategy.ts recordingUnder). */
   rebuiltFrom?: string;
