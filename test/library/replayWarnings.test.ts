@@ -82,11 +82,11 @@ describe('replayWarnings: the warnings loopcost replay prints, for a library cal
     }
   });
 
-  it("a live loop's recording under window:8: replayed under window:8, open loop; under full history, its stated strategy", async () => {
+  it("a live loop's recording under window:8: replayed under window:8, as it ran (no open_loop: no context changed it); under full history, its stated strategy", async () => {
     const file = await liveWindowRecording();
     const windowed = await libraryWarnings(file, ['--context', 'window:8']);
     expect(windowed).toEqual(await cliWarnings(file, ['--context', 'window:8']));
-    expect(windowed.map((w) => (w as { code: string }).code)).toEqual(['open_loop']);
+    expect(windowed.map((w) => (w as { code: string }).code)).toEqual([]);
     const full = await libraryWarnings(file, []);
     expect(full.map((w) => (w as { code: string }).code)).toEqual(['recorded_strategy']);
     // Every run replays under its stated strategy: replay's settings line names it, so its warnings do not; a library caller has no settings line, and is warned.

@@ -132,11 +132,14 @@ describe('the report of a windowed recording', () => {
     // Under its own window it replays as its loop ran it: the settings line names that window, no warning says more.
     expect(own.settings.context).toBe('window:4');
     expect((own.warnings as { code: string }[]).map((w) => w.code)).not.toContain('recorded_strategy_rebuilt');
+    // Nor open_loop: no context changed its cost (it is as billed).
+    expect((own.warnings as { code: string }[]).map((w) => w.code)).not.toContain('open_loop');
     expect(own.runs[0].inputTokens).toBe(own.runs[0].recordedInputTokens);
     const other = JSON.parse((await cli('replay', file, '--model', 'gpt-4o-mini', '--context', 'window:2', '--format', 'json')).stdout);
     expect(other.settings.context).toBe('window:2');
     const rebuilt = (other.warnings as { code: string; message: string }[]).filter((w) => w.code === 'recorded_strategy_rebuilt');
     expect(rebuilt.map((w) => w.message)).toEqual([expect.stringContaining('1 run recorded by the real loop under a context strategy its recording states (window:4 ×1) is rebuilt to full history')]);
+    expect((other.warnings as { code: string }[]).map((w) => w.code)).toContain('open_loop');
     // A session tree's run (replay --tree) is rebuilt as a lone one is: one agent, the same cost.
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     const tree = join(dir, 'tree.jsonl');

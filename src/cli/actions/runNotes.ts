@@ -40,6 +40,8 @@ export interface RunNote {
   ranUnder?: string;
   /** The context strategy its recording states when it replays under another, its full history rebuilt (recordedStrategy.ts recordingUnder). */
   rebuiltFrom?: string;
+  /** Replayed under the strategy its recording states (not full context): as it ran, its cost as billed — no context changed it. */
+  ownStrategy?: true;
   /** Its importer's notes (header.importedFrom.notes), but those warned of on stderr already (missingTranscripts.ts). */
   importNotes?: readonly string[];
   /** Its web searches, when the table prices them at $0 (pricing/unpricedSearches.ts). */
@@ -90,6 +92,8 @@ export function brakeOpenLoopWarnings(results: Iterable<StoppedRun>): ReportWarn
 export class RunNotes {
   private readonly priceGaps = new PriceGapCheck();
   private recordedRuns = 0;
+  /** Recorded runs replayed under the strategy their recording states: the command's context changed nothing of them (no open_loop). */
+  private ownStrategyRuns = 0;
   private readonly dayBySource = new Map<string, string>();
   private readonly days: PriceDays = { recordedRuns: 0, undatedRuns: 0 };
   private readonly uncachedModels = new Set<string>();
@@ -131,6 +135,7 @@ export class RunNotes {
     // Replayed as its loop ran it: said where the settings line names full context (under its own strategy, the line names it); else rebuilt.
     const asRan = recordedStrategyOf(trace, this.options.strategy) !== undefined;
     if (asRan && isIdentity(this.options.strategy)) note.ranUnder = trace.header.context!.spec;
+    else if (asRan) note.ownStrategy = true;
     else if (!asRan && trace.header.context !== undefined) note.rebuiltFrom = trace.header.context.spec;
     const importNotes = importNotesOf(trace);
     if (importNotes !== undefined) note.importNotes = importNotes;
@@ -154,6 +159,7 @@ export class RunNotes {
     this.cacheIdle.add(note.cacheIdleCalls, note.cacheIdleOverWholeRecording === true);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
+    if (note.ownStrategy) this.ownStrategyRuns += 1;
     this.notePricing(note.source, note.pricing, this.options.strategy.cache);
   }
 
@@ -182,7 +188,7 @@ export class RunNotes {
   warnings(inputs: readonly string[], results: Iterable<StoppedRun> = []): ReportWarning[] {
     return [
       ...priceGapWarnings(this.priceGaps.gaps(this.options.tolerance ?? PRICE_GAP_TOLERANCE), inputs),
-      ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns, contextText(this.options.strategy))),
+      ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns - this.ownStrategyRuns, contextText(this.options.strategy))),
       ...brakeOpenLoopWarnings(results),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
       ...this.cacheIdle.warnings(),
