@@ -19,7 +19,7 @@ import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
 import type { LoopOptions, RunOutcome } from '../loop/types.js';
 import type { ModelPricing } from '../pricing/types.js';
-import { sameContext } from '../report/runsTook.js';
+import { sameContext } from '../context/sameContext.js';
 import type { Trace } from '../trace/types.js';
 import { fullHistoryOf, rebuildable } from './rebuiltHistory.js';
 import type { ReplayOptions } from './replay.js';

@@ -5,7 +5,7 @@
  * recordedRunPart); and the default rule said without the runs (defaultCacheSpec).
  */
 import type { BrakeConfig } from '../brakes/config.js';
-import { canonicalJson } from '../brakes/fingerprint.js';
+import { sameContext } from '../context/sameContext.js';
 import { contextSpecOf, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 
@@ -126,11 +126,6 @@ export function runsStrategy(own: ContextStrategy, files: readonly ContextStrate
   if (files.every((file) => sameContext(file, own))) return own;
   if (recordedRuns || files.some((file) => !sameContext(file, files[0]!))) return undefined;
   return files[0];
-}
-
-/** Whether runs under `a` and under `b` took one context: the same strategy and tool-result cap (the cache, said apart as runsCache says it, aside). */
-export function sameContext(a: ContextStrategy, b: ContextStrategy): boolean {
-  return a === b || canonicalJson({ ...a, cache: undefined }) === canonicalJson({ ...b, cache: undefined });
 }
 
 /** What a trace file's run took of the brakes or context runsOwn names for all the runs: `own`, without what synthetic runs took. */
