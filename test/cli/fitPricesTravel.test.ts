@@ -32,9 +32,15 @@ describe("a fitted profile's price table travels with it", () => {
   const dir = tempDir();
   const profile = join(dir, 'fitted.yaml');
   const bundled = join(dir, 'bundled.yaml');
+  // Each test that reads the profile fits it first (once per file): a test run alone under -t finds it too.
+  let fitted: Promise<number> | undefined;
+  const fitProfile = async (): Promise<void> => {
+    fitted ??= cli('fit', RUNS, '--prices', PRICES, '--out', profile).then((r) => r.code);
+    expect(await fitted).toBe(0);
+  };
 
   it('fit records the table it priced with: its name, hash and the flags that load it', async () => {
-    expect((await cli('fit', RUNS, '--prices', PRICES, '--out', profile)).code).toBe(0);
+    await fitProfile();
     const prices = fitPricesIn(readFileSync(profile, 'utf8'));
     expect(prices?.flags).toBe(`--prices ${PRICES}`);
     expect(prices?.table).toMatch(/^test\/fixtures\/prices\/deepseek-recorded\.json file \(sha256 [0-9a-f]{16}\)$/);
@@ -49,6 +55,7 @@ describe("a fitted profile's price table travels with it", () => {
     ['calibrate', '--runs', '20', '--grid', 'max-repeat=2,3'],
     ['check'],
   ])('%s under another table warns once, naming the fit table and --prices FILE', async (command, ...flags) => {
+    await fitProfile();
     // check holds a file to its expect: block (one it has none of is refused).
     const file = command === 'check' ? withExpect(profile) : profile;
     const said = await pricesWarnings(command!, file, file, ...flags);
@@ -58,6 +65,7 @@ describe("a fitted profile's price table travels with it", () => {
   });
 
   it('under the same table (or a copy of it elsewhere), no warning', async () => {
+    await fitProfile();
     expect(await pricesWarnings('replay', profile, '--runs', '20', '--prices', PRICES)).toEqual([]);
     const copy = join(dir, 'copy.json');
     copyFileSync(PRICES, copy);
@@ -73,6 +81,7 @@ describe("a fitted profile's price table travels with it", () => {
   });
 
   it('the table text report says it too; a scenario fit did not write says nothing', async () => {
+    await fitProfile();
     const r = await cli('replay', profile, '--runs', '20');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(`warning: ${profile}: fitted with prices test/fixtures/prices/deepseek-recorded.json file`);
