@@ -20,7 +20,7 @@ import { foreignKeys, judgeKey, LITELLM_PRICE_FIELD, PRICE_KEYS, TIER_KEY } from
 import { isComplete, lackedPrices, LiteLlmPriceTable, type Entry, type Unpriced } from './litellmTable.js';
 import { checkContextWindow, checkPrice, CONTEXT_WINDOW_KEY, emptyOverrideIssue, tierThreshold } from './litellmValues.js';
 import { shownName } from '../shownName.js';
-import { withFieldLine } from './litellmLines.js';
+import { withEntryLine, withFieldLine } from './litellmLines.js';
 import type { PriceOptionNames } from './optionNames.js';
 import type { PriceSource } from './types.js';
 
@@ -103,7 +103,8 @@ export function parseLiteLlmTable(bytes: Uint8Array | string, file: string, opti
     else (read.chat ? unpriced : others).push(read.unpriced);
   }
   if (issues.length > 0) throw new UserError(issues);
-  return new LiteLlmPriceTable(file, source, entries, { unpriced, others, ...(options.optionNames === undefined ? {} : { optionNames: options.optionNames }) });
+  const placeIssue = (issue: InputIssue, key: string): InputIssue => withEntryLine(issue, text, { key, value: data[key] });
+  return new LiteLlmPriceTable(file, source, entries, { unpriced, others, placeIssue, ...(options.optionNames === undefined ? {} : { optionNames: options.optionNames }) });
 }
 
 /**

@@ -22,3 +22,15 @@ export function withFieldLine(issue: InputIssue, text: string, entry: { key: str
   const offset = jsonFieldOffset(text, field === undefined ? [entry.key] : [entry.key, field]);
   return offset === undefined ? issue : { ...issue, line: lineOfOffset(text, offset) };
 }
+
+/**
+ * `issue` of the entry `key` placed as withFieldLine places it, else at the line of the entry's key: a problem
+ * found only when a model is priced (an impossible price order with a field the table gave, an entry too
+ * incomplete to price alone) is the entry's.
+ */
+export function withEntryLine(issue: InputIssue, text: string, entry: { key: string; value: unknown }): InputIssue {
+  const placed = withFieldLine(issue, text, entry);
+  if (placed.line !== undefined) return placed;
+  const offset = jsonFieldOffset(text, [entry.key]);
+  return offset === undefined ? placed : { ...placed, line: lineOfOffset(text, offset) };
+}

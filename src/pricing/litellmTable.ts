@@ -4,7 +4,7 @@
  * An entry without per-token input and output prices is no priced model: asking for it says what its
  * entry lacks. (Read as `--prices-override`, an entry may give some fields only: overrides.ts merges it.)
  */
-import { UserError } from '../errors.js';
+import { UserError, type InputIssue } from '../errors.js';
 import { buildTieredPrices, type KeyedPrice, type TokenPriceKey } from './cost.js';
 import { shownName } from '../shownName.js';
 import type { PriceOptionNames } from './optionNames.js';
@@ -55,13 +55,18 @@ export class LiteLlmPriceTable implements PriceTable {
   private readonly cache = new Map<string, ModelPricing>();
 
   private readonly optionNames: PriceOptionNames | undefined;
+  private readonly placeIssue: ((issue: InputIssue, key: string) => InputIssue) | undefined;
 
-  /** `unpriced`: chat/completion entries without per-token prices; `others`: every other such entry; `optionNames`: whose words an unknown model's hint is in (default: the CLI's). */
-  constructor(file: string, source: PriceSource, entries: Entry[], more: { unpriced: Unpriced[]; others?: Unpriced[]; optionNames?: PriceOptionNames }) {
+  /**
+   * `unpriced`: chat/completion entries without per-token prices; `others`: every other such entry; `optionNames`: whose words an unknown model's hint is in (default: the CLI's);
+   * `placeIssue`: an entry's problem with its line in the file (litellmLines.ts withEntryLine), when the table was read from text.
+   */
+  constructor(file: string, source: PriceSource, entries: Entry[], more: { unpriced: Unpriced[]; others?: Unpriced[]; optionNames?: PriceOptionNames; placeIssue?: (issue: InputIssue, key: string) => InputIssue }) {
     const { unpriced, others = [] } = more;
     this.file = file;
     this.source = source;
     this.optionNames = more.optionNames;
+    this.placeIssue = more.placeIssue;
     for (const entry of entries) {
       this.entries.set(entry.key, entry);
       this.names.add(entry.key, true);
@@ -83,6 +88,11 @@ export class LiteLlmPriceTable implements PriceTable {
    * case-insensitive. Last, a bare name matches a prefixed key (`x` → `gemini/x`) when exactly one key
    * ends in it, or exactly one of those belongs to the given provider. Cached per (model, provider).
    */
+  /** `issue`, found when the entry `key` was priced (an impossible price order, an entry too incomplete to price alone, one of several), with the entry's line in the file. */
+  placed(issue: InputIssue, key: string): InputIssue {
+    return this.placeIssue?.(issue, key) ?? issue;
+  }
+
   resolve(model: string, provider?: string, recordedAt?: string): ModelPricing {
     requireResolveArguments(model, provider, recordedAt); // A price file's prices are undated: recordedAt is only checked.
     const found = this.tryResolve(model, provider);

@@ -41,11 +41,23 @@ export class OverriddenPriceTable implements PriceTable {
     const entry = this.entryOf(model, provider, recordedAt);
     if (entry === undefined) return this.base.resolve(model, provider, recordedAt);
     this.matched.add(entry.key);
-    const table = this.tablePricing(entry, model, provider, recordedAt);
-    const pricing = table === undefined ? this.overrides.resolve(model, provider) : mergedPricing(model, entry, table, { file: this.overrides.source, overrides: this.source.overrides! });
-    if (table === undefined) checkPriceOrder(pricing, entry, this.overrides.file);
+    const pricing = this.entryPricing(entry, { model, provider, recordedAt });
     this.priced.set(key, pricing);
     return pricing;
+  }
+
+  /** `entry`'s pricing of the model asked for: merged over the table's, or the file's alone; its problems (an impossible price order, an entry too incomplete to price alone) at the entry's line. */
+  private entryPricing(entry: Entry, asked: { model: string; provider: string | undefined; recordedAt: string | undefined }): ModelPricing {
+    const { model, provider, recordedAt } = asked;
+    try {
+      const table = this.tablePricing(entry, model, provider, recordedAt);
+      const pricing = table === undefined ? this.overrides.resolve(model, provider) : mergedPricing(model, entry, table, { file: this.overrides.source, overrides: this.source.overrides! });
+      if (table === undefined) checkPriceOrder(pricing, entry, this.overrides.file);
+      return pricing;
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      throw new UserError(error.issues.map((issue) => (issue.file === this.overrides.file ? this.overrides.placed(issue, entry.key) : issue)));
+    }
   }
 
   /** The file's entries no model asked for matched so far, and the models asked for (in the order asked). */
@@ -72,8 +84,10 @@ export class OverriddenPriceTable implements PriceTable {
     const picked = tableProvider === undefined ? undefined : this.overrides.entryFor(model, tableProvider);
     if (picked !== undefined) return picked;
     const named = keys.map((key) => `'${shownName(key)}'`).join(', ');
+    const { line } = this.overrides.placed({ file: this.overrides.file, field: shownName(keys[0]!), code: 'ambiguous_override', message: '' }, keys[0]!);
     throw new UserError({
       file: this.overrides.file,
+      ...(line === undefined ? {} : { line }),
       field: shownName(model),
       code: 'ambiguous_override',
       message: `entries ${named} all name model '${shownName(model)}', and ${tableProvider === undefined ? 'the price table it overrides does not price it to say which provider is meant' : `none is for ${shownName(tableProvider)}, the provider the price table prices it as`}`,
