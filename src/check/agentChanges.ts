@@ -2,7 +2,8 @@
  * What changed in a scenario's synthetic agents since the baseline: the baseline stores the scenario file's
  * fields that make them (pairedAgents.ts `agents.scenario`: sizes, population, hard cap, as parsed), and the
  * check has its own; each field that differs, by its path, `population[2] perfectionist weight 2 → 10` (an
- * entry named by its name, else its behaviour). The text names a few (AGENT_CHANGES_SHOWN) and how many more;
+ * entry named by its name, else its behaviour; entries paired by those names, so one inserted, removed or
+ * moved is said as such and shifts no other's fields). The text names a few (AGENT_CHANGES_SHOWN) and how many more;
  * the change's `baseline` and `now` list every one (JSON `drift.changes`). One of the changes settingChanges.ts
  * names, so the report's and JUnit's `changed since the baseline` say it alike. Pure.
  */
@@ -16,18 +17,25 @@ export const AGENTS_SETTING = 'scenario file';
 /** How many changed fields the text names before `and N more`. */
 export const AGENT_CHANGES_SHOWN = 3;
 
-/** One field that differs: its path (as keys and indices), its value in the baseline and now (undefined: absent). */
+/**
+ * One field that differs: its path (as keys and indices, now's place), its value in the baseline and now (undefined: absent);
+ * in a population entry, the entry as the text names it (`population[2] perfectionist`), its path in the baseline
+ * when the entry sat elsewhere there, and where an entry moved whole from.
+ */
 interface FieldChange {
   path: readonly (string | number)[];
   before: unknown;
   now: unknown;
+  entry?: string;
+  beforePath?: readonly (string | number)[];
+  movedFrom?: number;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const isRecord = (value: unknown): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Every field that differs between two JSON values, in the baseline's order of keys (keys only now after). */
+/** Every field that differs between two JSON values, in the baseline's order of keys (keys only now after); a population's entries paired by name (populationChanges). */
 function fieldChanges(before: Json | undefined, now: Json | undefined, path: (string | number)[], into: FieldChange[]): void {
   if (JSON.stringify(before) === JSON.stringify(now)) return;
   if (isRecord(before) && isRecord(now)) {
@@ -35,7 +43,8 @@ function fieldChanges(before: Json | undefined, now: Json | undefined, path: (st
     for (const key of keys) fieldChanges(before[key], now[key], [...path, key], into);
     return;
   }
-  // A population's entries (and any list) compared place by place; one only one side has is added or removed whole.
+  if (Array.isArray(before) && Array.isArray(now) && path.length === 1 && path[0] === 'population') return populationChanges(before, now, into);
+  // Any other list compared place by place; a place only one side has is added or removed whole.
   if (Array.isArray(before) && Array.isArray(now)) {
     for (let i = 0; i < Math.max(before.length, now.length); i++) fieldChanges(before[i], now[i], [...path, i], into);
     return;
@@ -56,13 +65,56 @@ function entryName(entry: unknown): string {
   return isRecord(entry) ? String(entry.name ?? entry.behaviour ?? '') : '';
 }
 
-/** `population[2] perfectionist weight 2 → 10`, `population[9] sloppy added`, `goalTokens.median 300 → 400`. */
-function changeText(change: FieldChange, agents: { before: Json[]; now: Json[] }): string {
-  const [first, index, ...rest] = change.path;
-  if (first !== 'population' || typeof index !== 'number') return `${fieldPath(change.path)} ${valueText(change.before)} → ${valueText(change.now)}`;
-  const entry = `population[${index}] ${entryName(agents.now[index] ?? agents.before[index])}`;
-  if (rest.length === 0) return `${entry} ${change.now === undefined ? 'removed' : change.before === undefined ? 'added' : `${valueText(change.before)} → ${valueText(change.now)}`}`;
-  return `${entry} ${fieldPath(rest)} ${valueText(change.before)} → ${valueText(change.now)}`;
+/**
+ * A population's entries paired by name (else behaviour), in order (a longest common subsequence): an entry
+ * inserted or removed in the middle shifts no other entry's fields. [baseline index, now index]; one side
+ * undefined: the entry only the other side has.
+ */
+function pairedEntries(before: readonly Json[], now: readonly Json[]): [number | undefined, number | undefined][] {
+  const [n, m] = [before.length, now.length];
+  const same = (i: number, j: number) => entryName(before[i]) === entryName(now[j]);
+  const common = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) common[i]![j] = same(i, j) ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
+  const pairs: [number | undefined, number | undefined][] = [];
+  let [i, j] = [0, 0];
+  while (i < n || j < m) {
+    if (i < n && j < m && same(i, j)) pairs.push([i++, j++]);
+    else if (j >= m || (i < n && common[i + 1]![j]! >= common[i]![j + 1]!)) pairs.push([i++, undefined]);
+    else pairs.push([undefined, j++]);
+  }
+  return pairs;
+}
+
+/** The changes of a population's entries, paired (pairedEntries); an entry removed and added unchanged elsewhere is one that moved. */
+function populationChanges(before: readonly Json[], now: readonly Json[], into: FieldChange[]): void {
+  const pairs = pairedEntries(before, now);
+  const moved = new Map<number, number>();
+  for (const [i] of pairs.filter(([, j]) => j === undefined)) {
+    const to = pairs.find(([k, j]) => k === undefined && j !== undefined && ![...moved.values()].includes(j) && JSON.stringify(now[j]) === JSON.stringify(before[i!]));
+    if (to !== undefined) moved.set(i!, to[1]!);
+  }
+  for (const [i, j] of pairs) {
+    if (i !== undefined && moved.has(i)) {
+      const to = moved.get(i)!;
+      into.push({ path: ['population', to], before: before[i], now: now[to], entry: `population[${to}] ${entryName(now[to])}`, beforePath: ['population', i], movedFrom: i });
+      continue;
+    }
+    if (j !== undefined && [...moved.values()].includes(j)) continue;
+    const at = j ?? i!;
+    const entry = `population[${at}] ${entryName(j === undefined ? before[i!] : now[j])}`;
+    const inner: FieldChange[] = [];
+    fieldChanges(i === undefined ? undefined : before[i], j === undefined ? undefined : now[j], ['population', at], inner);
+    for (const change of inner) into.push({ ...change, entry, ...(i !== undefined && i !== at ? { beforePath: ['population', i, ...change.path.slice(2)] } : {}) });
+  }
+}
+
+/** `population[2] perfectionist weight 2 → 10`, `population[9] sloppy added`, `population[0] sloppy moved from population[3]`, `goalTokens.median 300 → 400`. */
+function changeText(change: FieldChange): string {
+  if (change.entry === undefined) return `${fieldPath(change.path)} ${valueText(change.before)} → ${valueText(change.now)}`;
+  if (change.movedFrom !== undefined) return `${change.entry} moved from population[${change.movedFrom}]`;
+  const rest = change.path.slice(2);
+  if (rest.length === 0) return `${change.entry} ${change.now === undefined ? 'removed' : change.before === undefined ? 'added' : `${valueText(change.before)} → ${valueText(change.now)}`}`;
+  return `${change.entry} ${fieldPath(rest)} ${valueText(change.before)} → ${valueText(change.now)}`;
 }
 
 /** `a, b, c and 4 more`: the first `shown` of the texts, and how many are left out. */
@@ -82,7 +134,7 @@ export function agentChanges(before: StoredAgents | undefined, now: StoredAgents
   fieldChanges(was, is, [], changes);
   const named = changes.filter((change) => !except.includes(String(change.path[0])));
   if (named.length === 0) return [];
-  const population = { before: Array.isArray(was.population) ? was.population : [], now: Array.isArray(is.population) ? is.population : [] };
-  const side = (pick: (change: FieldChange) => unknown) => named.map((change) => `${fieldPath(change.path)}: ${valueText(pick(change))}`).join('; ');
-  return [{ setting: AGENTS_SETTING, baseline: side((change) => change.before), now: side((change) => change.now), change: fewText(named.map((change) => changeText(change, population)), AGENT_CHANGES_SHOWN) }];
+  const baseline = named.map((change) => `${fieldPath(change.beforePath ?? change.path)}: ${valueText(change.before)}`).join('; ');
+  const nowText = named.map((change) => `${fieldPath(change.path)}: ${valueText(change.now)}`).join('; ');
+  return [{ setting: AGENTS_SETTING, baseline, now: nowText, change: fewText(named.map(changeText), AGENT_CHANGES_SHOWN) }];
 }

@@ -101,6 +101,20 @@ describe('agentChanges: each field that differs, by its path', () => {
     expect(agentChanges(BEFORE, many)[0]!.now).toBe('systemTokens: 1000; population[0].weight: 60; population[1].weight: 3; population[1].repeatQuery: 0.7; hardCapSteps: 50');
   });
 
+  it('an entry inserted or removed in the middle shifts no other: entries paired by name, else behaviour', () => {
+    const inserted = agents({ ...BEFORE.scenario, population: [ENTRIES[0]!, { behaviour: 'sloppy', weight: 1 }, ENTRIES[1]!] });
+    expect(agentChanges(BEFORE, inserted)[0]).toMatchObject({ change: 'population[1] sloppy added', baseline: 'population[1]: none', now: 'population[1]: { behaviour: sloppy, weight: 1 }' });
+    expect(agentChanges(inserted, BEFORE)[0]!.change).toBe('population[1] sloppy removed');
+    // A field of an entry that moved is named at its place now, and at its place in the baseline.
+    const edited = agents({ ...BEFORE.scenario, population: [ENTRIES[0]!, { behaviour: 'sloppy', weight: 1 }, { ...ENTRIES[1]!, weight: 10 }] });
+    expect(agentChanges(BEFORE, edited)[0]).toMatchObject({ change: 'population[1] sloppy added, population[2] perfectionist weight 2 → 10', baseline: 'population[1]: none; population[1].weight: 2', now: 'population[1]: { behaviour: sloppy, weight: 1 }; population[2].weight: 10' });
+  });
+
+  it('an entry moved whole is said moved, not removed and added', () => {
+    const moved = agents({ ...BEFORE.scenario, population: [ENTRIES[1]!, ENTRIES[0]!] });
+    expect(agentChanges(BEFORE, moved)[0]!.change).toBe('population[1] completes moved from population[0]');
+  });
+
   it('a model change the models row names is not said twice', () => {
     const now = agents({ ...BEFORE.scenario, model: 'gpt-4.1-mini' });
     expect(agentChanges(BEFORE, now)[0]!.change).toBe('model gpt-4o-mini → gpt-4.1-mini');
