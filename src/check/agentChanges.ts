@@ -2,8 +2,8 @@
  * What changed in a scenario's synthetic agents since the baseline: the baseline stores the scenario file's
  * fields that make them (pairedAgents.ts `agents.scenario`: sizes, population, hard cap, as parsed), and the
  * check has its own; each field that differs, by its path, `population[2] perfectionist weight 2 → 10` (an
- * entry named by its name, else its behaviour; entries paired by those names, so one inserted, removed or
- * moved is said as such and shifts no other's fields). The text names a few (AGENT_CHANGES_SHOWN) and how many more;
+ * entry named by its name, else its behaviour; entries paired by those names wherever they sit, so one
+ * inserted, removed or moved shifts no other's fields, and a new order is one change). The text names a few (AGENT_CHANGES_SHOWN) and how many more;
  * the change's `baseline` and `now` list every one (JSON `drift.changes`). One of the changes settingChanges.ts
  * names, so the report's and JUnit's `changed since the baseline` say it alike. Pure.
  */
@@ -19,8 +19,8 @@ export const AGENT_CHANGES_SHOWN = 3;
 
 /**
  * One field that differs: its path (as keys and indices, now's place), its value in the baseline and now (undefined: absent);
- * in a population entry, the entry as the text names it (`population[2] perfectionist`), its path in the baseline
- * when the entry sat elsewhere there, and where an entry moved whole from.
+ * in a population entry, the entry as the text names it (`population[2] perfectionist`, or `population order`),
+ * and its path in the baseline when the entry sat elsewhere there.
  */
 interface FieldChange {
   path: readonly (string | number)[];
@@ -28,7 +28,6 @@ interface FieldChange {
   now: unknown;
   entry?: string;
   beforePath?: readonly (string | number)[];
-  movedFrom?: number;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -66,52 +65,54 @@ function entryName(entry: unknown): string {
 }
 
 /**
- * A population's entries paired by name (else behaviour), in order (a longest common subsequence): an entry
- * inserted or removed in the middle shifts no other entry's fields. [baseline index, now index]; one side
- * undefined: the entry only the other side has.
+ * A population's entries paired: by a name (else behaviour) each side gives one entry, wherever it sits; the
+ * rest by name in order (a longest common subsequence). An entry inserted, removed or moved shifts no other
+ * entry's fields. [baseline index, now index]; one side undefined: the entry only the other side has.
  */
 function pairedEntries(before: readonly Json[], now: readonly Json[]): [number | undefined, number | undefined][] {
-  const [n, m] = [before.length, now.length];
-  const same = (i: number, j: number) => entryName(before[i]) === entryName(now[j]);
-  const common = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) common[i]![j] = same(i, j) ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
-  const pairs: [number | undefined, number | undefined][] = [];
-  let [i, j] = [0, 0];
-  while (i < n || j < m) {
-    if (i < n && j < m && same(i, j)) pairs.push([i++, j++]);
-    else if (j >= m || (i < n && common[i + 1]![j]! >= common[i]![j + 1]!)) pairs.push([i++, undefined]);
-    else pairs.push([undefined, j++]);
+  const count = (list: readonly Json[], name: string) => list.filter((entry) => entryName(entry) === name).length;
+  const unique = (i: number) => count(before, entryName(before[i])) === 1 && count(now, entryName(before[i])) === 1;
+  const pairs: [number | undefined, number | undefined][] = before.flatMap((entry, i) => (unique(i) ? [[i, now.findIndex((e) => entryName(e) === entryName(entry))] as [number, number]] : []));
+  const rest = (list: readonly Json[], side: 0 | 1) => list.flatMap((_, k) => (pairs.some((pair) => pair[side] === k) ? [] : [k]));
+  const [b, n] = [rest(before, 0), rest(now, 1)];
+  const same = (x: number, y: number) => entryName(before[b[x]!]) === entryName(now[n[y]!]);
+  const common = Array.from({ length: b.length + 1 }, () => new Array<number>(n.length + 1).fill(0));
+  for (let x = b.length - 1; x >= 0; x--) for (let y = n.length - 1; y >= 0; y--) common[x]![y] = same(x, y) ? common[x + 1]![y + 1]! + 1 : Math.max(common[x + 1]![y]!, common[x]![y + 1]!);
+  let [x, y] = [0, 0];
+  while (x < b.length || y < n.length) {
+    if (x < b.length && y < n.length && same(x, y)) pairs.push([b[x++], n[y++]]);
+    else if (y >= n.length || (x < b.length && common[x + 1]![y]! >= common[x]![y + 1]!)) pairs.push([b[x++], undefined]);
+    else pairs.push([undefined, n[y++]]);
   }
   return pairs;
 }
 
-/** The changes of a population's entries, paired (pairedEntries); an entry removed and added unchanged elsewhere is one that moved. */
+/**
+ * The changes of a population's entries, paired (pairedEntries): each pair's fields (named at its place now,
+ * and in the baseline when it sat elsewhere), entries added and removed, then one change when the paired
+ * entries stand in another order (the draws pick entries in file order).
+ */
 function populationChanges(before: readonly Json[], now: readonly Json[], into: FieldChange[]): void {
   const pairs = pairedEntries(before, now);
-  const moved = new Map<number, number>();
-  for (const [i] of pairs.filter(([, j]) => j === undefined)) {
-    const to = pairs.find(([k, j]) => k === undefined && j !== undefined && ![...moved.values()].includes(j) && JSON.stringify(now[j]) === JSON.stringify(before[i!]));
-    if (to !== undefined) moved.set(i!, to[1]!);
-  }
+  const edited: FieldChange[] = [];
+  const whole: FieldChange[] = [];
   for (const [i, j] of pairs) {
-    if (i !== undefined && moved.has(i)) {
-      const to = moved.get(i)!;
-      into.push({ path: ['population', to], before: before[i], now: now[to], entry: `population[${to}] ${entryName(now[to])}`, beforePath: ['population', i], movedFrom: i });
-      continue;
-    }
-    if (j !== undefined && [...moved.values()].includes(j)) continue;
     const at = j ?? i!;
     const entry = `population[${at}] ${entryName(j === undefined ? before[i!] : now[j])}`;
     const inner: FieldChange[] = [];
     fieldChanges(i === undefined ? undefined : before[i], j === undefined ? undefined : now[j], ['population', at], inner);
-    for (const change of inner) into.push({ ...change, entry, ...(i !== undefined && i !== at ? { beforePath: ['population', i, ...change.path.slice(2)] } : {}) });
+    for (const change of inner) (i === undefined || j === undefined ? whole : edited).push({ ...change, entry, ...(i !== undefined && i !== at ? { beforePath: ['population', i, ...change.path.slice(2)] } : {}) });
   }
+  into.push(...edited, ...whole);
+  const kept = pairs.filter((pair): pair is [number, number] => pair[0] !== undefined && pair[1] !== undefined);
+  const wasOrder = [...kept].sort((p, q) => p[0] - q[0]).map(([i]) => entryName(before[i]));
+  const isOrder = [...kept].sort((p, q) => p[1] - q[1]).map(([, j]) => entryName(now[j]));
+  if (wasOrder.join('\u0000') !== isOrder.join('\u0000')) into.push({ path: ['population'], before: wasOrder, now: isOrder, entry: 'population order' });
 }
 
-/** `population[2] perfectionist weight 2 → 10`, `population[9] sloppy added`, `population[0] sloppy moved from population[3]`, `goalTokens.median 300 → 400`. */
+/** `population[2] perfectionist weight 2 → 10`, `population[9] sloppy added`, `population order [a, b] → [b, a]`, `goalTokens.median 300 → 400`. */
 function changeText(change: FieldChange): string {
-  if (change.entry === undefined) return `${fieldPath(change.path)} ${valueText(change.before)} → ${valueText(change.now)}`;
-  if (change.movedFrom !== undefined) return `${change.entry} moved from population[${change.movedFrom}]`;
+  if (change.entry === undefined || change.path.length === 1) return `${change.entry ?? fieldPath(change.path)} ${valueText(change.before)} → ${valueText(change.now)}`;
   const rest = change.path.slice(2);
   if (rest.length === 0) return `${change.entry} ${change.now === undefined ? 'removed' : change.before === undefined ? 'added' : `${valueText(change.before)} → ${valueText(change.now)}`}`;
   return `${change.entry} ${fieldPath(rest)} ${valueText(change.before)} → ${valueText(change.now)}`;

@@ -107,12 +107,17 @@ describe('agentChanges: each field that differs, by its path', () => {
     expect(agentChanges(inserted, BEFORE)[0]!.change).toBe('population[1] sloppy removed');
     // A field of an entry that moved is named at its place now, and at its place in the baseline.
     const edited = agents({ ...BEFORE.scenario, population: [ENTRIES[0]!, { behaviour: 'sloppy', weight: 1 }, { ...ENTRIES[1]!, weight: 10 }] });
-    expect(agentChanges(BEFORE, edited)[0]).toMatchObject({ change: 'population[1] sloppy added, population[2] perfectionist weight 2 → 10', baseline: 'population[1]: none; population[1].weight: 2', now: 'population[1]: { behaviour: sloppy, weight: 1 }; population[2].weight: 10' });
+    // (An entry's edits are named before entries added or removed.)
+    expect(agentChanges(BEFORE, edited)[0]).toMatchObject({ change: 'population[2] perfectionist weight 2 → 10, population[1] sloppy added', baseline: 'population[1].weight: 2; population[1]: none', now: 'population[2].weight: 10; population[1]: { behaviour: sloppy, weight: 1 }' });
   });
 
-  it('an entry moved whole is said moved, not removed and added', () => {
-    const moved = agents({ ...BEFORE.scenario, population: [ENTRIES[1]!, ENTRIES[0]!] });
-    expect(agentChanges(BEFORE, moved)[0]!.change).toBe('population[1] completes moved from population[0]');
+  it('entries in another order: paired wherever they sit, their edits named first, the new order one change', () => {
+    const moved = agents({ ...BEFORE.scenario, population: [{ ...ENTRIES[1]!, weight: 10 }, ENTRIES[0]!] });
+    expect(agentChanges(BEFORE, moved)[0]).toMatchObject({
+      change: 'population[0] perfectionist weight 2 → 10, population order [completes, perfectionist] → [perfectionist, completes]',
+      baseline: 'population[1].weight: 2; population: [completes, perfectionist]',
+      now: 'population[0].weight: 10; population: [perfectionist, completes]',
+    });
   });
 
   it('a model change the models row names is not said twice', () => {
