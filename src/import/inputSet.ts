@@ -18,6 +18,7 @@ import { counted } from '../plural.js';
 import { isScenarioFile } from '../scenario/inputs.js';
 import { MISSING_SCENARIO_LINE, SCENARIO_NOT_AS_FILE } from '../scenario/scenarioMark.js';
 import type { Trace } from '../trace/types.js';
+import { badInputsIssue } from './badInputsIssue.js';
 import { holdsNoModelCall } from './importers.js';
 import { copiesLeftOutMessage, isLeftOutRead } from './claudeCode/copiesOnly.js';
 import { readAlone, streamTraceFile, type ReadOptions } from './index.js';
@@ -224,11 +225,7 @@ export class TraceInputs {
     if (total === 1 && !this.options.skipBad) throw new UserError(bad[0]!.issues);
     const issues = bad.slice(0, MAX_BAD_FILES).flatMap((input) => shownIssues(input, bad.length === 1 ? MAX_REPORTED_ISSUES : ISSUES_PER_BAD_FILE));
     const shown = bad.length > MAX_BAD_FILES ? ` (the first ${MAX_BAD_FILES} are shown)` : '';
-    issues.push(
-      this.options.skipBad
-        ? { code: 'bad_inputs', message: `every input file has problems${shown}: --skip-bad left no run to work on; nothing was written`, hint: 'fix the files, or name inputs that hold good runs' }
-        : { code: 'bad_inputs', message: `${bad.length} of ${total} input files have problems${shown}; nothing was written`, hint: 'fix or remove them, or pass --skip-bad to go on without them' },
-    );
+    issues.push(badInputsIssue(bad, total, { shown, skipBad: this.options.skipBad === true }));
     throw new UserError(issues);
   }
 }

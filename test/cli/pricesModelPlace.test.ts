@@ -19,7 +19,7 @@ describe('prices MODEL: each pricing problem under what caused it', () => {
     writeFileSync(file, JSON.stringify({ 'gpt-4o': { input_cost_per_token: 1e-6 } }));
     const r = await cli('prices', 'gpt-4o', '--prices-override', file);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file} field 'gpt-4o.cache_read_input_token_cost'`);
+    expect(r.stderr).toContain(`${file}:line 1 field 'gpt-4o.cache_read_input_token_cost'`);
     expect(r.stderr).toContain('the model is asked for by <command line> (MODEL)');
   });
 });

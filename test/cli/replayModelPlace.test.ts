@@ -23,7 +23,7 @@ describe('replay --model: each pricing problem under what caused it', () => {
     for (const command of ['replay', 'contexts']) {
       const r = await cli(command, TRACE, '--model', 'gpt-4o', '--prices-override', file);
       expect([r.code, r.stdout]).toEqual([2, '']);
-      expect(r.stderr).toMatch(new RegExp(`^loopcost: ${file.replace(/[.\\/]/g, '\\$&')} field 'gpt-4o\\.cache_read_input_token_cost': entry for model 'gpt-4o' leaves cache_read_input_token_cost`));
+      expect(r.stderr).toMatch(new RegExp(`^loopcost: ${file.replace(/[.\\/]/g, '\\$&')}:line 1 field 'gpt-4o\\.cache_read_input_token_cost': entry for model 'gpt-4o' leaves cache_read_input_token_cost`));
       expect(r.stderr).toContain('the model is asked for by <command line> (--model))');
       expect(r.stderr).not.toContain("field '--model'");
     }
@@ -53,7 +53,7 @@ describe('sweep and project --model / --grid model: the same placing', () => {
     ] as const) {
       const r = await cli(command, TRACE, ...flag, '--prices-override', file);
       expect([r.code, r.stdout]).toEqual([2, '']);
-      expect(r.stderr).toMatch(new RegExp(`^loopcost: ${file.replace(/[.\\/]/g, '\\$&')} field 'gpt-4o\\.cache_read_input_token_cost'`));
+      expect(r.stderr).toMatch(new RegExp(`^loopcost: ${file.replace(/[.\\/]/g, '\\$&')}:line 1 field 'gpt-4o\\.cache_read_input_token_cost'`));
       expect(r.stderr).toContain(`the model is asked for by <command line> (${flag[0] === '--grid' ? '--grid model' : '--model'}))`);
     }
   });

@@ -19,7 +19,7 @@ function underPriced(): string {
   return file;
 }
 
-const atEntry = (file: string) => new RegExp(`^loopcost: ${file.replace(/[.\\/]/g, '\\$&')} field 'gpt-4o\\.cache_read_input_token_cost': entry for model 'gpt-4o' leaves cache_read_input_token_cost`);
+const atEntry = (file: string) => new RegExp(`^loopcost: ${file.replace(/[.\\/]/g, '\\$&')}:line 1 field 'gpt-4o\\.cache_read_input_token_cost': entry for model 'gpt-4o' leaves cache_read_input_token_cost`);
 
 describe('summary model=X: each pricing problem under what caused it', () => {
   it('a price file entry found wrong while pricing --context model=X is the price file’s, naming --context', async () => {
