@@ -61,8 +61,9 @@ export class OverriddenPriceTable implements PriceTable {
   }
 
   /** The file's entries no model asked for matched so far, and the models asked for (in the order asked). */
-  unmatched(): { file: string; entries: string[]; asked: string[] } {
-    return { file: this.overrides.file, entries: this.overrides.modelNames().filter((key) => !this.matched.has(key)), asked: [...this.asked] };
+  unmatched(): { file: string; entries: string[]; asked: string[]; knownToTable: string[] } {
+    const entries = this.overrides.modelNames().filter((key) => !this.matched.has(key));
+    return { file: this.overrides.file, entries, asked: [...this.asked], knownToTable: entries.filter((key) => tryResolve(this.base, key) !== undefined) };
   }
 
   modelNames(): string[] {

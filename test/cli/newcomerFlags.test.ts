@@ -46,6 +46,14 @@ describe('a --prices-override entry that matches no run\'s model', () => {
     expect(overrideMisses(matched)).toEqual([]);
   });
 
+  it('an entry spelt as a model the table prices, that no run is of, is said unused, not misspelt', () => {
+    const file = join(dir, 'po12.json');
+    writeFileSync(file, JSON.stringify({ 'gpt-4o-mini': PRICES, 'gpt-4o': PRICES }));
+    const table = loadPriceTable({ overridesFile: file });
+    table.resolve('gpt-4o-mini');
+    expect(overrideMisses(table)).toEqual([`${file}: entry "gpt-4o" matches no run's model (models here: gpt-4o-mini): its prices go unused here`]);
+  });
+
   it.each([['replay'], ['whatif', '--try', 'max-steps=1'], ['compare'], ['contexts'], ['sweep', '--grid', 'max-steps=1,2']])('%s warns once on stderr; the report still names the file', async (command, ...rest) => {
     const r = await cli(command, RUN, ...rest, '--prices-override', UNMATCHED);
     expect(r.code, r.stderr).toBe(0);
