@@ -17,24 +17,25 @@ export function entryNames(scenario: Pick<AnyScenarioFile, 'population'>): strin
   return [...new Set((scenario.population ?? []).map((entry) => entry.name ?? entry.behaviour))];
 }
 
+/**
+ * `expect.behaviours` keys must each name the runs of one entry: a key among the entries' names (or
+ * behaviours), and not a `name:` two entries give (or one gives and another's behaviour is, unnamed): those
+ * runs would be pooled under one expectation. Entries of one behaviour that give no name are its runs together.
+ */
 export function checkBehaviourNames(scenario: AnyScenarioFile, lineAt: (path: readonly PropertyKey[]) => number | undefined, file: string): void {
   const names = entryNames(scenario);
-  const unknown = Object.keys(scenario.expect?.behaviours ?? {}).filter((key) => !names.includes(key));
-  if (unknown.length === 0) return;
-  throw new UserError(
-    unknown.map((key) => {
-      const path = ['expect', 'behaviours', key];
-      const line = lineAt(path);
-      return {
-        file,
-        ...(line === undefined ? {} : { line }),
-        field: fieldPath(path),
-        code: 'unknown_behaviour_name',
-        message: `names no population entry (${names.length === 0 ? 'the scenario has no population' : `entries: ${names.join(', ')}`})`,
-        hint: "use an entry's name, or its behaviour when it has no name",
-      };
-    }),
-  );
+  const entries = scenario.population ?? [];
+  const issues = Object.keys(scenario.expect?.behaviours ?? {}).flatMap((key) => {
+    const path = ['expect', 'behaviours', key];
+    const line = lineAt(path);
+    const at = { file, ...(line === undefined ? {} : { line }), field: fieldPath(path) };
+    if (!names.includes(key)) return [{ ...at, code: 'unknown_behaviour_name', message: `names no population entry (${names.length === 0 ? 'the scenario has no population' : `entries: ${names.join(', ')}`})`, hint: "use an entry's name, or its behaviour when it has no name" }];
+    const carrying = entries.flatMap((entry, i) => ((entry.name ?? entry.behaviour) === key ? [{ i, named: entry.name !== undefined }] : []));
+    if (carrying.length < 2 || !carrying.some((entry) => entry.named)) return [];
+    const places = carrying.map((entry) => `population[${entry.i}]`).join(', ');
+    return [{ ...at, code: 'ambiguous_behaviour_name', message: `names ${carrying.length} population entries (${places}): their runs would be pooled under one expectation`, hint: 'give each entry a name of its own, and bound each by its name' }];
+  });
+  if (issues.length > 0) throw new UserError(issues);
 }
 
 /**
