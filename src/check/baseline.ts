@@ -1,16 +1,17 @@
 /**
  * The drift of a check against its baseline (`--baseline FILE --tolerance 5%`). Rates drift by points
  * (5% = 0.05), money by its share of the baseline. Scenarios match by their key (the path relative to the
- * baseline's directory, scenarioKey.ts); a baseline scenario this check did not run is `gone` and fails,
+ * baseline's directory, scenarioKey.ts), else as a rename (scenarioMatch.ts); one not run is `gone` and fails,
  * as a DRIFT does. A price change is a change in the prices of the models the runs were priced at, not
  * in the table's identity: when one changed, the runs are measured again under the baseline's prices
  * and compared there (drift there is not the price change); a figure only the new prices moved is
  * labelled a price change. What else changed in a scenario since the baseline (its settings, models, run
  * counts: settingChanges.ts) is said beside its figures, and what to do to accept a change.
  */
-import { refuseMovedBaseline } from './movedBaseline.js';
+import { matchScenarios, type Renamed } from './scenarioMatch.js';
+import { shellWord } from '../report/settings.js';
 import type { PriceSource, PriceTable } from '../pricing/types.js';
-import { BASELINE_SCHEMA, plainPath, priceIdentity, type BaselineFile, type BaselineScenario, type PriceIdentity } from './baselineFile.js';
+import { BASELINE_SCHEMA, priceIdentity, type BaselineFile, type BaselineScenario, type PriceIdentity } from './baselineFile.js';
 import { pairWithBaseline, type Pairing, type Unpaired } from './pairedAgents.js';
 import { BaselinePrices, changedPrices, type PriceRow, type PriceRowChange } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
@@ -80,6 +81,8 @@ export interface Drift extends BudgetBindsDrift {
   tolerance: number;
   /** The baseline's scenarios this check matched, and those it did not (`gone`: a failure). */
   scenarios: { inBaseline: number; matched: number; gone: number; new: number };
+  /** The checked scenarios matched as a baseline scenario under another path (scenarioMatch.ts): compared as it. Absent when none is. */
+  renamed?: Renamed[];
   /** The models whose prices differ from the baseline's: figures are judged under the baseline's prices. */
   priceChange?: { baseline: string; now: string; models: PriceRowChange[] };
   /** The tables differ but the models run are priced alike: figures are compared as measured. */
@@ -134,11 +137,6 @@ function priceLabel(p: PriceIdentity): string {
   return parts.join(', ');
 }
 
-/** Whether two scenario paths name the same file as written (`scenarios/x.yaml`, `./scenarios/x.yaml`). */
-function sameSource(a: string, b: string): boolean {
-  return a === b || plainPath(a) === plainPath(b);
-}
-
 export interface DriftOptions {
   file: string;
   tolerance: number;
@@ -163,13 +161,14 @@ function modelsOf(entry: BaselineFile['scenarios'][number], baseline: BaselineFi
   return models.length === 1 && entry.figures.runs > 0 ? models : undefined;
 }
 
-/** `to accept an intended change, write the baseline again: …`, when a figure drifted or a scenario is new or gone. */
-function acceptHint(file: string, rows: readonly DriftRow[], gate: { removed: number; loosenedOrFewer: number }): string | undefined {
+/** `to accept an intended change, write the baseline again: …`, when a figure drifted or a scenario is new, gone or renamed. */
+function acceptHint(file: string, rows: readonly DriftRow[], gate: { removed: number; loosenedOrFewer: number; renamed: number }): string | undefined {
   const has = (status: DriftStatus) => rows.some((row) => row.status === status);
-  const why = [has('drift') || has('looser') || has('budget binds') || gate.removed + gate.loosenedOrFewer > 0 ? `accept an intended change${gate.removed > 0 ? ' (a brake removed on purpose too)' : ''}` : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : ''].filter((part) => part !== '');
+  const changed = has('drift') || has('looser') || has('budget binds') || gate.removed + gate.loosenedOrFewer > 0;
+  const why = [changed ? `accept an intended change${gate.removed > 0 ? ' (a brake removed on purpose too)' : ''}` : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : '', gate.renamed > 0 ? 'key a renamed scenario by its new path' : ''].filter((part) => part !== '');
   if (why.length === 0) return undefined;
   const what = why.length === 1 ? why[0] : `${why.slice(0, -1).join(', ')} or ${why[why.length - 1]}`;
-  return `to ${what}, write the baseline again: run the same check with --update-baseline ${file} (and commit the file)`;
+  return `to ${what}, write the baseline again: run the same check with --update-baseline ${shellWord(file)} (and commit the file)`;
 }
 
 /** What a check's scenarios said against the baseline, gathered scenario by scenario (compareScenario). */
@@ -215,32 +214,33 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
   if (changed.length > 0 || figures.some((row) => row.status === 'drift') || worstCase.row?.status === 'looser') into.changes.push({ scenario: check.source, changes: changed });
 }
 
-/** Every figure of every scenario against the baseline's; the baseline's scenarios not checked are `gone`. */
+/**
+ * Every figure of every scenario against the baseline's (each matched by its path, or as a rename:
+ * scenarioMatch.ts, which refuses a baseline none matched); the baseline's scenarios not checked are `gone`.
+ */
 export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: DriftOptions): Drift {
   const formatOne = baseline.baseline !== BASELINE_SCHEMA;
-  const matches = (entry: BaselineFile['scenarios'][number], check: ScenarioCheck) => (formatOne ? sameSource(entry.source, check.source) : sameSource(entry.source, args.keys.keyOf(check.source)));
+  const { entries, gone, renamed } = matchScenarios(checks, baseline, { file: args.file, keys: args.keys });
   const into: Gathered = { rows: [], changes: [], removed: [], loosened: [], switchNotJudged: [], dropped: [], worst: { moved: [], notCompared: [] }, sameAgents: [], paired: [], unpaired: [] };
   const { rows, changes, removed, worst } = into;
   let added = 0;
   checks.forEach((check, i) => {
-    const before = baseline.scenarios.find((entry) => matches(entry, check));
+    const before = entries[i];
     if (before !== undefined) return compareScenario(check, before, { atBaselinePrices: args.priceChange?.atBaselinePrices[i], options: args, baseline, into });
     added++;
     rows.push({ scenario: check.source, figure: 'scenario', baseline: null, measured: null, status: 'new' });
   });
-  const gone = baseline.scenarios.filter((entry) => !checks.some((check) => matches(entry, check)));
-  // (Format 1 keyed scenarios as given, from the directory the check ran in: it says how to renew it.)
-  if (!formatOne) refuseMovedBaseline({ file: args.file, matched: baseline.scenarios.length - gone.length, gone: gone.map((entry) => args.keys.pathOf(entry.source)), checked: checks.map((check) => check.source) });
   for (const entry of gone) rows.push({ scenario: formatOne ? entry.source : args.keys.pathOf(entry.source), figure: 'scenario', baseline: null, measured: null, status: 'gone' });
   const now = priceIdentity(args.prices);
   const tables = { baseline: priceLabel(baseline.prices), now: priceLabel(now) };
   const tableChanged = tables.baseline !== tables.now;
   const corrections = correctionsChange(baseline.prices, now);
-  const hint = acceptHint(args.file, rows, { removed: removed.length, loosenedOrFewer: into.loosened.length + into.dropped.length });
+  const hint = acceptHint(args.file, rows, { removed: removed.length, loosenedOrFewer: into.loosened.length + into.dropped.length, renamed: renamed.length });
   return {
     file: args.file,
     tolerance: args.tolerance,
     scenarios: { inBaseline: baseline.scenarios.length, matched: baseline.scenarios.length - gone.length, gone: gone.length, new: added },
+    ...(renamed.length === 0 ? {} : { renamed }),
     ...(args.priceChange === undefined ? {} : { priceChange: { ...tables, models: args.priceChange.models } }),
     ...(args.priceChange === undefined && tableChanged && !formatOne ? { tableChange: { ...tables, models: args.modelsPriced ?? 0 } } : {}),
     ...(tableChanged && formatOne ? { pricesUnknown: tables } : {}),

@@ -35,6 +35,7 @@ import { storedCorrections, type StoredCorrections } from '../pricing/correction
 
 import { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
 import { figuresOf, figuresSchema, runUsd, shareOrNull } from './baselineFigures.js';
+import { shellWord } from '../report/settings.js';
 // A scenario's stored figures, and what makes them of a check's (baselineFigures.ts: pairedAgents.ts reads them too).
 export { figuresOf, type BaselineFigures } from './baselineFigures.js';
 export { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
@@ -208,7 +209,7 @@ function sourcesGivenTwice(file: BaselineFile, at: { file: string; text: string 
         ...lineAt(text, ['scenarios', i, 'source']),
         code: 'duplicate_scenario',
         message: `${JSON.stringify(entry.source)} is given twice (first at scenarios[${seen}]): a baseline holds each scenario once, else which figures a check compares with hangs on their order`,
-        hint: `a merge that kept both sides of a conflict gives this: write the baseline again with \`loopcost check SCENARIOS --update-baseline ${path}\` and commit it, or delete the entry you do not mean`,
+        hint: `a merge that kept both sides of a conflict gives this: write the baseline again with \`loopcost check SCENARIOS --update-baseline ${shellWord(path)}\` and commit it, or delete the entry you do not mean`,
       },
     ];
   });

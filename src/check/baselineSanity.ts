@@ -15,6 +15,7 @@ import type { InputIssue } from '../errors.js';
 import { costQuantilesProblem, meanOfTotal, perCompletedProblem } from '../metrics/costFigureRules.js';
 import { picoToUsd } from '../money.js';
 import { RUN_KEY } from './baselineExpectations.js';
+import { shellWord } from '../report/settings.js';
 
 /** The code of a problem said here (baselineFile.ts gives it its hint), as a shard's figures that disagree. */
 export const INCONSISTENT_FIGURES = 'inconsistent_figures';
@@ -131,7 +132,7 @@ export const checkScenarioFigures =
 
 /** What to do about figures no runs make: they were edited, so write them again. */
 export function inconsistentHint(path: string): string {
-  return `no runs make these figures (was the file edited?): write the baseline again with \`loopcost check SCENARIOS --update-baseline ${path}\``;
+  return `no runs make these figures (was the file edited?): write the baseline again with \`loopcost check SCENARIOS --update-baseline ${shellWord(path)}\``;
 }
 
 /** A baseline that holds no scenario gates nothing: every check against it would pass, \`0 of 0 baseline scenarios matched\`. */
@@ -143,7 +144,7 @@ export function noScenarios(file: { scenarios: readonly unknown[] }, path: strin
       field: 'scenarios',
       code: 'no_scenarios',
       message: 'holds no scenario: a baseline with none gates nothing (every check against it passes, 0 of 0 scenarios matched)',
-      hint: `write it with \`loopcost check SCENARIOS --update-baseline ${path}\` over the scenarios it is to gate`,
+      hint: `write it with \`loopcost check SCENARIOS --update-baseline ${shellWord(path)}\` over the scenarios it is to gate`,
     },
   ];
 }

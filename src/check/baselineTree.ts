@@ -8,6 +8,7 @@
  */
 import { UserError } from '../errors.js';
 import type { BaselineFile } from './baselineFile.js';
+import { shellWord } from '../report/settings.js';
 
 export interface BaselineJudging {
   /** The baseline file, as given. */
@@ -22,15 +23,16 @@ export interface BaselineJudging {
 export function requireSameJudging(baseline: BaselineFile, judging: BaselineJudging): void {
   const written = baseline.baseline !== 'loopcost.check-baseline/1' && baseline.tree === true;
   if (written === judging.tree) return;
-  const inputs = judging.inputs.join(' ');
+  const inputs = judging.inputs.map(shellWord).join(' ');
   const { file } = judging;
+  const word = shellWord(file);
   if (written) {
     throw new UserError({
       file,
       field: 'tree',
       code: 'baseline_mismatch',
       message: 'the baseline was written by check --tree (each session tree judged as one run), and this check has no --tree (each recorded run judged on its own): its figures would be compared with unlike ones',
-      hint: `check with --tree, as the baseline was written (loopcost check ${inputs} --tree --baseline ${file}); or, to judge each run on its own from now on, write the baseline again without it: loopcost check ${inputs} --update-baseline ${file}`,
+      hint: `check with --tree, as the baseline was written (loopcost check ${inputs} --tree --baseline ${word}); or, to judge each run on its own from now on, write the baseline again without it: loopcost check ${inputs} --update-baseline ${word}`,
     });
   }
   throw new UserError({
@@ -38,6 +40,6 @@ export function requireSameJudging(baseline: BaselineFile, judging: BaselineJudg
     field: 'tree',
     code: 'baseline_mismatch',
     message: 'the baseline was written by a check without --tree (each recorded run judged on its own; or by a loopcost before baselines said --tree), and this check has --tree (each session tree judged as one run): its figures would be compared with unlike ones',
-    hint: `drop --tree to compare with it; or, to judge session trees from now on, write the baseline again with --tree: loopcost check ${inputs} --tree --update-baseline ${file}`,
+    hint: `drop --tree to compare with it; or, to judge session trees from now on, write the baseline again with --tree: loopcost check ${inputs} --tree --update-baseline ${word}`,
   });
 }

@@ -20,6 +20,7 @@ import type { Drift } from './baseline.js';
 import type { BaselineScenario } from './baselineFile.js';
 import { flagMap, modelsChanged } from './settingChanges.js';
 import { scenariosNamed } from './gateCounts.js';
+import { shellWord } from '../report/settings.js';
 
 type Parts = ReadonlyMap<string, string>;
 
@@ -154,7 +155,7 @@ export function modelSwitchLines(drift: Pick<Drift, 'file' | 'accepted' | 'model
   const unknown = new Set(drift.modelsUnknown ?? []);
   const changed = scenarios.filter((scenario) => !unknown.has(scenario));
   const untold = scenarios.filter((scenario) => unknown.has(scenario));
-  const judged = `the limit was judged at the windows of the models run now; write the baseline again with --update-baseline ${drift.file} to judge a model switch`;
+  const judged = `the limit was judged at the windows of the models run now; write the baseline again with --update-baseline ${shellWord(drift.file)} to judge a model switch`;
   return [
     ...(changed.length === 0 ? [] : [`model switch not judged: ${scenariosNamed(changed)}: its models changed under context-window=model, and the baseline holds no context windows (written before baselines held them): ${judged}`]),
     ...(untold.length === 0 ? [] : [`model switch not judged: ${scenariosNamed(untold)}: the baseline cannot tell which models its runs were priced at (it names none for the scenario, and it priced several models or none, or the scenario had no runs), so whether they changed under context-window=model could not be told, and it holds no context windows (written before baselines held them): ${judged}`]),

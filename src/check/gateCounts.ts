@@ -8,6 +8,7 @@
  * accepts them, so they are counted and said but fail nothing. Pure.
  */
 import type { Drift } from './baseline.js';
+import { shellWord } from '../report/settings.js';
 
 /** The failures against a baseline, as the table's verdict line counts them. */
 export interface BaselineFailures {
@@ -57,7 +58,7 @@ export function failsAgainstBaseline(drift: Drift | undefined, scenario?: string
  * said in place of the hint that says how to accept them.
  */
 export function acceptedDrift(drift: Drift, file: string): Drift {
-  if (!anyBaselineFailure(baselineFailures(drift)) && drift.scenarios.new === 0) return drift;
+  if (!anyBaselineFailure(baselineFailures(drift)) && drift.scenarios.new === 0 && drift.renamed === undefined) return drift;
   return { ...drift, accepted: file, hint: `accepted: the differences above are the baseline now, written again to ${file} (--update-baseline); commit it` };
 }
 
@@ -68,7 +69,7 @@ export function acceptedDrift(drift: Drift, file: string): Drift {
  */
 export function acceptText(drift: Pick<Drift, 'file' | 'accepted'>, fix?: string): string {
   if (drift.accepted !== undefined) return `accepted: the baseline holds it now (written again to ${drift.accepted})`;
-  return `${fix === undefined ? '' : `${fix}, or `}if intended, accept it: run the same check with --update-baseline ${drift.file}`;
+  return `${fix === undefined ? '' : `${fix}, or `}if intended, accept it: run the same check with --update-baseline ${shellWord(drift.file)}`;
 }
 
 /** `, accepted: the baseline written again` for the verdict line; empty when nothing was accepted. */

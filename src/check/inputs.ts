@@ -37,8 +37,10 @@ export interface CheckInput {
 }
 
 /**
- * The scenario files among the paths; a trace file named directly is refused, those a directory brought in
- * are left out (`skipped`); `repeated`: inputs that named a file again (collectInputFiles); with
+ * The scenario files among the paths; a trace file named directly is refused, and so is a directory or glob
+ * that brought in trace files and no scenario file, beside scenario files or not (onlyTracesIssues); the
+ * trace files a directory of scenarios brought in are left out (`skipped`); `repeated`: inputs that named a
+ * file again (collectInputFiles); with
  * `read.skipBad`, the pipes and devices a directory or glob brought in, never opened (`unread`: listed as
  * bad inputs, as every command lists them), else refused.
  */
@@ -49,27 +51,41 @@ export function checkScenarioFiles(paths: readonly string[], read: { skipBad?: b
   const { scenarioFiles, traceFiles } = splitInputs(files);
   const named = traceFiles.filter((file) => paths.includes(file));
   if (named.length > 0) throw new UserError(named.map((file) => shapelessYamlFile(file) ?? { file, ...NOT_A_SCENARIO, message: 'is not a scenario file: check reads scenario files' }));
-  if (scenarioFiles.length === 0) throw new UserError(onlyTracesIssues(traceFiles, broughtIn));
+  const tracesOnly = onlyTracesIssues({ traceFiles, scenarioFiles, broughtIn }, { repeats: repeated.length > 0, ...read });
+  if (tracesOnly.length > 0) throw new UserError(tracesOnly);
   return { scenarioFiles, skipped: traceFiles, repeated, unread };
 }
 
 const NOT_A_SCENARIO = { code: 'not_a_scenario', hint: 'name recorded traces in a scenario file (`traces: [glob]`) with its expectations (`expect:`); see docs/check.md' };
 
 /**
- * Inputs that brought in trace files and no scenario file (directories, globs: what check leaves out of
- * them is their trace files), each named as given — not one of its trace files, which check was never to read.
+ * Inputs that brought in trace files and no scenario file (directories, globs), each named as given — not
+ * one of its trace files, which check was never to read. Check runs recordings only through a scenario's
+ * `traces:`, so such an input is a mistake whatever else is given: beside scenario files it would be left
+ * out, and the gate would pass having run none of its recordings. An input whose scenario files an earlier
+ * input already brought in (`check ci/s.yaml ci/`: `read.repeats`) holds scenario files: it is a directory
+ * of scenarios, and its trace files are left out as any such directory's are.
  */
-function onlyTracesIssues(traceFiles: readonly string[], broughtIn: BroughtIn): InputIssue[] {
+function onlyTracesIssues(found: { traceFiles: readonly string[]; scenarioFiles: readonly string[]; broughtIn: BroughtIn }, read: { repeats: boolean; skipBad?: boolean }): InputIssue[] {
+  const { broughtIn } = found;
+  const withScenario = new Set(found.scenarioFiles.map((file) => broughtIn.get(file) ?? file));
   const byInput = new Map<string, number>();
-  for (const file of traceFiles) {
+  for (const file of found.traceFiles) {
     const input = broughtIn.get(file) ?? file;
-    byInput.set(input, (byInput.get(input) ?? 0) + 1);
+    if (!withScenario.has(input)) byInput.set(input, (byInput.get(input) ?? 0) + 1);
   }
-  return [...byInput].map(([input, count]) => ({
+  const tracesOnly = [...byInput].filter(([input]) => !(read.repeats && holdsScenarioFile(input, read)));
+  return tracesOnly.map(([input, count]) => ({
     file: input,
     ...NOT_A_SCENARIO,
-    message: `brings in ${counted(count, 'trace file')} and no scenario file: check reads scenario files, and leaves out the trace files a directory or glob brings in`,
+    message: `brings in ${counted(count, 'trace file')} and no scenario file: check reads scenario files, and runs a recording only when a scenario file names it under \`traces:\``,
+    hint: `to check these recordings, name them under \`traces:\` in a scenario file with an \`expect:\` block — \`traces: [${input}]\`, a relative path read from the scenario file’s directory — and give check that scenario file (docs/check.md)`,
   }));
+}
+
+/** Whether the directory or glob, read on its own, brings in a scenario file (one an earlier input named is not brought in again). */
+function holdsScenarioFile(input: string, read: { skipBad?: boolean }): boolean {
+  return splitInputs(collectInputFiles([input], { skipBad: read.skipBad === true }).files).scenarioFiles.length > 0;
 }
 
 /**

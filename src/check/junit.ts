@@ -12,6 +12,7 @@ import { beyondNoiseText, quietStatusText } from './noiseText.js';
 import { nowText, WORST_CASE_FIGURE } from './worstCaseDrift.js';
 import { bindsSays, bindsText } from './budgetBinds.js';
 import { withinNoiseText } from './expectationText.js';
+import { shellWord } from '../report/settings.js';
 
 // Characters XML 1.0 does not allow, even escaped.
 // eslint-disable-next-line no-control-regex
@@ -106,7 +107,7 @@ function budgetBindsCase(row: DriftRow, drift: Drift, c: { name: string; message
 /** A baseline scenario this check did not run: a failure, as in the report. */
 function goneCase(row: DriftRow, drift: Drift): Case {
   const message = `${row.scenario}: in the baseline, not checked`;
-  return { name: row.scenario, failure: { type: 'gone', message, text: `${message}\ncheck it too, or, if it was removed on purpose, write the baseline again with --update-baseline ${drift.file}\n` } };
+  return { name: row.scenario, failure: { type: 'gone', message, text: `${message}\ncheck it too, or, if it was removed on purpose, write the baseline again with --update-baseline ${shellWord(drift.file)}\n` } };
 }
 
 /**

@@ -205,6 +205,9 @@ export function entryContent(entry: PopulationEntry): string {
 /** Sample keys of this form key each run on what its entry is (sampleKey); those without it, written before, on its name. */
 const CONTENT_KEY = 'entries:';
 
+/** Whether a sample key keys each run on its entry's content (sampleKey), not (written before) on its name. */
+export const keysOnContent = (key: string): boolean => key.startsWith(CONTENT_KEY);
+
 /**
  * Which synthetic agents the runs are: the seed, and what the population entry each run drew is (its content,
  * not its name or place: two unnamed entries of one behaviour swapped are other agents), in order. Two checks
@@ -238,7 +241,7 @@ export function keepRuns(check: object, runs: readonly PopulationRun[], seed: nu
 export function scenarioSample(check: object, like?: string): string | undefined {
   const kept = runsOf.get(check);
   if (kept === undefined) return undefined;
-  if ((like !== undefined && !like.startsWith(CONTENT_KEY)) || kept.scenario?.population === undefined) return namedSampleKey(kept.runs, kept.seed);
+  if ((like !== undefined && !keysOnContent(like)) || kept.scenario?.population === undefined) return namedSampleKey(kept.runs, kept.seed);
   return sampleKey(kept.runs, kept.seed, kept.scenario);
 }
 

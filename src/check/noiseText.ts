@@ -12,6 +12,7 @@ import { removedSays, removedText } from './brakesRemoved.js';
 import { EXACT_BAND_FIGURES, FIGURE_LEVEL, NOISE_LEVEL, NOISE_RESAMPLES } from './noise.js';
 import { WORST_CASE_FIGURE } from './worstCaseDrift.js';
 import { detectText } from './noiseDetect.js';
+import { shellWord } from '../report/settings.js';
 
 const LEVEL = `${NOISE_LEVEL * 100}% together`;
 
@@ -103,7 +104,7 @@ export function pairedLines(drift: Drift): string[] {
   const unpaired = reasons.map((reason) => {
     const of = (drift.unpaired ?? []).filter((u) => u.reason === reason);
     // Said only where it is true: writing the baseline again pairs it (not a session tree's recordings).
-    const advice = of.some((u) => u.rewrite === false) ? '' : `; to judge it paired, write the baseline again with --update-baseline ${drift.file}`;
+    const advice = of.some((u) => u.rewrite === false) ? '' : `; to judge it paired, write the baseline again with --update-baseline ${shellWord(drift.file)}`;
     return `unpaired: ${of.map((u) => u.scenario).join(', ')}: another sample than the baseline's, judged against the noise band, not paired with the baseline's agents: ${reason}${advice}`;
   });
   return [...paired, ...unpaired];
@@ -132,6 +133,6 @@ export function distrustedLines(drift: Drift): string[] {
       const show = (v: number) => (row.figure.includes('Usd') ? formatUsdNumber(v) : `${signedPointsText(v * 100).replace(/^\+/, '')} points`);
       return `noise.${row.figure} ±${show(stored)} (at most ±${show(most)})`;
     });
-    return `noise distrusted: ${scenario}: the baseline stores ${bands.join(', ')}, wider than a resample of its runs can give (edited by hand?): not used; each such figure is judged against the band of the runs now, scaled to the baseline's runs, in its place; write the baseline again with --update-baseline ${drift.file}`;
+    return `noise distrusted: ${scenario}: the baseline stores ${bands.join(', ')}, wider than a resample of its runs can give (edited by hand?): not used; each such figure is judged against the band of the runs now, scaled to the baseline's runs, in its place; write the baseline again with --update-baseline ${shellWord(drift.file)}`;
   });
 }

@@ -7,7 +7,7 @@ import { describePriceSource } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
 import { formatGroupedTable, formatTable, type Cell, type Column, type RowGroup } from '../report/table.js';
 import { wrapGroups, wrapRows } from '../report/wrapCells.js';
-import { SETTINGS_SEPARATOR, settingsText } from '../report/settings.js';
+import { SETTINGS_SEPARATOR, settingsText, shellWord } from '../report/settings.js';
 import { labelledLine } from '../report/view.js';
 import { warningLines, type ReportWarning } from '../report/warnings.js';
 import { displayWidth, printableText, truncateMiddle } from '../report/text.js';
@@ -27,6 +27,7 @@ import { baselineFailures, failsAgainstBaseline } from './gateCounts.js';
 import { gateLines, gateVerdict, loosenedVerdict } from './gateFailures.js';
 import { expectationNotes, failedWithinNoiseText, resultText } from './expectationText.js';
 import { maxOf } from '../metrics/extremes.js';
+import { renamedLines } from './scenarioMatch.js';
 
 export { renderCheckJson } from './reportJson.js';
 export { driftDirection, driftValue, droppedBelowBaseline } from './driftText.js';
@@ -141,8 +142,10 @@ function goneNote(drift: Drift): string {
     ? 'this baseline (format 1) names scenario files by the path given where it was written: run from that directory, or write it again with --update-baseline to key them by their path from the baseline'
     : drift.keysNote !== undefined
       ? `this baseline's keys are read as the keys line says (${drift.keysNote})`
-      : "a baseline matches scenario files by their path relative to the baseline's directory";
-  return `gone: ${counted(drift.scenarios.gone, 'baseline scenario')} not checked (a failure): check ${drift.scenarios.gone === 1 ? 'it' : 'them'} too, or, if removed on purpose, drop ${drift.scenarios.gone === 1 ? 'it' : 'them'} from the baseline (next); ${keyed}`;
+      : "a baseline matches scenario files by their path relative to the baseline's directory, else a renamed one by its `name:` or its synthetic runs";
+  // A new scenario beside a gone one may be it renamed, unmatched: accepted as new, its brakes would be compared with nothing.
+  const renamed = drift.scenarios.new > 0 ? "; if a new scenario is a gone one renamed, give it the gone one's `name:`: it is then compared as that scenario, not accepted as new" : '';
+  return `gone: ${counted(drift.scenarios.gone, 'baseline scenario')} not checked (a failure): check ${drift.scenarios.gone === 1 ? 'it' : 'them'} too, or, if removed on purpose, drop ${drift.scenarios.gone === 1 ? 'it' : 'them'} from the baseline (next); ${keyed}${renamed}`;
 }
 
 /** Per scenario, what changed since the baseline; a scenario that drifted with none of it changed is said so. */
@@ -183,7 +186,7 @@ export function dropReason(figures: readonly string[]): string {
 export function dropNote(drift: Drift): string | undefined {
   const dropped = drift.rows.filter(droppedBelowBaseline).map((row) => row.figure);
   if (dropped.length === 0) return undefined;
-  return `drops: ${dropReason(dropped)}; if the drop is intended, accept it: run the same check with --update-baseline ${drift.file}`;
+  return `drops: ${dropReason(dropped)}; if the drop is intended, accept it: run the same check with --update-baseline ${shellWord(drift.file)}`;
 }
 
 /** How the drift is shown: the width, and each scenario's synthetic runs now (what the noise line's detection is said at). */
@@ -196,7 +199,7 @@ interface DriftView {
 function driftNotes(drift: Drift, { width, runs }: DriftView): string {
   const drop = dropNote(drift);
   let text = drop === undefined ? '' : labelledLine(printableText(drop), width);
-  for (const line of [...brakesRemovedLines(drift), ...budgetBindsLines(drift), ...gateLines(drift), ...worstCaseLines(drift), ...noiseLines(drift, runs), ...distrustedLines(drift), ...sameAgentsLines(drift), ...pairedLines(drift)]) text += labelledLine(printableText(line), width);
+  for (const line of [...renamedLines(drift), ...brakesRemovedLines(drift), ...budgetBindsLines(drift), ...gateLines(drift), ...worstCaseLines(drift), ...noiseLines(drift, runs), ...distrustedLines(drift), ...sameAgentsLines(drift), ...pairedLines(drift)]) text += labelledLine(printableText(line), width);
   text += changeLines(drift, width);
   if (drift.loopcost) text += labelledLine(printableText(`loopcost: ${drift.loopcost.baseline} wrote the baseline, ${drift.loopcost.now} checks now`), width);
   if (drift.scenarios.new > 0) text += labelledLine(printableText(`new: ${counted(drift.scenarios.new, 'scenario')} not in the baseline (not a failure)`), width);
@@ -244,7 +247,8 @@ function distinctWidth(texts: readonly string[]): number {
 function baselineVerdict(drift: Drift | undefined): string {
   if (drift === undefined) return '';
   const { drifted } = baselineFailures(drift);
-  const gone = drift.scenarios.gone > 0 ? ` (${drift.scenarios.gone} gone)` : '';
+  const how = [...(drift.renamed === undefined ? [] : [`${drift.renamed.length} renamed`]), ...(drift.scenarios.gone > 0 ? [`${drift.scenarios.gone} gone`] : [])];
+  const gone = how.length === 0 ? '' : ` (${how.join(', ')})`;
   const added = drift.scenarios.new > 0 ? `, ${counted(drift.scenarios.new, 'new scenario')}` : '';
   return `, ${drift.scenarios.matched} of ${counted(drift.scenarios.inBaseline, 'baseline scenario')} matched${gone}${added}, ${counted(drifted, 'baseline figure')} drifted${removedVerdict(drift)}${loosenedVerdict(drift)}${worstCaseVerdict(drift)}${budgetBindsVerdict(drift)}${gateVerdict(drift)}`;
 }

@@ -17,6 +17,7 @@ import { acceptText, scenariosNamed } from './gateCounts.js';
 import { relativeChange } from './driftFigures.js';
 import type { ScenarioCheck } from './run.js';
 import { modelCauseAdvice, modelCauseText, worstCaseModelCause, type WorstCaseModelCause } from './worstCaseModel.js';
+import { shellWord } from '../report/settings.js';
 
 /** The figure's name in the drift rows, as the baseline's `figures` holds it. */
 export const WORST_CASE_FIGURE = 'worstCasePerRunUsd';
@@ -120,7 +121,7 @@ export function worstCaseLines(drift: { file: string; accepted?: string; worstCa
   if (worst === undefined) return [];
   const lines = worst.moved.map((move) => moveLine(move, drift));
   if (worst.notCompared.length > 0) {
-    lines.push(`worst case per run: not compared for ${scenariosNamed(worst.notCompared)}: the baseline was written before baselines held it; write it again with --update-baseline ${drift.file} to hold it, so a loosened brake fails the check`);
+    lines.push(`worst case per run: not compared for ${scenariosNamed(worst.notCompared)}: the baseline was written before baselines held it; write it again with --update-baseline ${shellWord(drift.file)} to hold it, so a loosened brake fails the check`);
   }
   return lines;
 }

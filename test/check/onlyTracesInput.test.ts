@@ -19,7 +19,7 @@ describe('check on inputs that hold no scenario file', () => {
     const r = await cli('check', runs);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`loopcost: ${runs}: brings in 2 trace files and no scenario file: check reads scenario files, and leaves out the trace files a directory or glob brings in`);
+    expect(r.stderr).toContain(`loopcost: ${runs}: brings in 2 trace files and no scenario file: check reads scenario files, and runs a recording only when a scenario file names it under \`traces:\``);
     expect(r.stderr).not.toContain('a.jsonl');
   });
 

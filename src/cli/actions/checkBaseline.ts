@@ -11,6 +11,7 @@ import { scenarioKeys, scenarioKeysFrom, type ScenarioKeys } from '../../check/s
 import { UserError } from '../../errors.js';
 import { STDIN_PATH } from '../../io/openInput.js';
 import { readSmallTextFileSync } from '../../io/readInput.js';
+import { shellWord } from '../../report/settings.js';
 
 /** No file there (not one that cannot be read: that error says so itself). */
 function missing(path: string): boolean {
@@ -43,7 +44,7 @@ export function readBaseline(file: string, inputs: readonly string[], judged: { 
       field: '--baseline',
       code: 'no_baseline',
       message: 'no such file: there is no baseline to compare with yet',
-      hint: `write it from this check first: loopcost check ${inputs.join(' ')} --update-baseline ${file}, and commit it: later checks compare with --baseline ${file}`,
+      hint: `write it from this check first: loopcost check ${inputs.map(shellWord).join(' ')} --update-baseline ${shellWord(file)}, and commit it: later checks compare with --baseline ${shellWord(file)}`,
     });
   }
   const baseline = parseBaseline(readSmallTextFileSync(file), file);

@@ -10,6 +10,7 @@ import type { ScenarioCheck } from '../../check/run.js';
 import { counted } from '../../plural.js';
 import type { ReportWarning } from '../../report/warnings.js';
 import { someNames } from '../../someNames.js';
+import { shellWord } from '../../report/settings.js';
 
 /** Whether a baseline figure of the scenario was compared (a row that is not `new`). */
 function comparedToBaseline(scenario: ScenarioCheck, drift: Drift | undefined): boolean {
@@ -24,9 +25,9 @@ export function nothingCheckedWarnings(scenarios: readonly ScenarioCheck[], args
   const why = args.drift === undefined ? 'no expectation and no --baseline' : `no expectation and not in the baseline ${args.drift.file}`;
   const next =
     args.writes !== undefined
-      ? `${one ? 'its' : 'their'} figures are written to ${args.writes}: a check with --baseline ${args.writes} compares them; or add an \`expect:\` block`
+      ? `${one ? 'its' : 'their'} figures are written to ${args.writes}: a check with --baseline ${shellWord(args.writes)} compares them; or add an \`expect:\` block`
       : args.drift !== undefined
-        ? `add an \`expect:\` block, or write the baseline again with --update-baseline ${args.drift.file} so that later checks compare ${one ? 'its' : 'their'} figures`
+        ? `add an \`expect:\` block, or write the baseline again with --update-baseline ${shellWord(args.drift.file)} so that later checks compare ${one ? 'its' : 'their'} figures`
         : 'add an `expect:` block (docs/check.md), or compare with a baseline: write one with --update-baseline FILE, then check with --baseline FILE';
   return [
     {

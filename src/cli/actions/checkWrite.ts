@@ -12,6 +12,7 @@ import { warningLines, type ReportWarning } from '../../report/warnings.js';
 import type { CliIO } from '../io.js';
 import { saidOnStderr } from './inputWarnings.js';
 import { announceWritten, textChunks } from './output.js';
+import { shellWord } from '../../report/settings.js';
 
 /** One file check writes: the flag that names it, its path, its text. */
 export interface CheckFile {
@@ -68,6 +69,6 @@ export function announceCheckOutputs(files: readonly CheckFile[], args: { format
   if (report !== undefined) announceWritten({ what: 'report', file: report.path, detail: args.format }, io);
   for (const file of files) {
     if (file.flag === '--junit') announceWritten({ what: 'JUnit report', file: file.path }, io);
-    if (file.flag === '--update-baseline') announceWritten({ what: args.baselineWhat, file: file.path, detail: `compare later runs with --baseline ${file.path}` }, io);
+    if (file.flag === '--update-baseline') announceWritten({ what: args.baselineWhat, file: file.path, detail: `compare later runs with --baseline ${shellWord(file.path)}` }, io);
   }
 }
