@@ -29,7 +29,7 @@ import { firstAbove } from './closedSearch.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
 import { At, RecordedStretch } from './recordedStretch.js';
-import { RecordedAt, type RecordedSums } from './recordedSums.js';
+import { RecordedAt, recordedSumsFor, type RecordedSums } from './recordedSums.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
 
@@ -104,7 +104,7 @@ export function advanceRecorded(plan: RunPlan, a: number, e: number, st: RunStat
 function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, endsRun: boolean): number {
   const { t, settings, limits, ctx } = plan;
   const last = e;
-  const sums = t.recordedSums!;
+  const sums = sumsOf(plan);
   const keep = settings[RunSetting.Keep]!;
   const end = stretchEnd(plan, st, a, e, mode);
   if (end <= a) return a;
@@ -126,6 +126,11 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   return x;
 }
 
+/** The sums a plan's stretches read: the compiled ones for the prompt as sent, else those under its model's cache rule (recordedSumsFor). */
+function sumsOf(plan: RunPlan): RecordedSums {
+  return (plan.settings[RunSetting.Keep] === Infinity ? plan.t.recordedSums : recordedSumsFor(plan.t, plan.prices))!;
+}
+
 /** Where a window slides: from a (slid), after the window filled (keep + 1, filling), never (as sent). */
 function slideStart(mode: Mode, a: number, keep: number): number {
   return mode === Mode.Slid ? a : mode === Mode.Filling ? keep + 1 : Infinity;
@@ -137,7 +142,7 @@ function slideStart(mode: Mode, a: number, keep: number): number {
  */
 function stretchEnd(plan: RunPlan, st: RunState, a: number, e: number, mode: Mode): number {
   const { t, settings, limits, ctx } = plan;
-  const sums = t.recordedSums!;
+  const sums = sumsOf(plan);
   const keep = settings[RunSetting.Keep]!;
   const lead = mode === Mode.Slid ? keep + 1 : 0;
   if (!plan.exactTime || a < lead) return a;
@@ -177,11 +182,11 @@ function noLatencyModel(settings: Float64Array): boolean {
 
 /** The (one, reused) stretch set up for calls a..e−1 in `mode`: which sums it reads, and the prices. */
 function stretchFrom(plan: RunPlan, a: number, e: number, mode: Mode): RecordedStretch {
-  const { t, settings, prices, ctx } = plan;
+  const { settings, prices, ctx } = plan;
   const keep = settings[RunSetting.Keep]!;
   const slides = slideStart(mode, a, keep);
   const s = stretch;
-  s.block = t.recordedSums!.block;
+  s.block = sumsOf(plan).block;
   s.a = a;
   s.latency = noLatencyModel(settings) ? RecordedAt.Latency : RecordedAt.StepLatency;
   s.keep = mode === Mode.Slid ? keep : 0;

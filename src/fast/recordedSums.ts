@@ -2,7 +2,10 @@
  * What compiling a trace sums over calls with a recorded prompt size for the recorded closed form
  * (recordedForm.ts): the kernel meter's figures for each such call with the prompt as sent and the cache
  * as recorded, the cache hit a slid window is still served, and the next call's prompt estimate — none
- * of which a setting changes. Prices multiply these sums at replay time.
+ * of which a setting changes. Prices multiply these sums at replay time. Where a strategy changed the
+ * prompt, the cache serves what the provider's rule serves (kernel/meter.ts servedCachedTokens): the
+ * compiled sums are those with no rule, and a model's rule gets its own, summed at its first replay
+ * (recordedSumsFor).
  */
 import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { promptEstimate, uncachedTokens } from '../kernel/cost.js';
@@ -34,7 +37,7 @@ export const enum RecordedAt {
   FillCached,
   FillWrite,
   FillWrite1h,
-  /** The cache hit under a window that slid (unchanged prefix = system + goal): kernel servedCachedTokens. */
+  /** The cache hit under a window that slid (unchanged prefix = system + goal): kernel servedCachedTokens, under the sums' rule. */
   WindowCached,
   /**
    * Time without a latency model: each call's and tool call's recorded latency, 0 where none is
@@ -98,11 +101,16 @@ const NO_PRICES: FlatPrices = {
   requestPico: 0,
 };
 
-/** The recorded sums of a compiled trace (after its running totals); null without recorded prompt sizes or beyond exact sums. */
-export function recordedSums(c: CompiledTrace): RecordedSums | null {
+/**
+ * The recorded sums of a compiled trace (after its running totals), a strategy's cache hits served by
+ * `rule`'s cache rule (its minCachePrefix and cacheIncrement; none by default); null without recorded
+ * prompt sizes or beyond exact sums.
+ */
+export function recordedSums(c: CompiledTrace, rule: FlatPrices = NO_PRICES): RecordedSums | null {
   if (!c.hasRecordedInput || PriceField.Stride !== NO_PRICES.rows.length) return null;
   const sums = emptySums(c.calls);
-  const walk: Walk = { metered: new Float64Array(Metered.Size), prompt: new Float64Array(Prompt.Size), nextEstimate: 0, previousPrompt: 0 };
+  const rulePrices = rule === NO_PRICES ? NO_PRICES : { ...NO_PRICES, minCachePrefix: rule.minCachePrefix, cacheIncrement: rule.cacheIncrement };
+  const walk: Walk = { metered: new Float64Array(Metered.Size), prompt: new Float64Array(Prompt.Size), nextEstimate: 0, previousPrompt: 0, rule: rulePrices };
   const added = new Float64Array(RecordedAt.Stride);
   for (let i = 0; i < c.calls; i++) {
     if (!wholeFigures(c.records, i * CompiledField.Stride)) return null;
@@ -115,12 +123,30 @@ export function recordedSums(c: CompiledTrace): RecordedSums | null {
   return sums;
 }
 
-/** The meter's scratch and what carries from call to call: the largest next-call estimate so far, the previous call's prompt while a window fills. */
+/** The meter's scratch and what carries from call to call: the largest next-call estimate so far, the previous call's prompt while a window fills; the cache rule (no prices). */
 interface Walk {
   metered: Float64Array;
   prompt: Float64Array;
   nextEstimate: number;
   previousPrompt: number;
+  rule: FlatPrices;
+}
+
+const byRule = new WeakMap<CompiledTrace, Map<string, RecordedSums | null>>();
+
+/**
+ * The recorded sums a replay at `prices` reads: the compiled ones where the model's cache rule serves every
+ * unchanged token, else those summed under its rule (once per trace and rule). Only a strategy's figures
+ * (RecordedAt.Fill…, WindowCached) differ; the prompt as sent is billed as recorded under any rule.
+ */
+export function recordedSumsFor(c: CompiledTrace, prices: FlatPrices): RecordedSums | null {
+  if (c.recordedSums === null || (prices.minCachePrefix <= 0 && prices.cacheIncrement === 1)) return c.recordedSums;
+  let rules = byRule.get(c);
+  if (rules === undefined) byRule.set(c, (rules = new Map()));
+  const key = `${prices.minCachePrefix}/${prices.cacheIncrement}`;
+  let sums = rules.get(key);
+  if (sums === undefined) rules.set(key, (sums = recordedSums(c, prices)));
+  return sums;
 }
 
 function emptySums(calls: number): RecordedSums {
@@ -159,16 +185,16 @@ function callFigures(c: CompiledTrace, i: number, into: { walk: Walk; sums: Reco
     prompt[Prompt.View] = growth;
     prompt[Prompt.Full] = growth;
     prompt[Prompt.Unchanged] = 0;
-    meterCall(m, NO_PRICES, true, CacheModeCode.Recorded, r, at, prompt);
+    meterCall(m, walk.rule, true, CacheModeCode.Recorded, r, at, prompt);
     meteredInto(m, added, RecordedAt.Uncached);
     if (i <= c.nextNotPlain[0]!) {
       // A window not yet full: the prompt is the growth model's, the previous call's unchanged.
       prompt[Prompt.Unchanged] = walk.previousPrompt;
-      meterCall(m, NO_PRICES, false, CacheModeCode.Recorded, r, at, prompt);
+      meterCall(m, walk.rule, false, CacheModeCode.Recorded, r, at, prompt);
       meteredInto(m, added, RecordedAt.FillUncached);
       walk.previousPrompt = growth;
     }
-    added[RecordedAt.WindowCached] = servedCachedTokens(r[at + CallField.RecordedCached]!, c.fixedTokens, delta, Infinity);
+    added[RecordedAt.WindowCached] = servedCachedTokens(walk.rule, r[at + CallField.RecordedCached]!, c.fixedTokens, delta, Infinity);
     added[RecordedAt.BelowGrowth] = delta < 0 ? 1 : 0;
     if (delta > sums.maxDelta) sums.maxDelta = delta;
     // The next call's estimate: the growth model's prompt after this step, plus this call's overhead (as last metered).

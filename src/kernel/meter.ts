@@ -64,7 +64,7 @@ export const enum Prompt {
 export function meterCall(out: Float64Array, prices: FlatPrices, identity: boolean, cacheMode: CacheModeCode, call: Float64Array, at: number, prompt: Float64Array): void {
   const flags = call[at + CallField.Flags]! | 0;
   const input = billedInput(out, call, at, flags, identity, prompt);
-  if (cacheMode === CacheModeCode.Recorded || (flags & CallFlag.Failed) !== 0) recordedCache(out, call, at, flags, identity, prompt[Prompt.Unchanged]!, input);
+  if (cacheMode === CacheModeCode.Recorded || (flags & CallFlag.Failed) !== 0) recordedCache(out, prices, call, at, flags, identity, prompt[Prompt.Unchanged]!, input);
   else if (cacheMode === CacheModeCode.On) cacheOn(out, prices, servablePrefix(prompt[Prompt.Unchanged]!, out[Metered.RecordedDelta]!), input, writesForAnHour(call, at));
   else noCache(out);
   const output = call[at + CallField.Output]!;
@@ -114,17 +114,18 @@ function billedInput(out: Float64Array, call: Float64Array, at: number, flags: n
 /**
  * Cache figures as recorded — as they are when the prompt is as sent (identity) or the call failed;
  * when a strategy changed the prompt the cache serves no more than the unchanged prefix, plus the
- * overhead the growth model does not see, which sits in the prefix. What the cache served as recorded
+ * overhead the growth model does not see, which sits in the prefix, as far as the provider's rule
+ * serves it (servedCachedTokens). What the cache served as recorded
  * but no longer does is written again (a model that bills writes, Anthropic-style: its client marks the
  * cache at the end of the prompt, as `cacheOn` writes), at the lifetime the call wrote most of.
  */
-function recordedCache(out: Float64Array, call: Float64Array, at: number, flags: number, identity: boolean, unchangedTokens: number, input: number): void {
+function recordedCache(out: Float64Array, prices: FlatPrices, call: Float64Array, at: number, flags: number, identity: boolean, unchangedTokens: number, input: number): void {
   let cached = call[at + CallField.RecordedCached]!;
   let write = call[at + CallField.RecordedCacheWrite]!;
   let write1h = call[at + CallField.RecordedCacheWrite1h]!;
   if (!identity && (flags & CallFlag.Failed) === 0) {
     const recordedCached = cached;
-    cached = servedCachedTokens(cached, unchangedTokens, out[Metered.RecordedDelta]!, input);
+    cached = servedCachedTokens(prices, cached, unchangedTokens, out[Metered.RecordedDelta]!, input);
     const rewritten = write + write1h > 0 ? recordedCached - cached : 0;
     if (write1h > write) write1h += rewritten;
     else write += rewritten;
@@ -141,15 +142,26 @@ function recordedCache(out: Float64Array, call: Float64Array, at: number, flags:
 }
 
 /**
- * A recorded cache hit under a strategy that changed the prompt: no more than the unchanged prefix plus
- * the overhead the growth model does not see (`recordedDelta`, when positive), nor more than the prompt.
+ * A recorded cache hit under a strategy that changed the prompt: no more than what the provider's rule
+ * (ruleServedTokens: its minimum prefix, its increments) serves of the unchanged prefix plus the overhead
+ * the growth model does not see (`recordedDelta`, when positive), that prefix no more than the prompt.
  */
-export function servedCachedTokens(recordedCached: number, unchangedTokens: number, recordedDelta: number, input: number): number {
-  const servable = unchangedTokens + (recordedDelta > 0 ? recordedDelta : 0);
-  let cached = recordedCached;
-  if (servable < cached) cached = servable;
-  if (input < cached) cached = input;
-  return cached;
+export function servedCachedTokens(prices: FlatPrices, recordedCached: number, unchangedTokens: number, recordedDelta: number, input: number): number {
+  let servable = unchangedTokens + (recordedDelta > 0 ? recordedDelta : 0);
+  if (input < servable) servable = input;
+  const served = ruleServedTokens(prices, servable);
+  return recordedCached < served ? recordedCached : served;
+}
+
+/**
+ * What the provider's rule serves of a servable prefix of `servableTokens` (pricing/cacheRules.ts, taken by
+ * kernel/prices.ts flattenPrices): nothing below its minimum prefix, else whole increments. The one rule
+ * `cacheOn` and a recorded hit under a strategy (servedCachedTokens) apply.
+ */
+export function ruleServedTokens(prices: FlatPrices, servableTokens: number): number {
+  if (servableTokens < prices.minCachePrefix) return 0;
+  const increment = prices.cacheIncrement;
+  return increment === 1 ? servableTokens : servableTokens - (servableTokens % increment);
 }
 
 /**
@@ -184,13 +196,9 @@ export function hourlyWrites(write1hTokens: number, write5mTokens: number): bool
  */
 export function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number, input: number, forAnHour = false): void {
   const servable = unchangedTokens < input ? unchangedTokens : input;
-  const minPrefix = prices.minCachePrefix;
-  const cacheable = input >= minPrefix;
-  let cached = 0;
-  if (cacheable && servable >= minPrefix) {
-    const increment = prices.cacheIncrement;
-    cached = increment === 1 ? servable : servable - (servable % increment);
-  }
+  const cacheable = input >= prices.minCachePrefix;
+  // (servable ≤ input: a prefix the rule serves is of a cacheable prompt.)
+  const cached = ruleServedTokens(prices, servable);
   const written = prices.hasCacheWritePrice && cacheable ? input - cached : 0;
   out[Metered.Cached] = cached;
   out[Metered.CacheWrite] = forAnHour ? 0 : written;

@@ -20,6 +20,8 @@ import type { ModelPricing } from '../pricing/types.js';
 import type { RunResult } from '../replay/replay.js';
 import type { ReportWarning } from '../report/warnings.js';
 import { projectWarnings } from './warnings.js';
+import type { ObservedRuns } from '../cli/actions/projectParts.js';
+import { projectRunWarnings, stoppedRunOf } from '../cli/actions/projectStops.js';
 
 const ENTRY = 'projectSpend';
 
@@ -84,14 +86,20 @@ export function projectSpend(traces: readonly Trace[], options: ProjectOptions):
   };
   const inputs = { traces: [...traces] };
   freezePopulationInputs(inputs);
-  // Each run's prompts (rows) and pricing, for the prompts past a window the command warns of.
+  // Each run's prompts (rows) and pricing, for the prompts past a window the command warns of; its pricing and stop, for a brake's early stops and past prices (projectStops.ts).
   const results: { rows: RunResult['rows']; pricing: ModelPricing }[] = [];
-  const observe = (result: RunResult, pricing: ModelPricing) => void results.push({ rows: result.rows, pricing });
-  const runs = inOwnWords(ENTRY, () => configurationRuns(inputs, config, options.prices, observe).map((pair) => pair.run));
+  const observed: ObservedRuns = { pricings: [], stopped: [] };
+  const observe = (result: RunResult, pricing: ModelPricing) => {
+    results.push({ rows: result.rows, pricing });
+    observed.pricings.push(pricing);
+    observed.stopped.push(stoppedRunOf(result));
+  };
+  const pairs = inOwnWords(ENTRY, () => configurationRuns(inputs, config, options.prices, observe));
+  const runs = pairs.map((pair) => pair.run);
   const costsPico = runs.map((run) => run.costPico);
   const runsPerDay = options.runsPerDay ?? 100;
   const days = options.days ?? 30;
   inOwnWords(ENTRY, () => checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: null, place: optionPlace(ENTRY, 'runsPerDay') }));
   const { perDay, perPeriod, ...projection } = projectCosts(costsPico, { runsPerDay, days, seed: options.seed ?? 1, trials: options.trials ?? 1000 });
-  return { ...projection, perDayUsd: perDay, perPeriodUsd: perPeriod, warnings: projectWarnings(inputs.traces, config, { prices: options.prices, results, runs }) };
+  return { ...projection, perDayUsd: perDay, perPeriodUsd: perPeriod, warnings: [...projectWarnings(inputs.traces, config, { prices: options.prices, results, runs }), ...projectRunWarnings(observed, { prices: options.prices, config, pairs, recordedTraces: inputs.traces })] };
 }

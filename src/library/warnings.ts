@@ -15,13 +15,14 @@ import { priceGapWarningsOf } from '../replay/priceGaps.js';
 import { contextText } from '../report/settings.js';
 import { skipOpenLoopWarnings, type ReportWarning } from '../report/warnings.js';
 import { gridWarningList, noGroundTruthWarning, projectWarningList } from '../report/warningLists.js';
-import { runHeaderFactsOf } from '../cli/actions/sweepHeaderFacts.js';
+import { gridFactsReading, runHeaderFactsOf } from '../cli/actions/sweepHeaderFacts.js';
 import type { Trace } from '../trace/types.js';
 import type { SummaryRun } from '../report/summaryCallWarning.js';
 import { traceRunKinds } from '../population/generatedRuns.js';
 import { importNotesTallyOf, pricingFor, RunNotes } from '../cli/actions/runNotes.js';
 import { cacheOnWarnings } from '../cli/actions/scenarioWarnings.js';
 import { whatIfStoppedRuns } from '../cli/actions/whatifOpenLoop.js';
+import { whatIfWindowSettings } from '../cli/actions/whatifWindows.js';
 import type { WhatIfRun } from '../replay/whatif.js';
 
 /** The runs' notes (runNotes.ts) as replay, whatif and compare take them, each run priced as the command prices it. */
@@ -33,7 +34,7 @@ function notedRuns(traces: readonly Trace[], notes: RunNotes, options: { prices:
 /** `loopcost whatif`'s warnings (cli/actions/whatif.ts runWhatIf): the runs' notes under every tried setting (`runs`: the what-ifs, for a brake's early stop of a run), and a try that skips repeated actions. */
 export function whatIfWarnings(traces: readonly Trace[], settings: readonly { brakes: BrakeConfig; onTop?: Partial<BrakeConfig> }[], options: { prices: PriceTable; strategy: ContextStrategy; model?: string; runs: readonly WhatIfRun[] }): ReportWarning[] {
   const model = options.model === undefined ? {} : { model: options.model };
-  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens(settings.map((s) => s.brakes)), partsBraked: settings.some((s) => holdsBrake(s.brakes)) });
+  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens(settings.map((s) => s.brakes)), partsBraked: settings.some((s) => holdsBrake(s.brakes)), windowSettings: whatIfWindowSettings(settings, options) });
   const skips = settings.some((s) => (s.onTop === undefined ? s.brakes.repeatAction : s.onTop.repeatAction) === 'skip');
   return [...notedRuns(traces, notes, { prices: options.prices, ...model }).warnings([], whatIfStoppedRuns(options.runs)), ...skipOpenLoopWarnings(skips ? traces.length : 0)];
 }
@@ -75,7 +76,7 @@ export function calibrateWarnings(traces: readonly Trace[], configs: readonly Po
     ...(isIdentity(strategy) ? {} : { openLoop: contextText(strategy) }),
     cache: cacheOnWarnings(configs, { prices, scenarios: [], traces }),
     windows: PopulationWindows.of(configs, prices).addInputs({ traces }).warnings(),
-    facts: runHeaderFactsOf(traces),
+    facts: runHeaderFactsOf(traces, gridFactsReading(configs, prices)),
   });
   return [...(recordedRuns === traces.length ? [noGroundTruthWarning()] : []), ...grid];
 }

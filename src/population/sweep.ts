@@ -50,7 +50,12 @@ export interface TasksDone {
 }
 
 /** A configuration's figures (with what its runs cost with no brakes, in all: `baselineCostUsd`) and its strategy totals; with runs that carry ground truth, their tasks done. */
-export type SweepMetrics = PopulationMetrics & StrategyTotals & { tasksDone?: TasksDone };
+export type SweepMetrics = PopulationMetrics &
+  StrategyTotals & {
+    tasksDone?: TasksDone;
+    /** `--tree`: the session trees in which a brake stopped a sub-agent (treeSweep.ts; what the recommendation's open-loop words count). */
+    subagentsStopped?: number;
+  };
 
 /** The strategy totals of a configuration's runs (absent where 0). */
 export function strategyTotals(runs: readonly Partial<StrategyFigures>[]): StrategyTotals {

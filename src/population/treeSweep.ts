@@ -17,31 +17,42 @@ import { underConfiguration } from './blameRun.js';
 import type { SweepMetrics } from './sweep.js';
 import { COMMAND_LINE_CONTEXT } from '../context/strategy.js';
 import { overshootPico } from '../kernel/brakes.js';
+import { sessionStopOf, stoppedASubagent } from '../tree/sessionStop.js';
 
-/** A tree's result as one run of the population (overshoot: spend past the tree's budget). */
-export function treeRunFigures(result: TreeResult, maxCostPico: number | undefined): RunFigures {
+/**
+ * A tree's result as one run of the population (overshoot: spend past the tree's budget); its stop the
+ * session's (tree/sessionStop.ts: the main agent's, or a stopped sub-agent's that completes in its recording,
+ * against `unbraked`, the tree with no brakes and no per-agent limits — asked for only then).
+ */
+export function treeRunFigures(result: TreeResult, maxCostPico: number | undefined, unbraked: () => TreeResult): RunFigures {
   const t = result.totals;
+  const stop = sessionStopOf(result, unbraked);
   return {
-    stopReason: result.stopReason,
+    stopReason: stop.stopReason,
     steps: t.steps,
     costPico: t.costPico,
     inputTokens: t.inputTokens,
     cachedInputTokens: t.cachedInputTokens,
     outputTokens: t.outputTokens,
     overshootPico: maxCostPico === undefined ? 0 : overshootPico(t.costPico, maxCostPico),
-    ...(result.stopByPredictiveBound === true ? { byPredictiveBound: true } : {}),
+    ...(stop.byPredictiveBound ? { byPredictiveBound: true } : {}),
   };
 }
 
-/** A tree's baseline as one run of the population: its replayer (made without per-agent limits) under NO_BRAKES (replay --tree's false stops too). */
-export function treeBaselineFigures(replay: (brakes: PopulationConfig['brakes']) => TreeResult): RunFigures {
-  return treeRunFigures(replay(NO_BRAKES), undefined);
+/** A tree's baseline as one run of the population: the tree with no brakes and no per-agent limits (its replayer's under NO_BRAKES: unbrakedTree), its own baseline. */
+export function treeBaselineFigures(unbraked: TreeResult): RunFigures {
+  return treeRunFigures(unbraked, undefined, () => unbraked);
+}
+
+/** The tree with no brakes and no per-agent limits: its replayer (made without per-agent limits) under NO_BRAKES (replay --tree's false stops too). */
+export function unbrakedTree(replay: (brakes: PopulationConfig['brakes']) => TreeResult): TreeResult {
+  return replay(NO_BRAKES);
 }
 
 /** Session trees to sweep; replayers (pricing resolved once) and baselines are memoised per setting. */
 export class TreePopulation {
   private readonly replayers = new Map<string, ((brakes: PopulationConfig['brakes']) => TreeResult)[]>();
-  private readonly baselines = new Map<string, RunFigures[]>();
+  private readonly baselines = new Map<string, { tree: TreeResult; figures: RunFigures }[]>();
   constructor(
     readonly trees: readonly SessionTree[],
     private readonly prices: PriceTable,
@@ -70,10 +81,14 @@ export class TreePopulation {
     return replayers;
   }
 
-  private baselinesOf(config: PopulationConfig): RunFigures[] {
+  /** Each tree with no brakes and no per-agent limits under the configuration's context, model and latency, and its figures. */
+  private baselinesOf(config: PopulationConfig): { tree: TreeResult; figures: RunFigures }[] {
     const key = baselineKey(config);
     let baselines = this.baselines.get(key);
-    if (baselines === undefined) this.baselines.set(key, (baselines = this.replayersOf(config, false).map((replay) => underConfiguration({ ...config, brakes: NO_BRAKES }, () => treeBaselineFigures(replay)))));
+    if (baselines === undefined) {
+      const unbraked = (replay: (brakes: PopulationConfig['brakes']) => TreeResult) => underConfiguration({ ...config, brakes: NO_BRAKES }, () => unbrakedTree(replay));
+      this.baselines.set(key, (baselines = this.replayersOf(config, false).map((replay) => unbraked(replay)).map((tree) => ({ tree, figures: treeBaselineFigures(tree) }))));
+    }
     return baselines;
   }
 
@@ -83,15 +98,27 @@ export class TreePopulation {
    * and the configuration (blameRun.ts).
    */
   pairs(config: PopulationConfig): RunPair[] {
+    return this.replayed(config).pairs;
+  }
+
+  /** The pairs, and how many trees had a sub-agent stopped by a brake (tree/sessionStop.ts stoppedASubagent). */
+  replayed(config: PopulationConfig): { pairs: RunPair[]; subagentsStopped: number } {
     const baselines = this.baselinesOf(config);
-    return this.replayersOf(config, true).map((replay, i) => ({ run: treeRunFigures(underConfiguration(config, () => replay(config.brakes)), config.brakes.maxCostPico), baseline: baselines[i]! }));
+    let subagentsStopped = 0;
+    const pairs = this.replayersOf(config, true).map((replay, i) => {
+      const { tree, figures } = baselines[i]!;
+      const result = underConfiguration(config, () => replay(config.brakes));
+      if (stoppedASubagent(result)) subagentsStopped += 1;
+      return { run: treeRunFigures(result, config.brakes.maxCostPico, () => tree), baseline: figures };
+    });
+    return { pairs, subagentsStopped };
   }
 }
 
-/** Each configuration's population figures over the trees (one tree, one run). */
+/** Each configuration's population figures over the trees (one tree, one run), with the trees in which a brake stopped a sub-agent. */
 export function treeSweepMetrics(population: TreePopulation, configs: readonly PopulationConfig[]): SweepMetrics[] {
   return configs.map((config) => {
-    const tally = populationTally(population.pairs(config));
-    return tallyMetrics(tally);
+    const { pairs, subagentsStopped } = population.replayed(config);
+    return { ...tallyMetrics(populationTally(pairs)), subagentsStopped };
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Minimum cacheable prefix per provider and model family: with `--cache on`, providers cache a prompt
  * only from a minimum size and serve hits in increments. The kernel meter applies the rule (cache `on`, and
- * a summary call billed at its estimate; `recorded` figures stay as recorded) by the rule its one price
+ * a summary call billed at its estimate, a recorded read under a strategy that changed the prompt; the prompt as
+ * sent stays as recorded) by the rule its one price
  * flattening takes (kernel/prices.ts flattenPrices: the rule a pricing states, else its provider's: cacheRuleOf,
  * below), so every engine and every caller of one ModelPricing meters by one rule, and a report reads its words
  * (cache notes) through cacheRuleOf too; withCacheRule fills it in only on the pricing the library's resolvers

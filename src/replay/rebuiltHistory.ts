@@ -8,16 +8,20 @@
  * prompt gets it back; what those steps' messages were billed beyond their tokens (their framing) was never
  * sent, so it is not (the report says so: report/recordedStrategyWarning.ts). A summary strategy's
  * recording cannot be rebuilt: its summaries replaced the steps they dropped (the rebuilt prompts would
- * hold the summary's framing and no compaction call), and it is refused (recordedStrategy.ts).
+ * hold the summary's framing and no compaction call), and it is refused (recordedStrategy.ts). Its recorded
+ * cache reads and writes are those of the prompts its strategy shaped, and say nothing of what the provider
+ * would serve of the rebuilt ones: under cache `recorded` a rebuilt recording is metered by the provider's
+ * rule instead (meteredCacheOf).
  * Pure: no node:*.
  */
-import { rewritesHistory, type ContextStrategy } from '../context/strategy.js';
+import { rewritesHistory, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { enterWholeCall } from '../kernel/callContext.js';
 import { callFlags } from '../kernel/callRecord.js';
 import { ContextTracker } from '../kernel/context.js';
 import { outputEnteringContext, reasoningReentersOf } from '../kernel/stepTokens.js';
 import { reachedToolCalls } from '../trace/toolsRun.js';
 import type { CallRecord, Trace } from '../trace/types.js';
+import { hasRecordedCache } from './runFacts.js';
 
 /** Whether a recording made under `recorded` can be rebuilt to full history: its strategy makes no summary call (full with a cap, window, mask). */
 export function rebuildable(recorded: ContextStrategy): boolean {
@@ -43,6 +47,9 @@ function droppedTokensOf(trace: Trace, recorded: ContextStrategy): Float64Array 
 
 const rebuilt = new WeakMap<Trace, Trace>();
 
+/** The recordings fullHistoryOf made whose calls record a cache read or write (their provider caches, and their client says so). */
+const cachedRebuilt = new WeakSet<Trace>();
+
 /**
  * `trace` (recorded under `recorded`, a rebuildable strategy) as full history would have recorded it: each
  * recorded prompt (a failed call's too: it was sent so shaped) plus what the strategy left out of it, and no
@@ -56,5 +63,21 @@ export function fullHistoryOf(trace: Trace, recorded: ContextStrategy): Trace {
   const { context: _shaped, ...header } = trace.header;
   made = { ...trace, header, calls };
   rebuilt.set(trace, made);
+  if (hasRecordedCache(made)) cachedRebuilt.add(made);
   return made;
+}
+
+/**
+ * The cache mode `trace` is metered under when a replay asks for `cache`, the one rule every engine reads
+ * (replay, whatif, sweep, a session tree; the readable loop and the compiled replay alike): a recording
+ * rebuilt to full history (fullHistoryOf) asked for `recorded` is metered `on` — each call serves what the
+ * provider's rule serves of its unchanged prefix and writes the rest (kernel/meter.ts cacheOn), as `--cache on`
+ * meters it — for its recorded reads were those of the prompts its strategy shaped, not of the rebuilt ones
+ * (a window:1 recording read far less than its full history would have). One whose calls record no cache
+ * read or write at all is metered as recorded (none): its provider cached nothing, or its client reported
+ * nothing, and the meter does not invent a cache for it. Any other trace, or mode, as asked: a recording
+ * replayed as it ran is billed as recorded.
+ */
+export function meteredCacheOf(trace: Trace, cache: CacheMode): CacheMode {
+  return cache === 'recorded' && cachedRebuilt.has(trace) ? 'on' : cache;
 }

@@ -14,15 +14,19 @@
  * states no strategy replays as it stands.
  */
 import { contextSpecOf, isIdentity, parseContextSpec, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
+import type { BrakeConfig } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import { runLoop } from '../loop/run.js';
 import { ReplaySource } from '../loop/replaySource.js';
+import type { LatencyModel } from '../loop/latency.js';
 import type { LoopOptions, RunOutcome } from '../loop/types.js';
-import type { ModelPricing } from '../pricing/types.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { sameContext } from '../context/sameContext.js';
 import type { Trace } from '../trace/types.js';
 import { fullHistoryOf, rebuildable } from './rebuiltHistory.js';
-import type { ReplayOptions } from './replay.js';
+// (How a rebuilt recording's cache is metered, for every engine that reads recordingUnder's trace.)
+export { meteredCacheOf } from './rebuiltHistory.js';
+import { summaryPricingOf } from './summaryPricing.js';
 
 /**
  * The strategy `trace`'s loop ran under, when a replay under `strategy` replays it as it ran: its header states
@@ -72,28 +76,49 @@ export function recordedContextPlace(trace: Trace): StrategyPlace {
   return { file: trace.source, ...(trace.headerLine === undefined ? {} : { line: trace.headerLine }), field: 'header.context.spec' };
 }
 
-/** What replayAsRan needs beside the trace: the replay's options, its prices, cache mode, and the summary model's prices (`summary:…,model=X`). */
+/**
+ * What a replay of a recording as its loop ran it takes beside the trace (asRanLoopOptions): its brakes, whether it
+ * keeps per-step rows, the latency of calls that record none, the run's prices, the cache mode, and the table the
+ * summary model's prices (`summary:…,model=X`) are read from (summaryPricingOf, named at header.context.spec);
+ * without one (a library `fitScenario` given the run's prices alone) the summary calls are priced as the run's model.
+ */
 export interface AsRanReplay {
-  options: ReplayOptions;
+  brakes: BrakeConfig;
+  keepSteps?: boolean | undefined;
+  latency?: LatencyModel | undefined;
   pricing: ModelPricing;
   cache: CacheMode;
-  summaryPricing: ModelPricing | undefined;
+  prices?: PriceTable | undefined;
 }
 
-/** `trace` replayed under `strategy`, the one its loop ran under, as the loop ran it: the readable session, the recorded compaction calls as its summary calls. */
-export function replayAsRan(trace: Trace, strategy: ContextStrategy, run: AsRanReplay): RunOutcome {
-  const { options } = run;
-  const loop: LoopOptions = {
-    brakes: options.brakes,
+/**
+ * The loop options of `trace` replayed under `strategy`, the one its loop ran under, as the loop ran it: the one
+ * builder of them, for `replay` (replayAsRan: the cache `--cache` gives, else defaultCacheMode) and for `fit`
+ * (scenario/fitReplay.ts: the same options — the default cache, as fit takes no --cache, and the summary model's
+ * prices from its table — with a watcher on the source's calls).
+ */
+export function asRanLoopOptions(trace: Trace, strategy: ContextStrategy, run: AsRanReplay): LoopOptions {
+  const summaryPricing = run.prices === undefined ? undefined : summaryPricingOf(strategy, run.prices, trace.header.recordedAt, recordedContextPlace(trace));
+  return {
+    brakes: run.brakes,
     strategy,
     cache: run.cache,
     pricing: run.pricing,
     systemTokens: trace.header.systemTokens,
     goalTokens: trace.header.goalTokens,
-    keepSteps: options.keepSteps ?? false,
+    keepSteps: run.keepSteps ?? false,
     usageAsSent: true,
-    ...(options.latency === undefined ? {} : { latency: options.latency }),
-    ...(run.summaryPricing === undefined ? {} : { summaryPricing: run.summaryPricing }),
+    ...(run.latency === undefined ? {} : { latency: run.latency }),
+    ...(summaryPricing === undefined ? {} : { summaryPricing }),
   };
-  return runLoop(new ReplaySource(trace, { summariesRecorded: true }), loop);
+}
+
+/** The step source of `trace` replayed as its loop ran it: its compaction calls are the strategy's summary calls. */
+export function asRanSource(trace: Trace): ReplaySource {
+  return new ReplaySource(trace, { summariesRecorded: true });
+}
+
+/** `trace` replayed under `strategy`, the one its loop ran under, as the loop ran it: the readable session, the recorded compaction calls as its summary calls. */
+export function replayAsRan(trace: Trace, strategy: ContextStrategy, run: AsRanReplay): RunOutcome {
+  return runLoop(asRanSource(trace), asRanLoopOptions(trace, strategy, run));
 }

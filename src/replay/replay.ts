@@ -31,7 +31,7 @@ import { freezeTrace } from '../trace/freezeTrace.js';
 import { inRunContext } from './runContext.js';
 import { checkSummaryTrigger, summaryPricingOf } from './summaryPricing.js';
 export { checkSummaryTrigger, resolveSummaryModel, summaryPricingOf } from './summaryPricing.js';
-import { recordedContextPlace, recordedStrategyOf, recordingUnder, replayAsRan } from './recordedStrategy.js';
+import { meteredCacheOf, recordedStrategyOf, recordingUnder, replayAsRan } from './recordedStrategy.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import { hasRecordedCache, hasRecordedInput, recordedCallCount, recordedCallsCostPico } from './runFacts.js';
 import { tracePricing } from './tracePricing.js';
@@ -125,10 +125,11 @@ export function resolveTracePricing(trace: Trace, options: Pick<ReplayOptions, '
  * A run's outcome (a live run's recording that states its strategy: under full context or that strategy as its
  * loop ran it, under another its full history rebuilt first; recordedStrategy.ts).
  */
-function replayOutcome(recording: Trace, options: ReplayOptions, pricing: ModelPricing, cache: CacheMode): RunOutcome {
+function replayOutcome(recording: Trace, options: ReplayOptions, pricing: ModelPricing, asked: CacheMode): RunOutcome {
   const ran = recordedStrategyOf(recording, options.strategy);
-  if (ran !== undefined) return replayAsRan(recording, ran, { options, pricing, cache, summaryPricing: summaryPricingOf(ran, options.prices, recording.header.recordedAt, recordedContextPlace(recording)) });
+  if (ran !== undefined) return replayAsRan(recording, ran, { ...options, pricing, cache: asked });
   const trace = recordingUnder(recording, options.strategy);
+  const cache = meteredCacheOf(trace, asked); // (a rebuilt recording's cache: the provider's rule, not its shaped prompts' reads)
   const summaryPricing = summaryPricingOf(options.strategy, options.prices, trace.header.recordedAt, options.strategyPlace);
   checkSummaryTrigger({ strategy: options.strategy, brakes: options.brakes, pricing, ...(summaryPricing === undefined ? {} : { summaryPricing }) }, options.strategyPlace);
   if (options.keepSteps === true || options.engine === 'readable') {

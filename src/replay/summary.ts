@@ -2,6 +2,7 @@ import { STOP_REASONS, type StopReason } from '../brakes/stopReasons.js';
 import type { RunResult } from './replay.js';
 import { sumStrategyFigures } from '../metrics/strategyFigures.js';
 import { meanPico } from '../money.js';
+import type { StrategyFigures } from '../loop/types.js';
 
 /** Totals over runs. Money is BigInt picodollars: no float is ever accumulated. */
 export interface Summary {
@@ -26,8 +27,11 @@ export interface Summary {
   skippedActions?: number;
 }
 
+/** What the summary reads of a run (a replayed run; `replay --tree`'s session trees give the same of each tree). */
+export type SummarisedRun = Pick<RunResult, 'stopReason' | 'costPico' | 'overshootPico' | 'recordedCostPico' | 'steps' | 'inputTokens' | 'cachedInputTokens' | 'outputTokens'> & Partial<StrategyFigures>;
+
 /** `results`: any list walked once (an array, or runs kept as columns: runColumns.ts). */
-export function summarise(results: Iterable<RunResult> & { readonly length: number }): Summary {
+export function summarise(results: Iterable<SummarisedRun> & { readonly length: number }): Summary {
   const stopReasons = Object.fromEntries(STOP_REASONS.map((reason) => [reason, 0])) as Record<StopReason, number>;
   let totalCost = 0n;
   let wasted = 0n;

@@ -26,7 +26,7 @@ import { tracePricing } from './tracePricing.js';
 import { summaryTriggerCheck } from './whatifSummary.js';
 import { COMMAND_LINE_MODEL, requireTrace } from '../options/given.js';
 import { compiledOf } from './compiledRuns.js';
-import { recordedStrategyOf, recordingUnder } from './recordedStrategy.js';
+import { meteredCacheOf, recordedStrategyOf, recordingUnder } from './recordedStrategy.js';
 import { inRunContext } from './runContext.js';
 import { STRATEGY_FIGURE_KEYS, type StrategyFigures } from '../loop/types.js';
 import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
@@ -43,7 +43,7 @@ export interface WhatIfSetting {
 }
 
 /** The brakes a run replays under for a setting: its baseline's with the setting's fields on top, or the setting's own whole set. */
-export function triedBrakes(baseline: BrakeConfig, setting: WhatIfSetting): BrakeConfig {
+export function triedBrakes(baseline: BrakeConfig, setting: Pick<WhatIfSetting, 'brakes' | 'onTop'>): BrakeConfig {
   if (setting.onTop === undefined) return setting.brakes;
   const brakes: Record<string, unknown> = { ...baseline };
   for (const [key, value] of Object.entries(setting.onTop)) {
@@ -159,7 +159,7 @@ function replayerFor(trace: Trace, options: WhatIfOptions, settingsCache: Settin
   const compiled = compiledOf(recordingUnder(trace, options.strategy)); // (a recording under another strategy than it states: rebuilt)
   const flat = flattenPrices(pricing);
   const checkTrigger = summaryTriggerCheck(trace, options, pricing);
-  const cache = options.strategy.cache ?? defaultCacheMode(trace);
+  const cache = meteredCacheOf(recordingUnder(trace, options.strategy), options.strategy.cache ?? defaultCacheMode(trace)); // (rebuilt: made once)
   let settings = settingsCache.get(cache);
   if (settings === undefined) {
     settings = runSettings(options.strategy, cache, options.latency);

@@ -1,7 +1,9 @@
 /**
  * The `contexts` report: cost per run of the same runs under each context strategy and cache mode,
  * with the change against the first strategy under the same cache mode, summary calls and the cache
- * hits the strategy lost. Recorded runs are replayed open loop, which one line says.
+ * hits the strategy lost. Recorded runs are replayed open loop, which one line says. Where real-loop recordings
+ * state the strategy their loop ran under, `as recorded` rows hold each run as it ran and a line says what
+ * they hold (every other row, `full` included, compares the runs' full history: replay/contexts.ts).
  */
 import { LOOPCOST_VERSION } from '../version.js';
 import type { ContextCell, ContextCellTotals } from '../replay/contexts.js';
@@ -18,7 +20,7 @@ import type { ReportWarning } from './warnings.js';
 import { numberedLegend, tokenCount, wrapLine } from './text.js';
 
 export interface ContextsRow {
-  /** `--context` syntax. */
+  /** `--context` syntax, or `as recorded` (each run as its loop ran it). */
   strategy: string;
   cache: string;
   runs: number;
@@ -39,12 +41,14 @@ export interface ContextsReport {
   settings: ReportSettings;
   prices: PriceSource;
   note: string;
+  /** What the `as recorded` rows hold, when shown (some recording states the strategy its loop ran under). */
+  asRecorded?: string;
   rows: ContextsRow[];
 }
 
 export const OPEN_LOOP_NOTE = 'recorded runs replayed open loop: each strategy changes what the calls cost, not what the agent did (completions as recorded)';
 
-export function buildContextsReport(args: { cells: readonly ContextCell[]; totals: readonly ContextCellTotals[]; settings: ReportSettings; priceSource: PriceSource }): ContextsReport {
+export function buildContextsReport(args: { cells: readonly ContextCell[]; totals: readonly ContextCellTotals[]; settings: ReportSettings; priceSource: PriceSource; asRecorded?: string }): ContextsReport {
   const rows = args.cells.map((cell, i): ContextsRow => {
     const t = args.totals[i]!;
     const firstIndex = args.cells.findIndex((c) => c.cache === cell.cache);
@@ -64,7 +68,8 @@ export function buildContextsReport(args: { cells: readonly ContextCell[]; total
       cacheHitsLostTokens: t.strategyCacheLostTokens,
     };
   });
-  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, settings: args.settings, prices: args.priceSource, note: OPEN_LOOP_NOTE, rows };
+  const asRecorded = args.asRecorded === undefined ? {} : { asRecorded: args.asRecorded };
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, settings: args.settings, prices: args.priceSource, note: OPEN_LOOP_NOTE, ...asRecorded, rows };
 }
 
 const CSV_COLUMNS = ['strategy', 'cache', 'runs', 'completed', 'costPerRunUsd', 'totalCostUsd', 'vsFirstPercent', 'inputTokens', 'cachedInputTokens', 'summaryCalls', 'summaryCostUsd', 'cacheHitsLostTokens'];
@@ -137,5 +142,6 @@ export function renderContextsTable(report: ContextsReport, view: ReportView, wa
   const { label, legend } = strategyLabels(report, rows, view);
   const against = againstFirst(report, label);
   const table = formatTable(against.columns, rows.map(([strategy, ...rest]) => [label(strategy as string), ...rest]), { maxWidth: view.wide ? Infinity : view.width });
-  return `${legend}${table}${against.legend === '' ? '' : wrapLine('', against.legend, view.width)}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings, width: view.width })}`;
+  const asRecorded = report.asRecorded === undefined ? '' : wrapLine('', report.asRecorded, view.width);
+  return `${legend}${table}${against.legend === '' ? '' : wrapLine('', against.legend, view.width)}${asRecorded}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings, width: view.width })}`;
 }

@@ -8,6 +8,9 @@ import { LOOPCOST_VERSION } from '../version.js';
 import { counted } from '../plural.js';
 import type { Projection, PromptCrossing, Quantiles } from '../population/project.js';
 import type { PriceSource } from '../pricing/types.js';
+import type { PriceDays } from '../pricing/source.js';
+import type { PricedModelRecord } from './pricedModels.js';
+import { falseStopsText, type FalseStopFigures } from './replayFalseStops.js';
 import { noRoomCrossingLine } from '../population/modelWindow.js';
 import { thresholdWords } from './crossingWords.js';
 import { confidenceText, type FittedProfile, type GeneratedRuns, type HandWrittenScenario } from './projectConfidenceText.js';
@@ -27,6 +30,8 @@ export interface SuggestedCap {
   completedRuns: number;
   /** Replayed under the cap (check mode): completing runs it stopped. */
   stopped: number;
+  /** Replayed so, the completing runs the other brakes stopped first (false stops); absent: no other brake binds. */
+  otherStopped?: number;
   /** With a fitted profile among the inputs: the runs those completing and stopped stand for (its runs the recorded runs it was fitted to), what the bounds are of. */
   standsFor?: { completedRuns: number; stopped: number };
   /** One-sided 95% upper bound (exact binomial) of the share of new runs the cap stops (from `stopped` of `completedRuns`, or `standsFor`'s; 0 when none completes). */
@@ -40,11 +45,14 @@ export interface SuggestedCap {
 /** A projection as the report has it: every amount named for its unit (`perDayUsd`, `perPeriodUsd`, as `perRunUsd`). */
 export type ProjectionUsd = Omit<Projection, 'perDay' | 'perPeriod'> & { perDayUsd: Projection['perDay']; perPeriodUsd: Projection['perPeriod'] };
 
-export interface ProjectReport extends ProjectionUsd {
+/** JSON `prices` as replay's: the table's source (its fields, and again as `source`), each resolution the runs took with its runs, the days they were priced as of, and the note. */
+export type ProjectPricesRecord = PriceSource & { source: PriceSource; models: PricedModelRecord[]; days?: PriceDays; note?: string };
+
+export interface ProjectReport extends ProjectionUsd, Partial<FalseStopFigures> {
   tool: { name: 'loopcost'; version: string };
   command: 'project';
   settings: ReportSettings;
-  prices: PriceSource;
+  prices: ProjectPricesRecord;
   /** The runs drawn from: recorded and synthetic, each scenario file's runs, seed and latency (`seed` above: the simulated days' and the bootstrap's; with --seed given, the synthetic runs' too). */
   inputs: InputsRecord;
   /** The worst case the brakes allow over the period (null: unbounded), per run, and by which rule. */
@@ -90,6 +98,7 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
   const lines = [
     `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.tree === undefined ? `${report.perRunUsd.runs} runs` : `${counted(report.perRunUsd.runs, 'session tree')}, each one run`} (${runKinds(report.inputs)}; ${report.trials} simulated periods drawn with seed ${report.seed}${populationSeedText(report)}).`,
     partsText(report.parts),
+    ...falseStopsLine(report),
     `Worst case the brakes allow: ${report.worstCase.rule}.`,
     `${confidenceText(c, report.perRunUsd.runs, report.fittedProfiles)} ${report.capBound.text}`,
     ...(report.handWritten === undefined ? [] : [report.handWritten.text]),
@@ -107,7 +116,20 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
   }
   const rule = scenarioSettingsRule(report);
   if (rule !== undefined) text += labelledLine(rule, view.width);
-  return `${text}${reportFooter({ priceSource: report.prices, warnings: report.warnings, width: view.width })}`;
+  return `${text}${reportFooter({ priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
+}
+
+/**
+ * With a brake on, its false stops in replay's words (replayFalseStops.ts falseStopsText: replay's figures on
+ * the same runs), and that the spend is of the runs as stopped: the tasks they leave undone are not in it.
+ */
+function falseStopsLine(report: ProjectReport): string[] {
+  const { falseStops, falseStopRate, completeWithoutBrakes, falseStopsJudged } = report;
+  if (falseStops === undefined || falseStopRate === undefined || completeWithoutBrakes === undefined || falseStopsJudged === undefined) return [];
+  const trees = report.tree !== undefined;
+  const what = trees ? 'session trees they stop that complete with no brakes, as replay --tree counts them' : 'runs they stop that complete with no brakes, as replay counts them';
+  const spend = falseStops === 0 ? '' : `; the spend projected is of those ${trees ? 'trees' : 'runs'} as stopped, not of finishing their tasks`;
+  return [`False stops of these brakes (${what}): ${falseStopsText({ falseStops, falseStopRate, completeWithoutBrakes, falseStopsJudged }, trees ? 'tree' : 'run')}${spend}.`];
 }
 
 /**

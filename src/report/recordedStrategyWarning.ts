@@ -1,4 +1,5 @@
-import { contextSpecOf, isIdentity, parseContextSpec, type ContextStrategy } from '../context/strategy.js';
+import { sameContext } from '../context/sameContext.js';
+import { isIdentity, parseContextSpec, type ContextStrategy } from '../context/strategy.js';
 import { counted } from '../plural.js';
 import { rebuildable } from '../replay/rebuiltHistory.js';
 import { rebuiltUnder } from '../replay/recordedStrategy.js';
@@ -99,7 +100,8 @@ function specsText(stated: StatedStrategies): string {
  * Recordings of the real loop that state the context strategy it ran under, replayed under another (not full
  * context): their full history rebuilt first (replay/rebuiltHistory.ts), then that context applied once. What
  * could mislead: the framing of the messages their strategy left out (billed beyond their tokens) was never
- * sent, so the rebuilt prompts may be a few tokens short of what full history would have billed.
+ * sent, so the rebuilt prompts may be a few tokens short of what full history would have billed; and their cache
+ * is metered by the provider's rule, not as recorded (replay/rebuiltHistory.ts meteredCacheOf).
  * `strategies`: each stated strategy (its spec) with its runs rebuilt.
  */
 export function rebuiltStrategyWarnings(strategies: ReadonlyMap<string, number> | StatedStrategies | undefined): ReportWarning[] {
@@ -109,22 +111,71 @@ export function rebuiltStrategyWarnings(strategies: ReadonlyMap<string, number> 
   return [
     {
       code: 'recorded_strategy_rebuilt',
-      message: `${counted(runs, 'run')} recorded by the real loop under a context strategy ${runs === 1 ? 'its recording states' : 'their recordings state'} (${specsText(stated)}) ${runs === 1 ? 'is' : 'are'} rebuilt to full history (each recorded prompt with what that strategy left out put back) and replayed under the context named: the left-out messages' framing was never recorded, so those prompts may be a few tokens short`,
+      message: `${counted(runs, 'run')} recorded by the real loop under a context strategy ${runs === 1 ? 'its recording states' : 'their recordings state'} (${specsText(stated)}) ${runs === 1 ? 'is' : 'are'} rebuilt to full history (each recorded prompt with what that strategy left out put back) and replayed under the context named: the left-out messages' framing was never recorded, so those prompts may be a few tokens short; their recorded cache reads were of the prompts that strategy shaped, so with the cache as recorded each rebuilt call reads the cache as the provider's rule serves the rebuilt prompts (as --cache on meters it; none for a recording that records no cache)`,
     },
   ];
 }
 
-/** The runs of `traces` a replay under `strategy` rebuilds (replay/recordedStrategy.ts rebuiltUnder), counted by their stated strategy. */
-export function rebuiltStrategiesOf(traces: Iterable<Trace>, strategy: ContextStrategy): StatedStrategies | undefined {
-  return statedStrategiesOf([...traces].filter((trace) => rebuiltUnder(trace, strategy)));
+/** What the configurations' contexts do with runs' recordings (ConfiguredContextTally): each absent where no run has it. */
+export interface ConfiguredContextFacts {
+  /** The runs some configuration's context rebuilds to full history (replay/recordedStrategy.ts rebuiltUnder), by their stated strategy. */
+  rebuiltStrategies?: StatedStrategies;
+  /** The runs every configuration replays as they ran, some under the strategy their recording states (not full context): no context changed them, so no open_loop is said of them (as replay: RunNotes ownStrategy). */
+  ownStrategyRuns?: number;
 }
 
 /**
- * Of the stated strategies of a sweep's runs (counted by spec: StatedStrategyTally), those some configuration's
- * context other than full rebuilds: one whose spec is another, or that has a cap (a recording's cap is not in its
- * spec, so a capped configuration is taken to rebuild it). Where the runs are at hand, rebuiltStrategiesOf is exact.
+ * Counts, run by run, what the configurations' contexts (`contexts`: each read once, distinctContexts) do with the runs whose
+ * recording states its strategy, by the one rule replay goes by (replay/recordedStrategy.ts): rebuilt under some
+ * (rebuiltUnder), or replayed as it ran under every one and under its own strategy in some (ownStrategy). No
+ * context given: nothing counted (facts counted apart are still added up: `addCounted`, in any split).
  */
-export function rebuiltSpecsOf(stated: StatedStrategies | undefined, strategies: readonly ContextStrategy[]): StatedStrategies {
-  const others = strategies.filter((strategy) => !isIdentity(strategy));
-  return (stated ?? []).filter(([spec]) => others.some((strategy) => contextSpecOf(strategy) !== spec || strategy.toolResultCap !== undefined));
+export class ConfiguredContextTally {
+  private readonly rebuilt = new StatedStrategyTally();
+  private ownStrategyRuns = 0;
+  private readonly given: readonly ContextStrategy[];
+  /** One of each given context, and whether one is not full: found at the first run that states its strategy (most runs state none). */
+  private read: { contexts: ContextStrategy[]; someNotFull: boolean } | undefined;
+
+  constructor(contexts: Iterable<ContextStrategy> = []) {
+    this.given = [...contexts];
+  }
+
+  static of(traces: Iterable<Trace>, contexts: Iterable<ContextStrategy>): ConfiguredContextFacts {
+    const tally = new ConfiguredContextTally(contexts);
+    for (const trace of traces) tally.add(trace);
+    return tally.counted();
+  }
+
+  add(trace: Trace): void {
+    if (trace.header.context === undefined) return;
+    const { contexts, someNotFull } = this.contextsRead();
+    if (contexts.some((strategy) => rebuiltUnder(trace, strategy))) this.rebuilt.add(trace);
+    else if (someNotFull) this.ownStrategyRuns += 1;
+  }
+
+  private contextsRead(): { contexts: ContextStrategy[]; someNotFull: boolean } {
+    if (this.read === undefined) {
+      const contexts = distinctContexts(this.given);
+      this.read = { contexts, someNotFull: contexts.some((strategy) => !isIdentity(strategy)) };
+    }
+    return this.read;
+  }
+
+  addCounted(facts: ConfiguredContextFacts | undefined): void {
+    this.rebuilt.addCounted(facts?.rebuiltStrategies);
+    this.ownStrategyRuns += facts?.ownStrategyRuns ?? 0;
+  }
+
+  counted(): ConfiguredContextFacts {
+    const rebuilt = this.rebuilt.counted();
+    return { ...(rebuilt === undefined ? {} : { rebuiltStrategies: rebuilt }), ...(this.ownStrategyRuns === 0 ? {} : { ownStrategyRuns: this.ownStrategyRuns }) };
+  }
+}
+
+/** The configurations' contexts, one of each (sameContext: what a recording is replayed as does not depend on the cache): what ConfiguredContextTally reads each run under. */
+export function distinctContexts(strategies: Iterable<ContextStrategy>): ContextStrategy[] {
+  const distinct: ContextStrategy[] = [];
+  for (const strategy of strategies) if (!distinct.some((known) => sameContext(known, strategy))) distinct.push(strategy);
+  return distinct;
 }

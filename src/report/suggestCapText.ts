@@ -25,6 +25,8 @@ export interface SuggestCapFacts {
   truthRuns?: number;
   /** Of those, the runs the cap stops when replayed under the brakes with it. */
   stopped: number;
+  /** Of those, replayed so, the runs the other brakes stop first (false stops); absent: no other brake binds. */
+  otherStopped?: number;
   /** With a fitted profile among the inputs: the runs those completing and stopped stand for (project.ts), what the bounds below are of; absent: the runs themselves. */
   standsFor?: { completedRuns: number; stopped: number };
   /** One-sided 95% upper bound (exact binomial) of the share of new runs it stops. */
@@ -78,6 +80,19 @@ function noCapText(f: SuggestCapFacts, asked: string): string {
   );
 }
 
+/**
+ * What the other brakes stop of the same runs before the cap can (false stops), so that a cap stopping none
+ * is not read as brakes that stop none: `; the other brakes stop 33 of them first (21.2%), so 33 of the 156
+ * (21.2%) are stopped in all`; '' where no other brake binds.
+ */
+function otherStopsText(f: SuggestCapFacts): string {
+  const other = f.otherStopped;
+  if (other === undefined) return '';
+  if (other === 0) return '; the other brakes stop none of them';
+  const all = f.stopped + other;
+  return `; the other brakes stop ${other} of ${f.completedRuns === 1 ? 'it' : 'them'} first (${percentText(other / f.completedRuns)}, false stops as replay counts them), so ${all} of the ${f.completedRuns} (${percentText(all / f.completedRuns)}) are stopped in all`;
+}
+
 export function suggestCapText(f: SuggestCapFacts): string {
   const asked = percentText(f.share);
   if (f.capPico === undefined || f.largestPico === undefined) return noCapText(f, asked);
@@ -86,7 +101,7 @@ export function suggestCapText(f: SuggestCapFacts): string {
   const beyond = f.upperShare > f.share ? `, above the ${asked} asked: ${bounds.cannotShow}` : `, within the ${asked} asked`;
   return (
     `Suggested per-run budget: ${formatUsd(f.capPico)} (${capFlag(f.capPico, f.modeFlag)}), chosen so that at most ${asked} of the ${n === 1 ? 'one run that completes' : `${n} runs that complete`} with no brakes cost more (their costs measured without the other brakes${truthNote(f.judgedRuns ?? 0)}). ` +
-    `Replayed with it under the projection's brakes, it stops ${f.stopped} of ${n === 1 ? 'that run' : `those ${n} runs`} (${percentText(f.stopped / n)}). ` +
+    `Replayed with it under the projection's brakes, it stops ${f.stopped} of ${n === 1 ? 'that run' : `those ${n} runs`} (${percentText(f.stopped / n)})${otherStopsText(f)}. ` +
     `How far to trust it: on new runs it may stop up to ${percentText(f.upperShare)} (${bounds.seen}; one-sided 95% upper bound, exact binomial)${beyond}. ` +
     `A cap at the largest completing run, ${formatUsd(f.largestPico)} (${capFlag(f.largestPico, f.modeFlag)}), stops none of them and may still stop up to ${percentText(f.boundShare)} of new runs (one-sided 95% too, distribution-free; ${f.runsToClaim} runs bring that bound to ${asked}${bounds.claim}).`
   );

@@ -64,6 +64,7 @@ function rowShape() {
     strategyCacheLostTokens: count().optional(),
     skippedActions: count().optional(),
     tasksDone: tasksDoneSchema().optional(),
+    subagentsStopped: count().optional(),
   };
 }
 
@@ -92,6 +93,7 @@ export function rowProblems(row: RowShape): RowProblem[] {
   if (row.halfStepCap !== undefined && row.halfStepCap.completed > runs) at('halfStepCap.completed', `is ${row.halfStepCap.completed}, more than the ${runs} runs`);
   if (row.halfStepCap?.done !== undefined && row.halfStepCap.done > runs) at('halfStepCap.done', `is ${row.halfStepCap.done}, more than the ${runs} runs`);
   if (row.tasksDone !== undefined) tasksDoneProblems(row, row.tasksDone, at);
+  if (row.subagentsStopped !== undefined && row.subagentsStopped > runs) at('subagentsStopped', `is ${row.subagentsStopped}, more than the ${runs} runs`);
   return problems;
 }
 

@@ -1,7 +1,8 @@
 /**
  * What a tree's table (treeReport.ts renderTreeTable) is followed by: who was stopped and why, the Task
  * calls stopped sub-agents ended, the stops that ended none (a sub-agent in the background, or unlinked:
- * its parentToolCallId no call of its parent), what the context strategy did, and the tree's notes —
+ * its parentToolCallId no call of its parent), what the session counts as when a stopped sub-agent that
+ * completes in its recording makes it a stop (tree/sessionStop.ts), what the context strategy did, and the tree's notes —
  * its own (tree notes: how its agents were linked) told apart from its agents' import notes.
  */
 import { counted } from '../plural.js';
@@ -31,6 +32,15 @@ function unlinkedStopLine(agent: TreeAgentRecord): string | undefined {
   return `unlinked: ${agent.agent} stopped with ${agent.stopReason}; its parentToolCallId ${agent.parentToolCallId ?? '?'} is no tool call of ${agent.parent ?? 'its parent'}: its start is unknown, so no call ended`;
 }
 
+/**
+ * `counted as: max_steps, not completed — a1 was stopped by the per-agent limit (--subagent-max-*) and completes in
+ * its recording (a false stop); the main agent's completion after it is the recorded one (open loop)`.
+ */
+function countedAsLine(counted: NonNullable<TreeRecord['countedAs']>): string {
+  const by = STOPPED_BY[counted.stoppedBy] ?? 'a brake';
+  return `counted as: ${counted.stopReason}, not completed — ${counted.agent} was stopped by ${by} and completes in its recording (a false stop); the main agent's completion after it is the recorded one, made with its whole result (open loop)`;
+}
+
 /** The tree's notes with --wide (`tree note:`, `import note:`), else how many of each there are. */
 function notesText(tree: TreeRecord, view: ReportView): string {
   const imported = tree.notes.length - tree.treeNotes;
@@ -46,6 +56,7 @@ export function treeLines(tree: TreeRecord, view: ReportView): string {
   let text = '';
   for (const stop of tree.stopped) text += said(`stopped: ${stop.agent} by ${STOPPED_BY[stop.by] ?? stop.by} — ${stop.reason}: ${stop.detail}`);
   for (const agent of tree.agents) if (agent.endedToolCall) text += said(`task call: ${agent.endedToolCall}`);
+  if (tree.countedAs !== undefined) text += said(countedAsLine(tree.countedAs));
   for (const line of tree.agents.flatMap((agent) => [backgroundStopLine(agent), unlinkedStopLine(agent)])) if (line !== undefined) text += said(line);
   const strategy = strategyFieldsText(tree.totals);
   if (strategy !== '') text += labelledLine(`context strategy (tree): ${strategy}`, view.width);

@@ -23,9 +23,11 @@ import { addStrategyFigures, type StrategyFigures } from '../loop/types.js';
 import { counted } from '../plural.js';
 import { maxOf } from '../metrics/extremes.js';
 import { treeLines } from './treeLines.js';
-import { treeOvershootLine, treeOvershootPico, treesOvershoot, type TreesOvershoot } from './treeOvershoot.js';
+import { treeOvershootLine, treeOvershootPico } from './treeOvershoot.js';
 import type { FalseStopFigures } from './replayFalseStops.js';
 import { treeFalseStopsLine } from './treeFalseStops.js';
+import { treeSummary, treeSummaryLines, type TreeSummary } from './treeSummary.js';
+import type { SubagentFalseStop } from '../tree/sessionStop.js';
 
 /** `subagent-max-steps=2,subagent-max-cost=0.05`: the per-agent limits under their flags' names (subagentLimitsSpec); `none` without them. */
 export function subagentSpec(limits: SubagentLimits | undefined): string {
@@ -103,6 +105,12 @@ export interface TreeRecord {
   treeNotes: number;
   /** Spend past the tree's budget (treeOvershootPico); only under a budget brake (`--max-cost`). */
   overshootUsd?: number;
+  /**
+   * Its main agent completed, but a brake stopped a sub-agent that completes in its recording
+   * (tree/sessionStop.ts): the session counts as stopped with that stop reason (the summary's, sweep's,
+   * project's); absent otherwise.
+   */
+  countedAs?: { stopReason: string; agent: string; stoppedBy: string };
 }
 
 export interface TreeReport {
@@ -113,8 +121,8 @@ export interface TreeReport {
   /** The price table as every command's JSON names it (PriceSource), then `source` (the same, kept), `models` and `note`. */
   prices: PriceSource & { source: PriceSource; models: PricedModelRecord[]; note?: string };
   trees: TreeRecord[];
-  /** `totalOvershootUsd`, `maxOvershootUsd`: only under a budget brake, as each tree's `overshootUsd`; the false-stop figures (treeFalseStops.ts) with a brake on. */
-  summary: { trees: number; agents: number; calls: number; costUsd: number; stopReasons: Record<string, number>; stoppedAgents: number } & Partial<TreesOvershoot> & Partial<FalseStopFigures>;
+  /** The flat replay's summary, each tree one run (treeSummary.ts), the tree's own figures, and the false-stop figures (treeFalseStops.ts) with a brake on. */
+  summary: TreeSummary;
   warnings: ReportWarning[];
 }
 
@@ -157,7 +165,7 @@ function agentRow(sessionId: string, agent: AgentResult): TreeAgentRecord {
   return record;
 }
 
-export function treeRecord(tree: TreeResult, brakes?: Pick<BrakeConfig, 'maxCostPico'>): TreeRecord {
+export function treeRecord(tree: TreeResult, brakes?: Pick<BrakeConfig, 'maxCostPico'>, subagentFalseStop?: SubagentFalseStop): TreeRecord {
   const recordedCalls = tree.agents.reduce((sum, agent) => sum + agent.recordedCalls, 0);
   const parts = tree.agents.reduce((sum, agent) => sum + agent.parts, 0);
   const models = [...new Set(tree.agents.flatMap((agent) => agent.models))].join(' ');
@@ -171,6 +179,7 @@ export function treeRecord(tree: TreeResult, brakes?: Pick<BrakeConfig, 'maxCost
     notes: [...tree.notes, ...new Set(tree.agents.flatMap((agent) => agent.notes.map((note) => `${agent.agentId}: ${note}`)))],
     treeNotes: tree.notes.length,
     ...(brakes?.maxCostPico === undefined ? {} : { overshootUsd: picoToUsd(treeOvershootPico(tree.totals, brakes)) }),
+    ...(subagentFalseStop === undefined ? {} : { countedAs: { stopReason: subagentFalseStop.reason, agent: subagentFalseStop.agentId, stoppedBy: subagentFalseStop.by ?? '' } }),
   };
 }
 
@@ -187,28 +196,17 @@ export function buildTreeReport(args: {
   warnings: readonly ReportWarning[];
   /** The trees' false stops against their no-brake trees (treeFalseStops.ts), when a brake is on. */
   falseStops?: FalseStopFigures;
+  /** Each tree's sub-agent a brake stopped that completes in its recording, its main agent completed (tree/sessionStop.ts): what its session counts as; in `trees`' order. */
+  subagentFalseStops?: readonly (SubagentFalseStop | undefined)[];
 }): TreeReport {
-  const stopReasons: Record<string, number> = {};
-  for (const tree of args.trees) stopReasons[tree.stopReason] = (stopReasons[tree.stopReason] ?? 0) + 1;
-  const costPico = args.trees.reduce((sum, tree) => sum + BigInt(tree.totals.costPico), 0n);
-  // Each tree's overshoot past its own budget (under --preset recorded, the one its recordings state); figures only where some tree had one.
+  // Each tree's overshoot past its own budget (under --preset recorded, the one its recordings state).
   const brakesOf = (i: number) => args.treeBrakes?.[i] ?? args.brakes;
-  const budgeted = args.trees.some((_, i) => brakesOf(i).maxCostPico !== undefined);
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: { ...args.spec, spec: args.spec, tree: 'the brakes bind the totals of every agent of a session tree; per-call brakes (context window, repeat, same error, backtracks) each run', subagent: subagentSpec(args.subagent) },
     prices: { ...args.priceSource, source: args.priceSource, models: [...args.pricedModels], ...(args.pricesNote ? { note: args.pricesNote } : {}) },
-    trees: args.trees.map((tree, i) => treeRecord(tree, brakesOf(i))),
-    summary: {
-      trees: args.trees.length,
-      agents: args.trees.reduce((sum, tree) => sum + tree.agents.length, 0),
-      calls: args.trees.reduce((sum, tree) => sum + tree.totals.calls, 0),
-      costUsd: picoToUsd(costPico),
-      stopReasons,
-      stoppedAgents: args.trees.reduce((sum, tree) => sum + tree.stopped.length, 0),
-      ...(budgeted ? treesOvershoot(args.trees.map((tree, i) => treeOvershootPico(tree.totals, brakesOf(i)))) : {}),
-      ...args.falseStops,
-    },
+    trees: args.trees.map((tree, i) => treeRecord(tree, brakesOf(i), args.subagentFalseStops?.[i])),
+    summary: treeSummary(args.trees, { brakesOf, ...(args.subagentFalseStops === undefined ? {} : { subagentFalseStops: args.subagentFalseStops }), ...(args.falseStops === undefined ? {} : { falseStops: args.falseStops }) }),
     warnings: [...args.warnings],
   };
 }
@@ -275,7 +273,9 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
   }
   const s = report.summary;
   text += `${counted(s.trees, 'session tree')}, ${counted(s.agents, 'agent')}, ${counted(s.calls, 'call')}, ${formatUsdNumber(s.costUsd)}; ${counted(s.stoppedAgents, 'agent')} stopped by a brake\n`;
-  text += treeFalseStopsLine(s) + treeOvershootLine(s);
+  text += treeSummaryLines(s, view.width) + treeFalseStopsLine(s);
+  // Overshoot only under a budget brake (each tree's `overshootUsd` then), as the flat replay says it.
+  if (report.trees.some((tree) => tree.overshootUsd !== undefined)) text += treeOvershootLine(s);
   text += labelledLine(`per-agent limits: ${report.settings.subagent}`, view.width);
   return text + reportFooter({ settings: report.settings.spec, priceSource: report.prices.source, ...(report.prices.note ? { pricesNote: report.prices.note } : {}), warnings: report.warnings, width: view.width });
 }

@@ -14,11 +14,12 @@ import type { Trace } from '../trace/types.js';
 import { cacheIdleWarnings, type IdleCounts } from './cacheIdleWarning.js';
 import { importNotesWarnings, type ImportNotesSeen } from './importNotesWarning.js';
 import { oneRunWarnings } from './projectConfidenceText.js';
-import { rebuiltSpecsOf, rebuiltStrategiesOf, rebuiltStrategyWarnings, recordedStrategyWarnings, statedStrategiesOf, type StatedStrategies } from './recordedStrategyWarning.js';
+import { ConfiguredContextTally, rebuiltStrategyWarnings, recordedStrategyWarnings, statedStrategiesOf, type StatedStrategies } from './recordedStrategyWarning.js';
 import { contextText, hasBrakes } from './settings.js';
 import { bySummaryStrategy, SummaryCallTally, summaryCallWarnings, type SummaryRun } from './summaryCallWarning.js';
 import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type PartsSaid, type ReportWarning, type UnrecordedInTree } from './warnings.js';
 import type { SessionRuns } from './sessionParts.js';
+import { pastWindowCountWarnings, sendsRecordedPrompts, type PastWindowCounts } from './pastWindowRuns.js';
 
 /** A configuration as the lists read it: its brakes and context. */
 type ConfigSaid = Pick<PopulationConfig, 'brakes' | 'strategy' | 'model'>;
@@ -33,22 +34,30 @@ export function noGroundTruthWarning(): ReportWarning {
 
 /**
  * Recordings that state their strategy replay under it in the configurations of full context (recordedStrategyWarning.ts): where some do not, said so;
- * under the other configurations' contexts their full history is rebuilt (`rebuilt`: those runs, when the caller holds them; else rebuiltSpecsOf).
+ * under the other configurations' contexts their full history is rebuilt (`rebuilt`: the runs some configuration rebuilds, counted where the runs were read: ConfiguredContextTally).
  */
-function statedStrategyWarnings(configs: readonly ConfigSaid[], stated: StatedStrategies | undefined, rebuilt?: StatedStrategies): ReportWarning[] {
+function statedStrategyWarnings(configs: readonly ConfigSaid[], stated: StatedStrategies | undefined, rebuilt: StatedStrategies | undefined): ReportWarning[] {
   const full = configs.filter((c) => isIdentity(c.strategy)).length;
-  return [
-    ...(full === 0 ? [] : recordedStrategyWarnings(stated, full === configs.length ? 'settings' : 'some configurations')),
-    ...rebuiltStrategyWarnings(rebuilt ?? rebuiltSpecsOf(stated, configs.map((c) => c.strategy))),
-  ];
+  return [...(full === 0 ? [] : recordedStrategyWarnings(stated, full === configs.length ? 'settings' : 'some configurations')), ...rebuiltStrategyWarnings(rebuilt)];
+}
+
+/** The recorded runs a context other than full changes the cost of (open_loop): all but those replayed as they ran under their own strategy (ConfiguredContextTally), as replay counts them (RunNotes). */
+function openLoopRuns(recordedRuns: number, ownStrategyRuns: number | undefined): number {
+  return recordedRuns - (ownStrategyRuns ?? 0);
 }
 
 /** What the recorded runs' own headers tell (cli/actions/sweepHeaderFacts.ts RunHeaderFacts): each absent where no run has it. */
 export interface HeaderFactsSaid {
   importNotes?: ImportNotesSeen;
   statedStrategies?: StatedStrategies;
+  /** Of those, the runs some configuration rebuilds to full history, by spec. */
+  rebuiltStrategies?: StatedStrategies;
+  /** Of those, the runs every configuration replays as they ran, some under their own strategy (with --tree: the trees all of whose runs are). */
+  ownStrategyRuns?: number;
   cacheIdle?: IdleCounts;
   sessionRuns?: SessionRuns;
+  /** The runs counted against each window less max_tokens, and those whose recorded prompts pass it (report/pastWindowRuns.ts). */
+  pastWindow?: PastWindowCounts;
 }
 
 /** What a sweep's and a calibration's figures do with runs that are parts of session trees, and the way to see each session as one run. */
@@ -87,16 +96,18 @@ export interface GridWarningPieces {
 export function gridWarningList(p: GridWarningPieces): ReportWarning[] {
   return [
     ...p.priceGaps,
-    ...(p.openLoop === undefined ? [] : openLoopWarnings(p.recordedRuns, p.openLoop)),
+    ...(p.openLoop === undefined ? [] : openLoopWarnings(openLoopRuns(p.recordedRuns, p.facts.ownStrategyRuns), p.openLoop)),
     // A configuration that skips repeated actions: the recorded runs' calls after a skip are replayed as recorded, as replay says it.
     ...(p.configs.some((c) => c.brakes.repeatAction === 'skip') ? skipOpenLoopWarnings(p.recordedRuns) : []),
     ...p.cache,
+    // Recorded prompts past a window less max_tokens, with no --context-window model (counted where the runs were read: sweepHeaderFacts.ts), as project says them.
+    ...pastWindowCountWarnings(p.facts.pastWindow, { counted: p.configs.filter(sendsRecordedPrompts).length, of: p.configs.length }),
     ...p.windows,
     ...(p.scenarioFiles ?? []),
     // Without --tree: runs that are parts of session trees, each brake (anything but a per-request cap: holdsBrake) binding each part.
     ...(p.unrecorded === undefined ? sessionPartsWarnings(new SessionParts().addCounted(p.facts.sessionRuns).parts(), { ...GRID_PARTS[p.command], braked: p.configs.some((c) => holdsBrake(c.brakes)) }) : unrecordedAgentsWarnings(p.unrecorded)),
     ...importNotesWarnings(p.facts.importNotes ?? { runs: 0, notes: 0 }),
-    ...statedStrategyWarnings(p.configs, p.facts.statedStrategies),
+    ...statedStrategyWarnings(p.configs, p.facts.statedStrategies, p.facts.rebuiltStrategies),
     // Recorded runs' calls past the cache's lifetime, where a configuration models the cache (cacheIdleWarning.ts), as replay says them (counted over the whole recordings: sweepHeaderFacts.ts).
     ...(p.configs.some((c) => c.strategy.cache === 'on') ? cacheIdleWarnings(p.facts.cacheIdle ?? { calls: 0, runs: 0 }) : []),
   ];
@@ -148,10 +159,11 @@ export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
   const { config } = p;
   const model = config.model === undefined ? {} : { model: config.model };
   const parts = { braked: hasBrakes(config.brakes), figures: 'the runs each simulated day draws (and so its spend and the worst case per run)', remedy: PROJECT_TREE };
+  const configured = ConfiguredContextTally.of(p.traces, [config.strategy]);
   return [
     ...oneRunWarnings(p.runs),
     ...priceGapWarningsOf(p.traces, { prices: p.prices, ...model, inputs: p.inputs }),
-    ...(isIdentity(config.strategy) ? [] : openLoopWarnings(p.traces.length, contextText(config.strategy))),
+    ...(isIdentity(config.strategy) ? [] : openLoopWarnings(openLoopRuns(p.traces.length, configured.ownStrategyRuns), contextText(config.strategy))),
     ...p.cache,
     // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
     ...pastWindowWarnings(p.crossings, config.brakes.contextWindow === 'model'),
@@ -159,7 +171,7 @@ export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
     ...(p.scenarioFiles ?? []),
     ...(p.unrecorded === undefined ? sessionPartsWarnings(SessionParts.of(p.traces).parts(), parts) : unrecordedAgentsWarnings(p.unrecorded)),
     ...p.importNotes,
-    ...statedStrategyWarnings([config], statedStrategiesOf(p.traces), rebuiltStrategiesOf(p.traces, config.strategy)),
+    ...statedStrategyWarnings([config], statedStrategiesOf(p.traces), configured.rebuiltStrategies),
     ...projectSummaryWarnings(p.summaries),
   ];
 }

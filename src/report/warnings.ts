@@ -219,8 +219,14 @@ export function cacheRuleWarnings(runs: Iterable<{ model: string; cacheRuleLostT
  * another model are not stopped by the window itself). Said with the way to stop them. `windowBrake`: the
  * `--context-window model` brake is on (it stops runs there; an explicit `n` past that line does not).
  */
-export function pastWindowWarnings(crossings: readonly (CrossedThreshold & { model: string; runs: number; runsCrossing: number })[], windowBrake: boolean): ReportWarning[] {
-  if (windowBrake) return [];
+export function pastWindowWarnings(crossings: readonly PastWindowCrossing[], windowBrake: boolean): ReportWarning[] {
+  return windowBrake ? [] : pastWindowWarningsOver(crossings, '');
+}
+
+type PastWindowCrossing = CrossedThreshold & { model: string; runs: number; runsCrossing: number };
+
+/** The warning in pastWindowWarnings' words, `over` saying after the runs what they were counted over (report/pastWindowRuns.ts: the whole recordings). */
+export function pastWindowWarningsOver(crossings: readonly PastWindowCrossing[], over: string): ReportWarning[] {
   const past = crossings.filter((c) => c.kind === 'context_window' && c.runsCrossing > 0);
   if (past.length === 0) return [];
   const where = past.map((c) => `${c.model} ${windowLessMaxTokens(c)} in ${c.runsCrossing} of ${c.runs} runs`).join(', ');
@@ -228,7 +234,7 @@ export function pastWindowWarnings(crossings: readonly (CrossedThreshold & { mod
     {
       code: 'past_context_window',
       message:
-        `prompts pass the context window less max_tokens of ${where}: a provider refuses a call whose prompt + max_tokens passes the window, so the spend priced past it is more than a real run could be billed, ` +
+        `prompts pass the context window less max_tokens of ${where}${over}: a provider refuses a call whose prompt + max_tokens passes the window, so the spend priced past it is more than a real run could be billed, ` +
         `and the worst case (every prompt within the window) may fall below it; add --context-window model to stop the runs there, as a real loop must`,
     },
   ];

@@ -18,7 +18,7 @@
  *   - the hard cap, written only past the default, when a recorded run was longer (fitHardCap.ts).
  */
 import { UserError } from '../errors.js';
-import type { ModelPricing } from '../pricing/types.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { empiricalOf, quantile, type Distribution } from '../synthetic/distributions.js';
 import type { Trace } from '../trace/types.js';
 import { factsOf, type RunFacts } from './fitFacts.js';
@@ -115,11 +115,14 @@ function stepsSizeCorrelation(group: readonly RunFacts[], sizes: FittedSizes): {
   return rho === 0 ? {} : { stepsSizeRankCorrelation: rho };
 }
 
-/** A scenario reproducing `traces`; `pricing(trace)` prices each (the figures need a loop, not money). */
-export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) => ModelPricing): FitResult {
+/**
+ * A scenario reproducing `traces`; `pricing(trace)` prices each (the figures need a loop, not money: a budget brake's
+ * stop reads it), `options.prices` the summary model a recording states (`summary:…,model=X`; without: the run's model).
+ */
+export function fitScenario(traces: readonly Trace[], pricing: (trace: Trace) => ModelPricing, options: { prices?: PriceTable } = {}): FitResult {
   requireFitArguments(traces, pricing);
   if (traces.length === 0) throw new UserError({ file: '<arguments>', code: 'no_input', message: 'no runs to fit', hint: 'pass recorded traces' });
-  const facts = traces.map((trace) => factsOf(trace, pricing(trace)));
+  const facts = traces.map((trace) => factsOf(trace, pricing(trace), { prices: options?.prices }));
   const shares = fittedShares(facts);
   // The runs that gave up draw their own sizes (fitGaveUp.ts); the others' are pooled.
   const sizes = fitSizes(facts.filter((f) => !gaveUp(f)));

@@ -18,7 +18,7 @@
 import type { BrakeConfig } from '../brakes/config.js';
 import { isBrakeStop } from '../brakes/stopReasons.js';
 import { counted } from '../plural.js';
-import type { ModelPricing } from '../pricing/types.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { recordedBrakes } from '../replay/whatif.js';
 import { brakeParts, trySyntax } from '../report/settings.js';
 import type { ReportWarning } from '../report/warnings.js';
@@ -58,13 +58,15 @@ function fileBrakesOf(brakes: BrakeConfig): FileBrakes {
 /**
  * The brake that ended an unfinished run that did not end on a failed call, of `steps` steps as recorded
  * (undefined: none did; its agent or its recording stopped). A brake that stops its replay before its last
- * step (a budget under other prices than it was billed at) is not the one that ended it.
+ * step (a budget under other prices than it was billed at) is not the one that ended it. `prices`: the table a
+ * stated summary model's prices are read from (fitReplay.ts).
  */
-export function brakeStopOf(trace: Trace, pricing: ModelPricing, steps: number): BrakeStop | undefined {
+export function brakeStopOf(trace: Trace, pricing: ModelPricing, recorded: { steps: number; prices?: PriceTable | undefined }): BrakeStop | undefined {
+  const { steps } = recorded;
   const brakes = recordedBrakes(trace);
   const file = fileBrakesOf(brakes);
   if (Object.keys(file).length > 0) {
-    const replayed = replayAsRecorded(trace, pricing, { brakes });
+    const replayed = replayAsRecorded(trace, pricing, { brakes, prices: recorded.prices });
     if (isBrakeStop(replayed.stop.reason) && replayed.steps === steps) return { reason: replayed.stop.reason, detail: replayed.stop.detail, brakes: file };
   }
   const { outcome } = trace.end;

@@ -9,7 +9,7 @@ import { actionFingerprint, errorFingerprint } from '../brakes/fingerprint.js';
 import type { PromptView } from '../kernel/context.js';
 import { cacheOn, Metered } from '../kernel/meter.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
-import type { ModelPricing } from '../pricing/types.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import type { CallRecord, Trace } from '../trace/types.js';
 import { brakeStopOf, type BrakeStop } from './fitBrakeStops.js';
 import { finalFailuresOf, type FinalFailures } from './fitGaveUp.js';
@@ -61,10 +61,10 @@ export interface RunFacts {
   toolLatenciesMs: number[];
 }
 
-/** Replays a run as recorded and notes the prompt each call was answered to. */
-export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
+/** Replays a run as recorded and notes the prompt each call was answered to (`table.prices`: where a stated summary model's prices are read: fitReplay.ts). */
+export function factsOf(trace: Trace, pricing: ModelPricing, table: { prices?: PriceTable | undefined } = {}): RunFacts {
   const views: [PromptView, CallRecord, boolean][] = [];
-  const outcome = replayAsRecorded(trace, pricing, { brakes: NO_BRAKES, watch: (view, call, afterSummary) => views.push([view, call, afterSummary]) });
+  const outcome = replayAsRecorded(trace, pricing, { brakes: NO_BRAKES, watch: (view, call, afterSummary) => views.push([view, call, afterSummary]), prices: table.prices });
   const completed = outcome.stop.reason === 'completed';
   const endsOnFailedCall = trace.calls.at(-1)?.failed !== undefined;
   const facts: RunFacts = {
@@ -74,7 +74,7 @@ export function factsOf(trace: Trace, pricing: ModelPricing): RunFacts {
     endsOnFailedCall,
     refusedAtWindow: trace.calls.at(-1)?.failed?.contextLengthExceeded !== undefined,
     steps: outcome.steps,
-    brakeStop: completed || endsOnFailedCall ? undefined : brakeStopOf(trace, pricing, outcome.steps),
+    brakeStop: completed || endsOnFailedCall ? undefined : brakeStopOf(trace, pricing, { steps: outcome.steps, prices: table.prices }),
     goalTokens: trace.header.goalTokens,
     systemTokens: trace.header.systemTokens,
     overhead: [],

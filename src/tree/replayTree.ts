@@ -16,7 +16,7 @@ import { optionPlace, requireTraces } from '../options/given.js';
 import type { PriceTable } from '../pricing/types.js';
 import { checkSummaryTrigger, defaultCacheMode, summaryPricingOf } from '../replay/replay.js';
 import { tracePricing } from '../replay/tracePricing.js';
-import { recordedContextPlace, recordedStrategyOf, recordingUnder } from '../replay/recordedStrategy.js';
+import { meteredCacheOf, recordedContextPlace, recordedStrategyOf, recordingUnder } from '../replay/recordedStrategy.js';
 import type { Trace } from '../trace/types.js';
 import { playSessionTree, type SubagentLimits } from './engine.js';
 import { sessionTrees, type SessionTree } from './group.js';
@@ -85,7 +85,7 @@ function replayerOf(given: SessionTree, options: Omit<TreeReplayOptions, 'brakes
     const ran = ranUnder(run);
     return ran === undefined ? summaryPricingOf(options.strategy, options.prices, run.header.recordedAt, strategyPlace) : summaryPricingOf(ran, options.prices, run.header.recordedAt, recordedContextPlace(run));
   });
-  const cacheOf = (run: Trace) => options.strategy.cache ?? defaultCacheMode(run);
+  const cacheOf = (run: Trace) => meteredCacheOf(run, options.strategy.cache ?? defaultCacheMode(run)); // (a rebuilt run's: rebuiltHistory.ts)
   const subagentLimits = options.subagentLimits ?? options.subagent;
   const runBrakesOf = own.runBrakesOf === undefined ? undefined : perRun(own.runBrakesOf);
   return (settings) => {

@@ -16,6 +16,7 @@ import { loadTraceFile, type RunsCache } from '../../src/import/index.js';
 import { handedOverCompiled } from '../../src/replay/compiledRuns.js';
 import type { CallRecord, Trace } from '../../src/trace/types.js';
 import { cli, tempDir } from '../cli/run.js';
+import { expectToEqual } from '../expectToEqual.js';
 import { callArb } from '../core/arbitraries.js';
 import { answerAgainstEnd } from '../../src/trace/callOrder.js';
 import { sameCompiled } from '../fast/sameCompiled.js';
@@ -59,7 +60,7 @@ async function expectRoundTrip(path: string, dir: string, compact: boolean, fres
   fresh ??= await loadTraceFile(path);
   const cold = await readThrough(new CompiledTraceCache(dir, 'test', { compact }), path);
   expect(cold.readInput).toBe(true);
-  expect(cold.runs).toEqual(fresh);
+  expectToEqual(cold.runs, fresh);
   const warm = await readThrough(new CompiledTraceCache(dir, 'test', { compact }), path);
   expect(warm.readInput, path).toBe(false);
   expect(warm.runs).toHaveLength(fresh.length);
@@ -70,7 +71,7 @@ async function expectRoundTrip(path: string, dir: string, compact: boolean, fres
     const expected = compileTrace(fresh[i]!);
     if (!sameCompiled(compiled, expected)) expectSameCompiled(compiled, expected, run.source);
     expect({ source: run.source, header: run.header, end: run.end }).toEqual({ source: fresh[i]!.source, header: fresh[i]!.header, end: fresh[i]!.end });
-    expect(run.calls).toEqual(fresh[i]!.calls);
+    expectToEqual(run.calls, fresh[i]!.calls);
   });
 }
 
@@ -189,7 +190,7 @@ describe('compiled-trace cache', () => {
     truncateSync(entry(), original.length - 1);
     let read = await readThrough(cache(), path);
     expect(read.readInput).toBe(true);
-    expect(read.runs).toEqual(fresh);
+    expectToEqual(read.runs, fresh);
     expect(readFileSync(entry()).equals(original)).toBe(true);
 
     writeFileSync(entry(), Buffer.concat([original.subarray(0, 64), Buffer.alloc(original.length - 64, 1)]));
@@ -206,7 +207,7 @@ describe('compiled-trace cache', () => {
     copyFileSync(otherEntry, mine);
     read = await readThrough(cache(), path);
     expect(read.readInput).toBe(true);
-    expect(read.runs).toEqual(fresh);
+    expectToEqual(read.runs, fresh);
 
     // Changed bytes: another key, the input read again.
     writeFileSync(path, readFileSync(path, 'utf8').replace('"outputTokens":', '"outputTokens": '));
@@ -226,7 +227,7 @@ describe('compiled-trace cache', () => {
     const dir = tempDir();
     const path = 'test/fixtures/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl';
     const runs = await loadTraceFile(path, { cache: new CompiledTraceCache(dir, 'test') });
-    expect(runs).toEqual(await loadTraceFile(path));
+    expectToEqual(runs, await loadTraceFile(path));
     expect(readdirSync(dir).filter((name) => !name.endsWith('.hash'))).toEqual([]);
   });
 });

@@ -33,9 +33,18 @@ async function jsonWarnings(...argv: string[]): Promise<Warning[]> {
 const importNotes = (warnings: readonly Warning[]) => warnings.filter((w) => w.code === 'import_notes');
 
 describe('import notes under every command that replays recordings', () => {
+  // The cut session, and what replay says of it: made and replayed once, by the first test that asks, for
+  // the tests that compare the other commands with it.
+  let replayed: Promise<{ sessionDir: string; file: string; said: Warning[] }> | undefined;
+  const cutAndReplayed = () =>
+    (replayed ??= (async () => {
+      const sessionDir = tempDir();
+      const file = cutSession(sessionDir);
+      return { sessionDir, file, said: importNotes(await jsonWarnings('replay', file)) };
+    })());
+
   it('sweep (units on one thread and two, a target, --tree), calibrate and project say it as replay does, once', async () => {
-    const file = cutSession(tempDir());
-    const said = importNotes(await jsonWarnings('replay', file));
+    const { file, said } = await cutAndReplayed();
     expect(said).toHaveLength(1);
     expect(said[0]!.message).toContain('line 102 is cut (not JSON)');
     const grid = ['--grid', 'max-steps=10,20'];
@@ -51,11 +60,9 @@ describe('import notes under every command that replays recordings', () => {
   });
 
   it('check says it of the runs its scenario files name, each file once', async () => {
-    const dir = tempDir();
-    const file = cutSession(dir);
-    const said = importNotes(await jsonWarnings('replay', file));
+    const { sessionDir, file, said } = await cutAndReplayed();
     const scenario = (name: string) => {
-      const path = join(dir, name);
+      const path = join(sessionDir, name);
       writeFileSync(path, `scenario: loopcost.scenario/1\ntraces: [${JSON.stringify(file)}]\nexpect:\n  runs:\n    steps: { max: 1000 }\n`);
       return path;
     };
@@ -63,15 +70,15 @@ describe('import notes under every command that replays recordings', () => {
   });
 
   it('a table says it in a warning line; CSV on stderr', async () => {
-    const file = cutSession(tempDir());
-    const said = importNotes(await jsonWarnings('replay', file))[0]!.message;
+    const { file, said } = await cutAndReplayed();
+    const message = said[0]!.message;
     for (const argv of [['sweep', file, '--grid', 'max-steps=10,20'], ['project', file, '--runs-per-day', '10']]) {
       const table = await cli(...argv);
       expect(table.code, table.stderr).toBe(0);
-      expect(table.stdout.replace(/\n +/g, ' '), argv[0]).toContain(`warning: ${said}`);
+      expect(table.stdout.replace(/\n +/g, ' '), argv[0]).toContain(`warning: ${message}`);
     }
     const csv = await cli('sweep', file, '--grid', 'max-steps=10,20', '--format', 'csv');
-    expect(csv.stderr.replace(/\n +/g, ' ')).toContain(`warning: ${said}`);
+    expect(csv.stderr.replace(/\n +/g, ' ')).toContain(`warning: ${message}`);
   });
 
   it('sweep over sessions cut at different lines in four folders and a large trace: the first note is the first folder\'s, all counted, --workers 2 byte-identical to 1', async () => {
@@ -81,13 +88,13 @@ describe('import notes under every command that replays recordings', () => {
     dirs.forEach((dir, i) => (mkdirSync(dir), cutSession(dir, 92 + 3 * i)));
     // The largest unit, taken first by the command's thread: the worker thread takes the sessions meanwhile.
     expect((await cli('generate', 'scenarios/flight-search.yaml', '--runs', '3000', '--out', join(top, 'big.jsonl'))).code).toBe(0);
-    const said = importNotes(await jsonWarnings('replay', top));
-    expect(said[0]!.message).toMatch(/^8 runs carry notes .* the first \(.*\): line 93 is cut/);
+    const saidOfAll = importNotes(await jsonWarnings('replay', top));
+    expect(saidOfAll[0]!.message).toMatch(/^8 runs carry notes .* the first \(.*\): line 93 is cut/);
     const outputs: string[] = [];
     for (const workers of ['1', '2']) {
       const r = await cli('sweep', top, '--grid', 'max-steps=10,20,30', '--workers', workers, '--format', 'json');
       expect(r.code, r.stderr).toBe(0);
-      expect(importNotes(JSON.parse(r.stdout).warnings)).toEqual(said);
+      expect(importNotes(JSON.parse(r.stdout).warnings)).toEqual(saidOfAll);
       outputs.push(r.stdout);
     }
     expect(outputs[1]).toBe(outputs[0]);

@@ -143,10 +143,10 @@ describe('scenario and price file messages', () => {
     const prices = join(dir, 'cache-read.json');
     writeFileSync(prices, JSON.stringify({ 'gpt-4o-mini': { input_cost_per_token: 1e-7, cache_read_input_token_cost: 5e-7 } }));
     const scenario = await cli('replay', FLIGHT, '--prices-override', prices);
-    refused(scenario, new RegExp(`${prices} field 'gpt-4o-mini\\.cache_read_input_token_cost': entry for model 'gpt-4o-mini' leaves cache_read_input_token_cost`));
+    refused(scenario, new RegExp(`${prices}:line 1 field 'gpt-4o-mini\\.cache_read_input_token_cost': entry for model 'gpt-4o-mini' leaves cache_read_input_token_cost`));
     expect(scenario.stderr).toMatch(new RegExp(`the model is asked for by ${FLIGHT} \\(model\\)`));
     const trace = await cli('replay', PAIR, '--prices-override', prices);
-    refused(trace, new RegExp(`${prices} field 'gpt-4o-mini\\.cache_read_input_token_cost'`));
+    refused(trace, new RegExp(`${prices}:line 1 field 'gpt-4o-mini\\.cache_read_input_token_cost'`));
     expect(trace.stderr).toMatch(/the model is asked for by scenarios\/recorded-pair\.jsonl#1 \(header\.model\)/);
   });
 

@@ -66,7 +66,8 @@ describe('sweep → replay', () => {
   it('over session trees: the flags say --tree and the per-agent limits, and replay to the same cost', async () => {
     const file = 'test/fixtures/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl';
     const sweep = JSON.parse((await cli('sweep', '--tree', file, '--grid', 'subagent-max-steps=2,5', '--max-cost', '2', '--target-completion', '1e-9', '--format', 'json')).stdout);
-    expect(sweep.recommendation.flags).toBe('--tree --subagent-max-steps 2 --max-cost 2 --budget-mode check');
+    // 2 steps stop the sub-agent, which completes in its recording: that session counts as stopped (tree/sessionStop.ts), so 5 is the pick.
+    expect(sweep.recommendation.flags).toBe('--tree --subagent-max-steps 5 --max-cost 2 --budget-mode check');
     const replay = JSON.parse((await cli('replay', file, ...sweep.recommendation.flags.split(' '), '--format', 'json')).stdout);
     expect(replay.summary.costUsd).toBe(sweep.recommendation.costUsd);
   });

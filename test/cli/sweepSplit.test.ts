@@ -16,6 +16,7 @@ import { readLimits } from '../../src/io/limits.js';
 import { byteRanges, splitCount, splitSizes } from '../../src/cli/actions/sweepSplit.js';
 import type { ByteRange } from '../../src/io/byteRange.js';
 import type { Trace } from '../../src/trace/types.js';
+import { expectToEqual } from '../expectToEqual.js';
 import { cli, tempDir } from './run.js';
 
 const GRID = ['--grid', 'max-steps=5,12,30', '--grid', 'max-repeat=2,4', '--grid', 'context=full,window:4', '--format', 'json'];
@@ -135,20 +136,20 @@ describe('a native file read in byte ranges', () => {
       for (const counting of [false, true]) {
         const read = await readRanges(many, ranges, counting);
         expect(read.issues).toEqual([]);
-        expect(read.runs).toEqual(whole);
+        expectToEqual(read.runs, whole);
       }
     }
     // Ranges out of order, counted on from the last where it is before (else from the start).
     const shuffled = evenRanges(bytes, 13).sort((a, b) => (a.from * 7919) % 13 - (b.from * 7919) % 13);
     const read = await readRanges(many, shuffled, true);
     const place = new Map(whole.map((run, k) => [run.source, k]));
-    expect(read.runs.sort((a, b) => place.get(a.source)! - place.get(b.source)!)).toEqual(whole);
+    expectToEqual(read.runs.sort((a, b) => place.get(a.source)! - place.get(b.source)!), whole);
   });
 
   it('a file of one run: the run is named by the file alone', async () => {
     const whole = (await readWhole(single)) as Trace[];
     expect(whole.map((run) => run.source)).toEqual([single]);
-    expect((await readRanges(single, evenRanges(statSync(single).size, 12))).runs).toEqual(whole);
+    expectToEqual((await readRanges(single, evenRanges(statSync(single).size, 12))).runs, whole);
   });
 
   it('a bad line in a middle range: the same problem on the same line as reading the whole file', async () => {

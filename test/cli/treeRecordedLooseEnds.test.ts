@@ -58,9 +58,9 @@ describe('replay --tree --preset recorded: the overshoot is past each tree’s r
   });
 });
 
-/** Each tree's stop, steps and cost, and its agents' steps. */
-const treeFigures = (report: { trees: { stopReason: string; totals: { steps: number; costUsd: number }; agents: { agent: string; steps: number }[] }[] }) =>
-  report.trees.map((t) => [t.stopReason, t.totals.steps, t.totals.costUsd]);
+/** Each session's stop as counted (the main agent's, or `countedAs`: a stopped sub-agent's that completes in its recording, tree/sessionStop.ts), steps and cost. */
+const treeFigures = (report: { trees: { stopReason: string; countedAs?: { stopReason: string }; totals: { steps: number; costUsd: number }; agents: { agent: string; steps: number }[] }[] }) =>
+  report.trees.map((t) => [t.countedAs?.stopReason ?? t.stopReason, t.totals.steps, t.totals.costUsd]);
 
 describe('whatif --tree: the baseline is each tree under its recordings’ limits', () => {
   it('gives replay --tree --preset recorded as its baseline; a --try on top keeps the stated per-agent limits, one naming a preset the flags’', async () => {
@@ -68,9 +68,10 @@ describe('whatif --tree: the baseline is each tree under its recordings’ limit
     type Row = { setting: string; baselineStopReason: string; baselineSteps: number; baselineCostUsd: number; stopReason: string; steps: number; costUsd: number };
     const report = await json('whatif', '--tree', ...files, '--try', 'max-steps=20', '--try', 'preset=none,max-steps=20');
     const [onTop, preset] = report.runs as Row[];
-    // Under its recordings' limits: the sub-agents stop at 2 steps each, the main agent goes on (4 + 2 + 2 = 8 steps).
+    // Under its recordings' limits: the sub-agents stop at 2 steps each, the main agent goes on (4 + 2 + 2 = 8 steps);
+    // the sub-agents complete in their recordings, so the session counts as stopped by max_steps, not completed.
     const recorded = treeFigures(await json('replay', '--tree', ...files, '--preset', 'recorded'));
-    expect(recorded).toEqual([['completed', 8, 0.0024]]);
+    expect(recorded).toEqual([['max_steps', 8, 0.0024]]);
     for (const row of [onTop!, preset!]) expect([row.baselineStopReason, row.baselineSteps, row.baselineCostUsd]).toEqual(recorded[0]);
     // On top: the tree's step cap raised, the sub-agents still held to the 2 steps they state.
     expect(onTop!.setting).toBe('max-steps=20');

@@ -93,8 +93,9 @@ describe('the meter under a rule (cache on)', () => {
     // third at system + one step (1000), of which only the system's 700 are still cached.
     const recorded = (writes: { cacheWriteTokens?: number; cacheWrite1hTokens?: number }) =>
       distinctSteps(3, 100, 200).map((c, i) => ({ ...c, inputTokens: 700 + 300 * i, cachedInputTokens: i === 0 ? 0 : 400 + 300 * i, ...(i === 0 ? { cacheWriteTokens: 700 } : writes) }));
-    // An hour's write at twice the input price, five minutes' at 1.25 times.
-    const withHour: ModelPricing = { ...anthropicLike, base: { ...anthropicLike.base, cacheWrite1h: anthropicLike.base.input * 2 } };
+    // An hour's write at twice the input price, five minutes' at 1.25 times; a rule from 512 tokens, which
+    // serves the system's 700 (the rule caps a read under a strategy: test/kernel/recordedCacheRule.test.ts).
+    const withHour: ModelPricing = { ...anthropicLike, cacheRule: { ...anthropicLike.cacheRule!, minPrefixTokens: 512 }, base: { ...anthropicLike.base, cacheWrite1h: anthropicLike.base.input * 2 } };
     const windowed = (calls: ReturnType<typeof recorded>) =>
       replayTrace(trace(calls, { system: 700, model: withHour.model }), { brakes: NO_BRAKES, strategy: { kind: 'window', windowSteps: 1, cache: 'recorded' }, prices: handTable(withHour), keepSteps: true }).rows[2]!;
     // Recorded writes of 100 (5 minutes): the 300 moved out of the cache are written again, 300 in all (the uncached part).

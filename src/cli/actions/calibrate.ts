@@ -21,7 +21,7 @@ import { tallyDropping } from './sweepDrop.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { sweepPriceGaps } from './sweepPricing.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
-import { runHeaderFactsOf } from './sweepHeaderFacts.js';
+import { gridFactsReading, runHeaderFactsOf } from './sweepHeaderFacts.js';
 import { inputWarningsOf, sayInputWarning } from './inputWarnings.js';
 import { noGroundTruthWarning } from '../../report/warningLists.js';
 import { configurationSummaryWarnings } from '../../report/summaryCallWarning.js';
@@ -89,7 +89,7 @@ function calibrateWarnings(args: { prepared: PreparedSweep; figures: ReturnType<
     return strategy === undefined ? [] : [{ strategy, runs: figures[i]!.synthetic.runs + figures[i]!.recorded.runs, summaryCalls: figures[i]!.summaryCalls }];
   });
   return [
-    ...gridWarnings({ command: 'calibrate', setup: prepared, recordedRuns: args.recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs: args.inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces) }),
+    ...gridWarnings({ command: 'calibrate', setup: prepared, recordedRuns: args.recordedRuns, priceGaps: sweepPriceGaps(prepared, prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), inputs: args.inputs, traces: prepared.traces, headerFacts: runHeaderFactsOf(prepared.traces, gridFactsReading(prepared.configurations.map((c) => c.config), prepared.prices)) }),
     ...configurationSummaryWarnings(summaryRuns),
   ];
 }

@@ -175,7 +175,7 @@ function profileOf(read: readonly { trace: Trace; run: RunResult }[], ctx: { fla
   const leftOut = subagentsLeftOutLine(subagentRunsLeftOut);
   if (leftOut !== '') io.stderr(`loopcost: ${leftOut}\n`);
   const traces = profiled.map((r) => r.trace);
-  const fitted = fitScenario(traces, (trace) => tracePricing(trace, { prices }));
+  const fitted = fitScenario(traces, (trace) => tracePricing(trace, { prices }), { prices });
   const { scenario } = fitted;
   const notes = leftOut === '' ? fitted.notes : [fitted.notes[0]!, leftOut, ...fitted.notes.slice(1)];
   // The window the profile's runs are held to speaks of the recorded runs of the profile's model only.

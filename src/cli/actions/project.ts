@@ -7,18 +7,13 @@ import type { ReportWarning } from '../../report/warnings.js';
 import { UserError } from '../../errors.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 import { shareFlagValue } from '../../io/numberText.js';
-import { capBoundShare, projectSpend, runsToClaim, suggestCapPico, type PromptCrossing } from '../../population/project.js';
+import { capBoundShare, projectSpend, type PromptCrossing } from '../../population/project.js';
 import type { WorstCase } from '../../population/worstCase.js';
-import { withBrakes, type PopulationConfig } from '../../population/run.js';
-import { completesWithoutBrakes, isFalseStop, type JudgedBaseline, type RunPair } from '../../metrics/population.js';
-import { stopCodeOf } from '../../kernel/stopCodes.js';
-import { taskDoneCostsPico } from '../../population/taskDoneCost.js';
-import { sweepPairs } from '../../population/sweep.js';
-import { upperShareBound, type CostStratum } from '../../population/projectConfidence.js';
+import type { PopulationConfig } from '../../population/run.js';
+import type { RunPair } from '../../metrics/population.js';
 import { tooManySimulatedDays } from '../../population/projectDays.js';
-import { buildProjectReport, renderProject, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
+import { buildProjectReport, renderProject, type ProjectPricesRecord, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
 import { percentText } from '../../report/percentText.js';
-import { suggestCapText } from '../../report/suggestCapText.js';
 import { handWrittenText, periodNote, type FittedProfile, type HandWrittenInputs } from '../../report/projectConfidenceText.js';
 import { CompletionMeanings, completionMeaningsLine } from '../../population/completionMeanings.js';
 import { predictiveStopsLine } from '../../report/predictiveStops.js';
@@ -35,7 +30,11 @@ import type { GivenFlag } from './inputs.js';
 import { refuseRunsPastHeap } from '../runsHeap.js';
 import { prepareSweep, type PreparedSweep, type SweepFlags } from './sweepWork.js';
 import { sweepTookOwn } from './sweepTook.js';
-import { fittedStrata, runsStandingFor, partCacheWarnings, partRecords, partSummaryRuns, partWindowWarnings, projectConfig, projectedRuns, worstCaseOverParts, type RunsPart } from './projectParts.js';
+import { suggestedCap } from './projectSuggestCap.js';
+import { projectBrakesOn, projectFalseStops, projectRunWarnings } from './projectStops.js';
+import { projectPrices } from './projectPricing.js';
+import type { FalseStopFigures } from '../../report/replayFalseStops.js';
+import { fittedStrata, type ObservedRuns, partCacheWarnings, partRecords, partSummaryRuns, partWindowWarnings, projectConfig, projectedRuns, worstCaseOverParts, type RunsPart } from './projectParts.js';
 import type { ProjectPart } from '../../report/projectParts.js';
 import { tallyDropping } from './sweepDrop.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
@@ -58,52 +57,6 @@ function share(flag: string, value: string): number {
   // Past this, 1 − share is 1 in doubles: the cap is the largest completed run's whatever the share, and the runs to claim it are past 1e17.
   if (1 - n === 1) throw new UserError({ file: '<command line>', field: flag, code: 'bad_value', message: `'${value}' is too small a share to tell from 0 (1 − it is 1 in double precision)`, hint: smallHint });
   return n;
-}
-
-/**
- * The per-run budget stopping at most `target` of the runs that complete with no brakes, by the one rule
- * (groundTruth.ts): with ground truth (synthetic runs, generated traces) the runs whose task is done with
- * no brakes, each at its no-brake cost up to the step it is done at (taskDoneCost.ts: an asker that keeps
- * asking is allowed its task, not the useless rest); recorded runs those that complete, at their whole cost.
- * Verified replayed under it: the budget stops that are false stops. Its bounds on new runs are of the runs
- * these stand for (`strata`: a fitted profile's runs the recorded runs it was fitted to, runsStandingFor).
- */
-function suggestedCap(prepared: PreparedSweep, of: { config: PopulationConfig; pairs: readonly RunPair[]; target: number; strata: CostStratum[] | undefined }): SuggestedCap {
-  const { config, pairs, target } = of;
-  const doneCosts = prepared.trees === undefined ? taskDoneCostsPico(prepared.population, config, prepared.prices) : [];
-  const completes = pairs.map((p) => completesWithoutBrakes(judged(p.baseline)));
-  const judgedRuns = pairs.filter((p, i) => p.baseline.truth !== undefined && completes[i]).length;
-  const completed = pairs.flatMap((p, i) => (completes[i] ? [doneCosts[i] ?? p.baseline.costPico] : []));
-  const cap = suggestCapPico(completed, target);
-  const n = completed.length;
-  const needed = runsToClaim(target);
-  const stops = cap === undefined ? [] : falseStopsUnder(prepared, config, cap);
-  const stopped = stops.filter(Boolean).length;
-  // The bounds on new runs: of the runs these stand for (a fitted profile's: so --runs cannot narrow them), at least one of any.
-  const standsFor = of.strata === undefined ? undefined : { completedRuns: n === 0 ? 0 : Math.max(1, runsStandingFor(of.strata, completes)), stopped: runsStandingFor(of.strata, stops) };
-  const boundRuns = standsFor?.completedRuns ?? n;
-  const bound = capBoundShare(boundRuns);
-  // The cap is verified as a plain budget (checked after each call): say so where the runs predict.
-  const modeFlag = [config, ...(config.perScenario ?? [])].every((own) => own === undefined || own.brakes.budgetMode === 'check') ? '' : ' --budget-mode check';
-  const largestPico = n === 0 ? undefined : completed.reduce((a, b) => Math.max(a, b), 0);
-  // One-sided 95%, as the distribution-free bound beside it (projectConfidence.ts upperShareBound).
-  const upperShare = boundRuns === 0 ? 0 : upperShareBound(standsFor?.stopped ?? stopped, boundRuns);
-  const truthRuns = pairs.filter((p) => p.baseline.truth !== undefined).length;
-  const text = suggestCapText({ share: target, capPico: cap, largestPico, completedRuns: n, judgedRuns, truthRuns, stopped, upperShare, boundShare: bound, runsToClaim: needed, modeFlag, ...(standsFor === undefined ? {} : { standsFor }) });
-  return { share: target, capUsd: cap === undefined ? null : picoToUsd(cap), completedRuns: n, stopped, ...(standsFor === undefined ? {} : { standsFor }), stoppedUpperShare: upperShare, boundShare: bound, runsToClaim: needed, text };
-}
-
-/** Each run (in the pairs' order) replayed under a budget at `capPico`: whether it is a false stop of the budget. */
-function falseStopsUnder(prepared: PreparedSweep, config: PopulationConfig, capPico: number): boolean[] {
-  // Every part's runs under the cap (a scenario file's own brakes too: run.ts withBrakes).
-  const capped = withBrakes(config, (brakes) => ({ ...brakes, maxCostPico: capPico, budgetMode: 'check' as const }));
-  const underCap = prepared.trees === undefined ? sweepPairs(prepared.population, [capped], prepared.prices)[0]! : prepared.trees.pairs(capped);
-  return underCap.map((p) => p.run.stopReason === 'budget' && isFalseStop(stopCodeOf(p.run.stopReason), p.run.steps, judged(p.baseline)));
-}
-
-/** A pair's baseline as the ground-truth rule reads it. */
-function judged(baseline: RunPair['baseline']): JudgedBaseline {
-  return { stop: stopCodeOf(baseline.stopReason), steps: baseline.steps, truth: baseline.truth };
 }
 
 /** The runs the predictive budget bound stopped (their stops' byPredictiveBound), said under the table. */
@@ -142,11 +95,11 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const read = await prepareSweep(inputs, sweepOpts, given, io);
   refuseRunsPastHeap('project', read.scenarios, { runsGiven: given('runs'), pooled: true });
   // Every tally over the runs (a run past $9,007 makes its file bad: sweepDrop.ts), then the bad files refused or listed.
-  const { prepared, config, pairs, crossings, parts, suggestCap } = await tallyDropping({ prepared: read, opts: sweepOpts, io }, (prepared) => {
+  const { prepared, config, pairs, crossings, parts, suggestCap, stopsAndPrices } = await tallyDropping({ prepared: read, opts: sweepOpts, io }, (prepared) => {
     const config = projectConfig(prepared);
-    const { pairs, crossings, parts } = projectedRuns(prepared, config);
+    const { pairs, crossings, parts, observed } = projectedRuns(prepared, config);
     const suggestCap = target === undefined || pairs.length === 0 ? undefined : suggestedCap(prepared, { config, pairs, target, strata: fittedStrata(parts, pairs).strata });
-    return { prepared, config, pairs, crossings, parts, suggestCap };
+    return { prepared, config, pairs, crossings, parts, suggestCap, stopsAndPrices: stopsAndPricesOf(prepared, { config, pairs, parts, observed }) };
   });
   const runsPerDay = flags.runsPerDay ?? defaultRunsPerDay(prepared);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
@@ -157,9 +110,30 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const { strata, fitted, handWritten } = fittedStrata(parts, pairs);
   const projection = projectSpend(costsPico, { runsPerDay, days, seed: flags.seed, trials: flags.trials, ...(strata === undefined ? {} : { strata }) });
   const meanings = suggestCap === undefined ? [] : completionNotes(pairs);
-  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), parts, records: partRecords(parts, pairs), fitted, handWritten, suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io), summaries: partSummaryRuns(parts, pairs) }, { projection, worst, runsPerDay, days });
+  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), parts, records: partRecords(parts, pairs), fitted, handWritten, suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io), summaries: partSummaryRuns(parts, pairs), stopsAndPrices }, { projection, worst, runsPerDay, days });
   emitReport(renderProject(report, flags.format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format: flags.format, warnings: report.warnings }, io);
   return 0;
+}
+
+/** What the runs say beside their spend: the false stops of the brakes (when one binds), the prices they took, and what both warn of. */
+interface StopsAndPrices {
+  falseStops?: FalseStopFigures;
+  prices: ProjectPricesRecord;
+  warnings: ReportWarning[];
+}
+
+/**
+ * The false stops as replay counts them (projectStops.ts), the prices block as replay's (projectPricing.ts), and
+ * their warnings: a brake's early stop of recorded runs (`open_loop_brakes`), runs priced as of a past day at
+ * other prices than the table's latest (`prices_as_recorded`).
+ */
+function stopsAndPricesOf(prepared: PreparedSweep, run: { config: PopulationConfig; pairs: RunPair[]; parts: RunsPart[]; observed: ObservedRuns }): StopsAndPrices {
+  const { config, pairs, observed } = run;
+  return {
+    ...(projectBrakesOn(run.parts, config) ? { falseStops: projectFalseStops(pairs) } : {}),
+    prices: projectPrices(prepared.prices.source, observed.pricings),
+    warnings: projectRunWarnings(observed, { prices: prepared.prices, config, pairs, recordedTraces: prepared.population.recorded.traces ?? [], ...(prepared.trees === undefined ? {} : { trees: prepared.trees }) }),
+  };
 }
 
 /** The command's own flags, checked in the order given: the format, runs a day, days, trials, seed and --suggest-cap. */
@@ -177,7 +151,7 @@ function readProjectFlags(opts: ProjectFlags, io: CliIO): { format: string; runs
 
 /** The report of a projection: the spend drawn, the worst case the brakes allow, the cap bound, the crossings, notes and warnings. */
 function projectReportOf(
-  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; handWritten: HandWrittenInputs; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[]; summaries: SummaryRuns[] },
+  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; handWritten: HandWrittenInputs; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[]; summaries: SummaryRuns[]; stopsAndPrices: StopsAndPrices },
   spend: { projection: ReturnType<typeof projectSpend>; worst: WorstCase; runsPerDay: number; days: number },
 ): ProjectReport {
   const { prepared, config, suggestCap } = runs;
@@ -197,7 +171,7 @@ function projectReportOf(
       ...(config.model === undefined ? {} : { model: config.model }),
       took: sweepTookOwn(prepared),
     }),
-    prices: prepared.prices.source,
+    prices: runs.stopsAndPrices.prices,
     inputs: projectInputs(prepared, tree),
     ...(tree === undefined ? {} : { tree }),
     ...spend.projection,
@@ -206,6 +180,7 @@ function projectReportOf(
     capBound: { runs: n, share: bound, text: tree === undefined ? `A budget at the largest of these ${n} runs' costs may stop up to ${percentText(bound)} of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)${standsFor === undefined ? '' : `, n the ${standsFor} runs they stand for`}).` : treeCapBoundText(n, percentText(bound)) },
     crossings: runs.crossings,
     parts: runs.records,
+    ...runs.stopsAndPrices.falseStops,
     ...(runs.fitted.length === 0 ? {} : { fittedProfiles: runs.fitted }),
     ...handWrittenRecord(runs.handWritten),
     ...(suggestCap === undefined ? {} : { suggestCap }),
@@ -215,7 +190,7 @@ function projectReportOf(
       ...runs.meanings,
     ],
     // What reading the inputs said on stderr first (inputWarnings.ts), then what the runs warn of.
-    warnings: [...runs.said, ...projectWarnings(prepared, { config, runs: n, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts, summaries: runs.summaries })],
+    warnings: [...runs.said, ...projectWarnings(prepared, { config, runs: n, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts, summaries: runs.summaries }), ...runs.stopsAndPrices.warnings],
   });
 }
 

@@ -29,6 +29,8 @@ import { reportSettings, type ReportSettings } from '../../report/settings.js';
 import { scenarioLatency } from '../../report/runsTook.js';
 import type { ReportWarning } from '../../report/warnings.js';
 import { cacheOnRuns, pricedRunsWarnings } from './scenarioWarnings.js';
+import type { StoppedRun } from './runNotes.js';
+import { stoppedRunOf } from './projectStops.js';
 import type { PreparedSweep } from './sweepWork.js';
 import { perPartConfig } from './projectTree.js';
 
@@ -65,13 +67,26 @@ function partsOf(prepared: PreparedSweep, config: PopulationConfig): RunsPart[] 
 }
 
 /**
- * Every run under its part's settings, paired with its baseline (recorded runs first, as sweepPairs gives
- * them), the parts, and where the runs' prompts passed a price tier or the context window less the
- * max_tokens sent (the flags': a scenario file sets none): one pass, each run's steps read as it is made.
+ * What the pass over the runs saw of each: the pricing it took, in the order the runs are made (recorded runs
+ * first, then each file's; --tree: each run of the trees), and how each run made under the part's brakes
+ * stopped against its recording (replay's open-loop rule reads these: runNotes.ts brakeOpenLoopWarnings;
+ * none with --tree, whose runs are read under the per-call brakes alone).
  */
-export function projectedRuns(prepared: PreparedSweep, config: PopulationConfig): { pairs: RunPair[]; crossings: PromptCrossings; parts: RunsPart[] } {
+export interface ObservedRuns {
+  pricings: ModelPricing[];
+  stopped: StoppedRun[];
+}
+
+/**
+ * Every run under its part's settings, paired with its baseline (recorded runs first, as sweepPairs gives
+ * them), the parts, where the runs' prompts passed a price tier or the context window less the max_tokens
+ * sent (the flags': a scenario file sets none), and what was seen of each run: one pass, each run's steps
+ * read as it is made.
+ */
+export function projectedRuns(prepared: PreparedSweep, config: PopulationConfig): { pairs: RunPair[]; crossings: PromptCrossings; parts: RunsPart[]; observed: ObservedRuns } {
   const crossings = new PromptCrossings({ maxOutputTokens: config.brakes.maxOutputTokens });
   const parts = partsOf(prepared, config);
+  const observed: ObservedRuns = { pricings: [], stopped: [] };
   let made = 0;
   let part = 0;
   const observe = (result: RunResult, pricing: ModelPricing) => {
@@ -80,16 +95,18 @@ export function projectedRuns(prepared: PreparedSweep, config: PopulationConfig)
     const into = parts[part]!;
     into.pricings.add(pricing);
     crossings.add(pricing, result.rows);
+    observed.pricings.push(pricing);
+    if (prepared.trees === undefined) observed.stopped.push(stoppedRunOf(result));
     made += 1;
   };
   if (prepared.trees !== undefined) {
     // --tree: each tree one run (sweep --tree's TreePopulation); its runs' prompts read each on its own (projectTree.ts).
     configurationRuns({ traces: prepared.traces }, perPartConfig(config), prepared.prices, observe);
-    return { pairs: prepared.trees.pairs(config), crossings, parts };
+    return { pairs: prepared.trees.pairs(config), crossings, parts, observed };
   }
   const { recorded, synthetic } = prepared.population;
   const pairs = [...configurationRuns(recorded, config, prepared.prices, observe), ...configurationRuns(synthetic, config, prepared.prices, observe)];
-  return { pairs, crossings, parts };
+  return { pairs, crossings, parts, observed };
 }
 
 /** Parts whose runs take the same brakes and context share one worst case. */

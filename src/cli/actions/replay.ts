@@ -29,6 +29,7 @@ import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
+import { windowSettingsOf } from '../../report/pastWindowRuns.js';
 import { RowColumns, rowList } from '../../replay/runColumns.js';
 import { checkBrakeFlags, checkReplayOutputFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
@@ -96,7 +97,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = keepsEveryCall(command);
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: holdsBrake(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES }, contextSaid: true, ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: holdsBrake(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES }, contextSaid: true, ...(command.latency === undefined ? {} : { latency: command.latency }), windowSettings: (trace) => windowSettingsOf([{ brakes: command.brakesFor?.(trace) ?? command.brakes, strategy: command.strategy, model: command.model }]) });
   const recorded = await replayRecorded(command, { prices, keepSteps, notes }, io);
   const shared: ReplayShared = { prices, notes, keepSteps, pricings: new PricedModels(), falseStops: new FalseStopTally() };
   const { skips, recordedCaches } = noteRecorded(recorded, shared);

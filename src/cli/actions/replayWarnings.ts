@@ -23,6 +23,7 @@ import { cacheRuleWarnings, skipOpenLoopWarnings, type ReportWarning } from '../
 import { SummaryCallTally, summaryCallWarnings } from '../../report/summaryCallWarning.js';
 import type { Trace } from '../../trace/types.js';
 import { RunNotes } from './runNotes.js';
+import { windowSettingsOf } from '../../report/pastWindowRuns.js';
 import { REPLAY_PART_FIGURES } from './replay.js';
 
 export interface ReplayWarningOptions {
@@ -58,8 +59,10 @@ export function replayWarnings(traces: readonly Trace[], options: ReplayWarningO
   });
   const brakes = brakeConfig(options.brakes);
   const model = options.model === undefined ? {} : { model: options.model };
-  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens([brakes]), partsBraked: holdsBrake(brakes), parts: { figures: REPLAY_PART_FIGURES } });
-  for (const trace of traces) notes.addNote(notes.noteOf(trace, tracePricing(trace, { prices: options.prices, ...model, modelPlace: optionPlace('replayWarnings', 'model') })));
+  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens([brakes]), partsBraked: holdsBrake(brakes), parts: { figures: REPLAY_PART_FIGURES }, windowSettings: () => windowSettingsOf([{ brakes, strategy: options.strategy, model: options.model }]) });
+  // With the replays' results, each run noted as replay notes it: over the calls its replay made.
+  const ran = options.results?.length === traces.length ? options.results : undefined;
+  traces.forEach((trace, i) => notes.addNote(notes.noteOf(trace, tracePricing(trace, { prices: options.prices, ...model, modelPlace: optionPlace('replayWarnings', 'model') }), ran?.[i])));
   const skips = brakes.repeatAction === 'skip' ? traces.length : 0;
   return [...notes.warnings(options.inputs ?? [], options.results ?? []), ...skipOpenLoopWarnings(skips), ...cacheRuleWarnings(options.results ?? []), ...summaryCallWarnings(options.strategy, SummaryCallTally.of(options.results ?? []))];
 }

@@ -7,6 +7,7 @@
 import { isIdentity, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
 import { PriceGapCheck } from '../../pricing/recordedCost.js';
 import type { PriceDays } from '../../pricing/source.js';
+import { PriceDaysTally } from '../../report/priceDays.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { UserError } from '../../errors.js';
 import { runOfFile } from '../../io/openInput.js';
@@ -27,6 +28,7 @@ import { ImportNotesTally } from '../../report/importNotesWarning.js';
 import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscript.js';
 import { CacheIdleTally, idleCallsOf, recordedCallsMade } from '../../report/cacheIdleWarning.js';
 import type { LatencyModel } from '../../loop/latency.js';
+import { PastWindowTally, runWindowsOf, type RunWindow, type WindowSetting } from '../../report/pastWindowRuns.js';
 
 /** What one recorded run adds to the notes (see RunNotes.noteOf). */
 export interface RunNote {
@@ -50,6 +52,8 @@ export interface RunNote {
   cacheIdleCalls?: number;
   /** Its idle calls were counted over its whole recording (no one replay of it at hand: whatif's, contexts'), not the calls a replay made. */
   cacheIdleOverWholeRecording?: true;
+  /** The windows its settings count it against (report/pastWindowRuns.ts), over the calls its replay made or its whole recording; shared by runs alike. */
+  pastWindow?: { windows: readonly RunWindow[]; wholeRecording: boolean };
 }
 
 /** A run's importer's notes (header.importedFrom.notes) but those warned of on stderr already (missingTranscripts.ts); undefined: none. */
@@ -95,7 +99,7 @@ export class RunNotes {
   /** Recorded runs replayed under the strategy their recording states: the command's context changed nothing of them (no open_loop). */
   private ownStrategyRuns = 0;
   private readonly dayBySource = new Map<string, string>();
-  private readonly days: PriceDays = { recordedRuns: 0, undatedRuns: 0 };
+  private readonly days = new PriceDaysTally();
   private readonly uncachedModels = new Set<string>();
   private readonly windowless = new WindowlessModels();
   /** Runs per session tree (runs that are parts of one). */
@@ -107,6 +111,9 @@ export class RunNotes {
   private readonly importNotes = new ImportNotesTally();
   private readonly unpricedSearches = new UnpricedSearches();
   private readonly cacheIdle = new CacheIdleTally();
+  private readonly pastWindow = new PastWindowTally();
+  /** Each distinct RunNote.pastWindow, once (a replay keeps a note per run: runs alike share one). */
+  private readonly pastWindowNotes = new Map<string, NonNullable<RunNote['pastWindow']>>();
 
   /**
    * `modelWindowBrake`: the max_tokens sent by the settings that take `--context-window model`, which
@@ -118,7 +125,8 @@ export class RunNotes {
    * `contextSaid`: the report's settings line names the context as recordedContext says it (replay's): where
    * every recorded run replays under its recording's strategy, no warning says it again.
    */
-  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'>; latency?: LatencyModel; contextSaid?: boolean }) {}
+  /** `windowSettings`: the settings each run replays under, as the prompts past a window count them (report/pastWindowRuns.ts); none: not counted. */
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'>; latency?: LatencyModel; contextSaid?: boolean; windowSettings?: (trace: Trace) => readonly WindowSetting[] }) {}
 
   /**
    * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
@@ -145,7 +153,20 @@ export class RunNotes {
     const idle = this.options.strategy.cache === 'on' ? idleCallsOf(trace, { latency: this.options.latency, callsMade }) : 0;
     if (idle > 0) note.cacheIdleCalls = idle;
     if (idle > 0 && callsMade === undefined) note.cacheIdleOverWholeRecording = true;
+    const pastWindow = this.pastWindowOf(trace, pricing, callsMade);
+    if (pastWindow !== undefined) note.pastWindow = pastWindow;
     return note;
+  }
+
+  /** The windows the run's settings count it against, priced with `pricing` (every setting prices it alike), over the calls its replay made (`callsMade`) or its whole recording. */
+  private pastWindowOf(trace: Trace, pricing: ModelPricing, callsMade: number | undefined): RunNote['pastWindow'] {
+    const settings = this.options.windowSettings?.(trace);
+    if (settings === undefined) return undefined;
+    const windows = runWindowsOf(trace, { settings, pricingOf: () => pricing, ...(callsMade === undefined ? {} : { callsMade }) });
+    if (windows.length === 0) return undefined;
+    const note = { windows, wholeRecording: callsMade === undefined };
+    const key = JSON.stringify(note);
+    return this.pastWindowNotes.get(key) ?? (this.pastWindowNotes.set(key, note), note);
   }
 
   /** Notes one run (see `noteOf`). */
@@ -157,6 +178,7 @@ export class RunNotes {
     this.importNotes.add(note.source, note.importNotes);
     this.unpricedSearches.add(note.unpricedSearches);
     this.cacheIdle.add(note.cacheIdleCalls, note.cacheIdleOverWholeRecording === true);
+    if (note.pastWindow !== undefined) this.pastWindow.addRun(note.pastWindow.windows, note.pastWindow.wholeRecording);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
     if (note.ownStrategy) this.ownStrategyRuns += 1;
@@ -172,16 +194,9 @@ export class RunNotes {
   private notePricing(source: string, pricing: ModelPricing, cache: CacheMode | undefined): void {
     if (cache === 'on' && pricing.base.cachedInput === undefined) this.uncachedModels.add(pricing.model);
     this.windowless.note(this.options.modelWindowBrake ?? [], pricing);
-    const { asOf, dating } = pricing.source;
+    const { asOf } = pricing.source;
     if (asOf !== undefined) this.dayBySource.set(source, asOf);
-    if (dating === 'recorded') {
-      this.days.recordedRuns += 1;
-      if (this.days.firstDay === undefined || asOf! < this.days.firstDay) this.days.firstDay = asOf!;
-      if (this.days.lastDay === undefined || asOf! > this.days.lastDay) this.days.lastDay = asOf!;
-    } else if (dating === 'release') {
-      this.days.undatedRuns += 1;
-      this.days.releaseDay = asOf!;
-    }
+    this.days.add(pricing);
   }
 
   /** `results`: the replays' results, when at hand (replay's): a brake's early stop of a recorded run is said (brakeOpenLoopWarnings). */
@@ -192,6 +207,7 @@ export class RunNotes {
       ...brakeOpenLoopWarnings(results),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
       ...this.cacheIdle.warnings(),
+      ...this.pastWindow.warnings(),
       ...this.windowless.warnings(),
       ...sessionPartsWarnings(this.sessionRuns.parts(), { ...this.options.parts, braked: this.options.partsBraked === true }),
       ...(this.options.contextSaid === true && this.recordedContext() !== undefined ? [] : recordedStrategyWarnings(this.ranUnder)),
@@ -212,23 +228,12 @@ export class RunNotes {
   }
 
   priceDays(): PriceDays {
-    return { ...this.days };
+    return this.days.priceDays();
   }
 
-  /**
-   * `38 runs priced as of the day recorded (2026-04-09 to 2026-04-10); 5 runs have no recording date: priced as
-   * of 2026-09-23, the table's release day`, after the prices line (empty: nothing to say). The one source of
-   * these words: replay, whatif, compare and replay --tree print it.
-   */
+  /** The days the runs were priced as of, after the prices line (report/priceDays.ts: the one source of these words, project's too). */
   pricesNote(): string {
-    const d = this.days;
-    const parts: string[] = [];
-    if (d.recordedRuns > 0) {
-      const span = d.firstDay === d.lastDay ? d.firstDay : `${d.firstDay} to ${d.lastDay}`;
-      parts.push(`${counted(d.recordedRuns, 'run')} priced as of the day recorded (${span})`);
-    }
-    if (d.undatedRuns > 0) parts.push(`${counted(d.undatedRuns, 'run')} ${d.undatedRuns === 1 ? 'has' : 'have'} no recording date: priced as of ${d.releaseDay}, the table's release day`);
-    return parts.join('; ');
+    return this.days.note();
   }
 }
 

@@ -32,7 +32,7 @@ import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type Pre
 import type { SweepWorker } from './sweepWorkers.js';
 import { tallyDropping } from './sweepDrop.js';
 import { scenarioNotes, sweepTookOwn } from './sweepTook.js';
-import { runHeaderFactsOf } from './sweepHeaderFacts.js';
+import { gridFactsReading, runHeaderFactsOf, treeHeaderFactsOf, type RunHeaderFacts } from './sweepHeaderFacts.js';
 import { shardInputHashes } from './sweepInputHashes.js';
 import { nonNegativeInt } from '../../flags/numberFlags.js';
 import { takeRunOutcomes } from '../../population/recommendRuns.js';
@@ -106,7 +106,7 @@ function treeNote(opts: SweepFlags, axes: readonly GridAxis[]): string {
   const steps = limit('subagent-max-steps', opts.subagentMaxSteps, (n) => n);
   const cost = limit('subagent-max-cost', opts.subagentMaxCost, (usd) => `$${usd}`);
   const subagent = [steps === '' ? '' : `${steps} steps`, cost].filter(Boolean).join(' and ');
-  return `--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${subagent === '' ? '' : ` and each sub-agent limited to ${subagent}`}; its baseline is the tree with no brakes and no per-agent limits.`;
+  return `--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${subagent === '' ? '' : ` and each sub-agent limited to ${subagent}`}; its baseline is the tree with no brakes and no per-agent limits. A session in which a brake stopped a sub-agent that completes in its recording counts as stopped with that sub-agent's stop (a false stop), not completed: its parent went on as recorded, with the sub-agent's whole result (open loop).`;
 }
 
 /** The report's header; `io`: the command's (the warnings said as the inputs were read lead its warnings). */
@@ -152,7 +152,13 @@ function runsRead(prepared: PreparedSweep): SweepRead {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const sums = contextSumsOf(prepared, prepared.population.traces);
   const priceGaps = sweepPriceGaps(prepared, prepared.traces);
-  return { recordedRuns, priceGaps, headerFacts: runHeaderFactsOf(prepared.traces), windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
+  return { recordedRuns, priceGaps, headerFacts: headerFactsOf(prepared), windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
+}
+
+/** What the runs' headers say, read under every configuration's context; with --tree, of the session trees. */
+function headerFactsOf(prepared: PreparedSweep): RunHeaderFacts {
+  const read = gridFactsReading(prepared.configurations.map((c) => c.config), prepared.prices);
+  return prepared.trees === undefined ? runHeaderFactsOf(prepared.traces, read) : treeHeaderFactsOf(prepared.traces, prepared.trees.trees, read);
 }
 
 /**

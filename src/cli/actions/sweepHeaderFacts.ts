@@ -1,8 +1,10 @@
 /**
  * What a sweep's (a calibration's) warnings say of its recorded runs' own headers, counted run by run:
- * their importers' notes (importNotesWarning.ts), the context strategies their recordings state
- * (recordedStrategyWarning.ts) and the session trees they are parts of (sessionParts.ts). One value, carried through the same per-file, per-unit and per-thread
- * plumbing (sweepStream.ts, sweepUnits.ts, sweepShares.ts) and joined by one merge, so another such fact
+ * their importers' notes (importNotesWarning.ts), the context strategies their recordings state and what the
+ * configurations' contexts do with them, rebuilt or replayed as they ran (recordedStrategyWarning.ts
+ * ConfiguredContextTally), the session trees they are parts of (sessionParts.ts), and the runs whose recorded prompts
+ * pass the configurations' context windows less max_tokens (report/pastWindowRuns.ts). One value, carried through
+ * the same per-file, per-unit and per-thread plumbing (sweepStream.ts, sweepUnits.ts, sweepShares.ts) and joined by one merge, so another such fact
  * is one field here: its tally in RunHeaderFactsTally, its warning in sweepWarnings.ts.
  *
  * Threads take units in any order; each unit's facts travel with its place among the inputs (`order`), and
@@ -10,12 +12,18 @@
  * those one thread reading every file in order gives, whichever thread read which.
  */
 import { ImportNotesTally, type ImportNotesSeen } from '../../report/importNotesWarning.js';
-import { StatedStrategyTally, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
+import { ConfiguredContextTally, distinctContexts, StatedStrategyTally, type StatedStrategies } from '../../report/recordedStrategyWarning.js';
+import type { ContextStrategy } from '../../context/strategy.js';
 import type { Trace } from '../../trace/types.js';
 import { importNotesOf } from './runNotes.js';
 import { CacheIdleTally, idleCallsOf, idleCallsOfCompiled, type IdleCounts } from '../../report/cacheIdleWarning.js';
 import { handedOverCompiled } from '../../replay/compiledRuns.js';
 import { SessionParts, type SessionRuns } from '../../report/sessionParts.js';
+import type { SessionTree } from '../../tree/group.js';
+import { PastWindowTally, runWindowsOf, windowSettingsOf, type PastWindowCounts, type WindowSetting } from '../../report/pastWindowRuns.js';
+import type { PopulationConfig } from '../../population/run.js';
+import type { ModelPricing, PriceTable } from '../../pricing/types.js';
+import { pricingFor } from './runNotes.js';
 
 /** Facts of runs' headers (plain data: a worker thread sends them), each absent where none of the runs has it. */
 export interface RunHeaderFacts {
@@ -23,10 +31,27 @@ export interface RunHeaderFacts {
   importNotes?: ImportNotesSeen;
   /** The runs whose recordings state their context strategy, by spec; absent: none. */
   statedStrategies?: StatedStrategies;
+  /** Of those, the runs some configuration's context rebuilds to full history, by spec (recordedStrategyWarning.ts ConfiguredContextTally); absent: none. */
+  rebuiltStrategies?: StatedStrategies;
+  /** Of those, the runs every configuration replays as they ran, some under their own strategy (no open_loop said of them); absent: none. */
+  ownStrategyRuns?: number;
   /** Calls that came after the cache's lifetime by their recorded latencies (report/cacheIdleWarning.ts), their runs and what they were counted over (the whole recordings); absent: none. */
   cacheIdle?: IdleCounts;
   /** The runs that are parts of a session tree (`header.agent`), by session; absent: none. */
   sessionRuns?: SessionRuns;
+  /** The runs counted against each context window less max_tokens the configurations price them at, and those whose recorded prompts pass it (over the whole recordings); absent: none counted. */
+  pastWindow?: PastWindowCounts;
+}
+
+/** The configurations (every one, a shard's too) as the facts read them: their contexts, and the windows (with the table that prices them) the runs' prompts are counted against. */
+export interface GridFactsReading {
+  contexts: readonly ContextStrategy[];
+  windows: { settings: readonly WindowSetting[]; prices: PriceTable };
+}
+
+/** What the facts read of `configs` priced by `prices`: every context (one of each), the settings that count prompts past a window (windowSettingsOf). */
+export function gridFactsReading(configs: readonly Pick<PopulationConfig, 'brakes' | 'strategy' | 'model'>[], prices: PriceTable): GridFactsReading {
+  return { contexts: distinctContexts(configs.map((c) => c.strategy)), windows: { settings: windowSettingsOf(configs), prices } };
 }
 
 /** Facts of some runs (a sweep unit's) and where they come among the inputs (the unit's `order`: sweepUnits.ts). */
@@ -35,31 +60,69 @@ export interface RunHeaderFactsPart {
   facts: RunHeaderFacts;
 }
 
-/** Counts the facts run by run, or adds up facts counted apart, in the order the runs come among the inputs. */
+/**
+ * Counts the facts run by run, or adds up facts counted apart, in the order the runs come among the inputs.
+ * `contexts`: the configurations' contexts (every configuration's, a shard's too), which runs added one by one
+ * are read under (ConfiguredContextTally); none needed to add up facts counted apart.
+ */
 export class RunHeaderFactsTally {
   private readonly notes = new ImportNotesTally();
   private readonly stated = new StatedStrategyTally();
+  private readonly configured: ConfiguredContextTally;
   private readonly idle = new CacheIdleTally();
   private readonly sessions = new SessionParts();
+  private readonly pastWindow = new PastWindowTally();
+  private readonly lastPricing = new Map<string | undefined, { key: string; pricing: ModelPricing }>();
+
+  /** `windows`: the settings and table the runs' prompts are counted against (GridFactsReading); none: not counted. */
+  constructor(
+    contexts: Iterable<ContextStrategy> = [],
+    private readonly windows?: GridFactsReading['windows'],
+  ) {
+    this.configured = new ConfiguredContextTally(contexts);
+  }
+
+  /** A tally of runs read under a grid's configurations (gridFactsReading). */
+  static ofGrid(read: GridFactsReading): RunHeaderFactsTally {
+    return new RunHeaderFactsTally(read.contexts, read.windows);
+  }
 
   /** One run, read after those counted so far. */
   add(trace: Trace): this {
     this.notes.add(trace.source, importNotesOf(trace));
     this.stated.add(trace);
+    this.configured.add(trace);
     // A sweep's run has its calls let go once compiled (sweepStream.ts letCallsGo): read off the compiled trace then.
     const compiled = handedOverCompiled(trace);
     // No setting's replay at hand: counted over the whole recording.
     this.idle.add(compiled === undefined ? idleCallsOf(trace) : idleCallsOfCompiled(compiled), true);
     this.sessions.add(trace.header.agent?.sessionId);
+    if (this.windows !== undefined) this.addWindows(trace, this.windows);
     return this;
+  }
+
+  /** The run's windows under the configurations, each priced as the configuration prices it (its model, else the run's own), counted over the whole recording. */
+  private addWindows(trace: Trace, { settings, prices }: NonNullable<RunHeaderFactsTally['windows']>): void {
+    const pricingOf = (model: string | undefined) => {
+      // A pricing is the table's for the model (the run's provider's, when its own) on the run's day: the last one kept per model asked, as runs of a file mostly share it.
+      const key = `${model ?? `${trace.header.provider ?? ''}\u0000${trace.header.model}`}\u0000${trace.header.recordedAt ?? ''}`;
+      const last = this.lastPricing.get(model);
+      if (last?.key === key) return last.pricing;
+      const pricing = pricingFor(trace, { prices, ...(model === undefined ? {} : { model }) });
+      this.lastPricing.set(model, { key, pricing });
+      return pricing;
+    };
+    this.pastWindow.addRun(runWindowsOf(trace, { settings, pricingOf }), true);
   }
 
   /** Facts of runs that come after those counted so far (their first note counts only when none came before). */
   addFacts(facts: RunHeaderFacts | undefined): this {
     if (facts?.importNotes !== undefined) this.notes.addSeen(facts.importNotes);
     this.stated.addCounted(facts?.statedStrategies);
+    this.configured.addCounted(facts);
     this.idle.addCounted(facts?.cacheIdle);
     this.sessions.addCounted(facts?.sessionRuns);
+    this.pastWindow.addCounted(facts?.pastWindow);
     return this;
   }
 
@@ -70,20 +133,36 @@ export class RunHeaderFactsTally {
     const counted = this.idle.counted();
     const idle = counted === undefined ? {} : { cacheIdle: counted };
     const sessionRuns = this.sessions.counted();
-    return { ...(notes.runs === 0 ? {} : { importNotes: notes }), ...(stated === undefined ? {} : { statedStrategies: stated }), ...idle, ...(sessionRuns === undefined ? {} : { sessionRuns }) };
+    const pastWindow = this.pastWindow.counted();
+    return { ...(notes.runs === 0 ? {} : { importNotes: notes }), ...(stated === undefined ? {} : { statedStrategies: stated }), ...this.configured.counted(), ...idle, ...(sessionRuns === undefined ? {} : { sessionRuns }), ...(pastWindow === undefined ? {} : { pastWindow }) };
   }
 }
 
-/** The facts of `traces`, in their order. */
-export function runHeaderFactsOf(traces: Iterable<Trace>): RunHeaderFacts {
-  const tally = new RunHeaderFactsTally();
+/** The facts of `traces`, in their order, read under the configurations' `contexts` (RunHeaderFactsTally), or a grid's configurations (gridFactsReading: their windows too). */
+export function runHeaderFactsOf(traces: Iterable<Trace>, read: Iterable<ContextStrategy> | GridFactsReading = []): RunHeaderFacts {
+  const tally = 'contexts' in read ? RunHeaderFactsTally.ofGrid(read) : new RunHeaderFactsTally(read);
   for (const trace of traces) tally.add(trace);
   return tally.facts();
 }
 
-/** Whether `facts` say anything (a part saying nothing need not be sent). */
+/**
+ * With `--tree` (each session tree one run of the report): the facts of the trees' runs (`traces`, in their order),
+ * but the runs replayed as they ran under their own strategy counted by tree: those all of whose runs are.
+ */
+export function treeHeaderFactsOf(traces: readonly Trace[], trees: readonly SessionTree[], read: GridFactsReading): RunHeaderFacts {
+  const distinct = read.contexts;
+  const facts = runHeaderFactsOf(traces, read);
+  delete facts.ownStrategyRuns; // counted by tree below, not by run
+  const ownTrees = trees.filter((tree) => {
+    const runs = tree.agents.flatMap((agent) => agent.runs);
+    return ConfiguredContextTally.of(runs, distinct).ownStrategyRuns === runs.length;
+  }).length;
+  return { ...facts, ...(ownTrees === 0 ? {} : { ownStrategyRuns: ownTrees }) };
+}
+
+/** Whether `facts` say anything (a part saying nothing need not be sent; a run rebuilt or replayed under its own strategy states it: statedStrategies). */
 export function saysAnything(facts: RunHeaderFacts): boolean {
-  return facts.importNotes !== undefined || facts.statedStrategies !== undefined || facts.cacheIdle !== undefined || facts.sessionRuns !== undefined;
+  return facts.importNotes !== undefined || facts.statedStrategies !== undefined || facts.cacheIdle !== undefined || facts.sessionRuns !== undefined || facts.pastWindow !== undefined;
 }
 
 /** The one merge: parts counted apart (units, on whichever thread) joined in the inputs' order, as one tally of them all in that order counts them. */

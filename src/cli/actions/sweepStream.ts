@@ -24,7 +24,7 @@ import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
 import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
-import { RunHeaderFactsTally, saysAnything, type RunHeaderFacts } from './sweepHeaderFacts.js';
+import { gridFactsReading, RunHeaderFactsTally, saysAnything, type GridFactsReading, type RunHeaderFacts } from './sweepHeaderFacts.js';
 import { appendAll } from '../../appendAll.js';
 
 /** Runs read, compiled and swept at once: the recorded sweep's slice. */
@@ -128,6 +128,8 @@ class FileStream {
   private readonly cacheOn: boolean;
   private readonly priced = new Map<string, Trace>();
   private readonly facts = new RunHeaderFactsTally();
+  /** Every configuration's context, one of each, and the windows their prompts are counted against: what each run's header facts are read under (sweepHeaderFacts.ts). */
+  private readonly factsReading: GridFactsReading;
   /** Each run's own pricing, when something prices runs so: a model the table lacks makes its file bad (sweepPricing.ts). */
   private readonly ownPricing: ReturnType<typeof ownPricingOf>;
   private readonly notePrice: ReturnType<typeof priceCheckOf>;
@@ -151,13 +153,14 @@ class FileStream {
     this.notePrice = priceCheckOf(args.setup);
     this.arena = new CompileArena();
     this.needsCalls = args.configs.some(hasStrategyFigures) || args.setup.configurations.some((c) => hasStrategyFigures(c.config));
+    this.factsReading = gridFactsReading(args.setup.configurations.map((c) => c.config), args.setup.prices);
   }
 
   /** One run read: its file opened when it is the first of it, the run compiled and noted, its batch swept when full. */
   read(run: InputRun): void {
     if (this.open?.file !== run.file) {
       this.close();
-      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new Map(), facts: new RunHeaderFactsTally() };
+      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new Map(), facts: RunHeaderFactsTally.ofGrid(this.factsReading) };
     }
     const open = this.open;
     const pricing = this.set.guard(run, () => this.ownPricing(run.trace));
@@ -171,7 +174,9 @@ class FileStream {
     open.caches.add(defaultCacheMode(run.trace));
     open.missing.push(...missingTranscriptsOf(run.trace));
     if (this.cacheOn) pricedRunsOf([run.trace], open.priced);
-    open.facts.add(run.trace);
+    // Its header's facts, read under the configurations' contexts: a stated strategy that does not parse makes its file bad, as its replay would.
+    this.set.guard(run, () => open.facts.add(run.trace));
+    if (this.set.isBad(run.file)) return;
     this.batch.push(run.trace);
     if (this.batch.length >= this.batchRuns) this.flush();
   }

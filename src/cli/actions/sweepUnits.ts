@@ -22,7 +22,7 @@ import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
 import { addDropping } from './sweepDrop.js';
 import { cachesTaken, contextSumsOf, prepareSweep, type PreparedSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 import type { PopulationWindows } from '../../population/modelWindow.js';
-import { runHeaderFactsOf, saysAnything, type RunHeaderFacts, type RunHeaderFactsPart } from './sweepHeaderFacts.js';
+import { gridFactsReading, runHeaderFactsOf, saysAnything, type RunHeaderFacts, type RunHeaderFactsPart } from './sweepHeaderFacts.js';
 import { noBrakesConfiguration } from './sweepCompletion.js';
 import type { NoBrakeRuns } from '../../population/noBrakeRuns.js';
 
@@ -191,7 +191,7 @@ class UnitsRead {
     if (someCacheOn(this.setup.configurations)) pricedRunsOf(prepared.traces, this.priced);
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) this.sums.push(unitSums);
-    this.addFacts(unit, runHeaderFactsOf(prepared.traces));
+    this.addFacts(unit, runHeaderFactsOf(prepared.traces, gridFactsReading(this.setup.configurations.map((c) => c.config), this.setup.prices)));
   }
 
   private addFacts(unit: SweepUnit, facts: RunHeaderFacts | undefined): void {

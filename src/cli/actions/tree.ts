@@ -35,6 +35,9 @@ import { modelWindowMaxTokens } from '../../population/modelWindow.js';
 import type { FalseStopMark } from '../../report/replayFalseStops.js';
 import { treeFalseStopFigures, treeFalseStopMark } from '../../report/treeFalseStops.js';
 import { anyTreeBrakeOn } from './replayBaselines.js';
+import { unbrakedTree } from '../../population/treeSweep.js';
+import { sessionStopOf, subagentFalseStopOf, type SubagentFalseStop } from '../../tree/sessionStop.js';
+import { windowSettingsOf } from '../../report/pastWindowRuns.js';
 
 /**
  * `work` over every tree of the inputs (loose runs as trees of one agent), a tree with a run in a bad file
@@ -94,27 +97,40 @@ function replayOptions(command: Pick<TreeCommand, 'strategy' | 'model' | 'latenc
   };
 }
 
-/** Each tree replayed under its settings; with a brake on, beside its no-brake tree (its false-stop mark, report/treeFalseStops.ts). */
-function treeReplays(command: TreeCommand, prices: PriceTable): (trees: SessionTree[]) => { result: TreeResult; brakes: BrakeConfig; mark?: FalseStopMark }[] {
+/** The tree with no brakes and no per-agent limits (treeSweep.ts unbrakedTree), replayed once, when first asked for. */
+function unbrakedOnce(tree: SessionTree, command: Pick<TreeCommand, 'strategy' | 'model' | 'latency'>, prices: PriceTable): () => TreeResult {
+  let unbraked: TreeResult | undefined;
+  return () => (unbraked ??= unbrakedTree(treeReplayer(tree, replayOptions({ ...command, subagent: undefined }, prices))));
+}
+
+/**
+ * Each tree replayed under its settings, with the session's stop where a stopped sub-agent that completes in its
+ * recording makes it (tree/sessionStop.ts); with a brake on, beside its no-brake tree (its false-stop mark,
+ * report/treeFalseStops.ts).
+ */
+function treeReplays(command: TreeCommand, prices: PriceTable): (trees: SessionTree[]) => { result: TreeResult; brakes: BrakeConfig; subagentFalseStop?: SubagentFalseStop; mark?: FalseStopMark }[] {
   const counting = anyTreeBrakeOn(command);
   return (trees) =>
     trees.map((tree) => {
       const { brakes, subagent, runBrakesOf } = treeSettings(command, tree);
       const result = treeReplayer(tree, replayOptions({ ...command, subagent }, prices), runBrakesOf === undefined ? {} : { runBrakesOf })(brakes);
-      return { result, brakes, ...(counting ? { mark: treeFalseStopMark(result, treeReplayer(tree, replayOptions({ ...command, subagent: undefined }, prices))) } : {}) };
+      const unbraked = unbrakedOnce(tree, command, prices);
+      const subagentFalseStop = subagentFalseStopOf(result, unbraked);
+      return { result, brakes, ...(subagentFalseStop === undefined ? {} : { subagentFalseStop }), ...(counting ? { mark: treeFalseStopMark(result, unbraked) } : {}) };
     });
 }
 
 /** `replay --tree`. */
 export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), ...(command.latency === undefined ? {} : { latency: command.latency }) });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), ...(command.latency === undefined ? {} : { latency: command.latency }), windowSettings: () => windowSettingsOf([command]) });
   const { result: replayed, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, treeReplays(command, prices));
   const results = replayed.map(({ result }) => result);
   // What reading the inputs said on stderr first (inputWarnings.ts: files and trees --skip-bad left out), as every report's warnings.
   const warnings = [...inputWarningsOf(io), ...notes.warnings(command.inputs), ...treeOpenLoopWarning(results), ...treeUnrecordedWarnings(results)];
   const report = buildTreeReport({
     trees: results,
+    subagentFalseStops: replayed.map(({ subagentFalseStop }) => subagentFalseStop),
     spec: reportSettings({ brakes: command.brakes, ...(command.recorded === undefined ? {} : { perRunRecordedLimits: true }), strategy: command.strategy, ...(command.latency === undefined ? {} : { latency: command.latency }), ...(command.model === undefined ? {} : { model: command.model }), took }),
     brakes: command.brakes,
     // Under --preset recorded each tree's budget is its own (its recordings'), its overshoot past that.
@@ -140,12 +156,13 @@ export function treeWhatIfLine(subagent: SubagentLimits | undefined): string {
   return `--tree: each --try binds the totals of every session tree; the baseline is each tree under its recordings' limits (its main agent's on the totals, the per-agent limits its sub-agents state), as replay --tree --preset recorded gives it; a --try on top of it keeps those per-agent limits${flags}, one naming a preset has ${subagent === undefined ? 'none' : spec}`;
 }
 
-/** A tree replayer as a what-if replayer: the tree's stop, steps, cost and strategy figures. */
-function figuresOf(replayer: (brakes: BrakeConfig) => TreeResult): Replayer {
+/** A tree replayer as a what-if replayer: the session's stop (tree/sessionStop.ts, against `unbraked`), the tree's steps, cost and strategy figures. */
+function figuresOf(replayer: (brakes: BrakeConfig) => TreeResult, unbraked: () => TreeResult): Replayer {
   return (brakes) => {
     const result = replayer(brakes);
     const figures = addStrategyFigures<Partial<StrategyFigures>>({}, result.totals);
-    return { stopReason: result.stopReason, steps: result.totals.steps, costPico: result.totals.costPico, byPredictiveBound: result.stopByPredictiveBound === true, ...figures };
+    const stop = sessionStopOf(result, unbraked);
+    return { stopReason: stop.stopReason, steps: result.totals.steps, costPico: result.totals.costPico, byPredictiveBound: stop.byPredictiveBound, ...figures };
   };
 }
 
@@ -167,7 +184,8 @@ export async function treeWhatIf(
   const unrecorded: UnrecordedInTree[] = [];
   const subjectOf = (tree: SessionTree): WhatIfSubject => {
     if (tree.unrecorded) unrecorded.push({ sessionId: tree.sessionId, agents: tree.unrecorded });
-    const limitedBy = (subagent: SubagentLimits | undefined, own?: OwnRunBrakes) => figuresOf(treeReplayer(tree, replayOptions({ ...command, subagent }, prices), own));
+    const unbraked = unbrakedOnce(tree, command, prices);
+    const limitedBy = (subagent: SubagentLimits | undefined, own?: OwnRunBrakes) => figuresOf(treeReplayer(tree, replayOptions({ ...command, subagent }, prices), own), unbraked);
     const keep = (brakes: BrakeConfig) => brakes;
     // The tree under its recordings' limits (each run's per-call brakes its own); a try on top keeps its stated
     // per-agent limits and each run's own brakes, the flags' on top.

@@ -36,6 +36,7 @@ import { BaselineModeMisses } from './whatifModes.js';
 import { presetFlagRefusal } from './whatifPreset.js';
 import { brakeFlagsRefusal } from './whatifBrakeFlags.js';
 import { whatIfStoppedRuns } from './whatifOpenLoop.js';
+import { whatIfWindowSettings } from './whatifWindows.js';
 
 export interface WhatIfCommand {
   /** The paths as given (reports' hints name them). */
@@ -71,6 +72,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
     modelWindowBrake: modelWindowMaxTokens(settings.map((setting) => setting.brakes)),
     partsBraked: command.tree !== true && settings.some((setting) => holdsBrake(setting.brakes)),
     ...(command.latency === undefined ? {} : { latency: command.latency }),
+    windowSettings: whatIfWindowSettings(settings, command),
   });
   if (command.tree === true) return runTreeWhatIf(command, io, prices, notes);
   const subjectOf = traceWhatIfSubject({ strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });

@@ -22,7 +22,15 @@ const contexts: CommandModule = {
       .description('cost per run of recorded runs under several context strategies, with prompt caching on and off, side by side')
       .argument('<inputs...>', 'trace files, directories or globs');
     command
-      .addOption(option(command, '--compare-context <list>', "context strategies separated by ';', in --context syntax (e.g. 'full;window:5;mask:10;summary:trigger=50000,keep=5,tokens=2000')", 'full;window:5;mask:10', 'full;window:5;mask:10'))
+      .addOption(
+        option(
+          command,
+          '--compare-context <list>',
+          "context strategies separated by ';', in --context syntax (e.g. 'full;window:5;mask:10;summary:trigger=50000,keep=5,tokens=2000'). A real loop's recording that states the strategy it ran under is compared from its full history in every row (full too), and an 'as recorded' row shows each run as its loop ran it; a summary strategy's recording, which cannot be rebuilt, is left out",
+          'full;window:5;mask:10',
+          'full;window:5;mask:10',
+        ),
+      )
       .addOption(option(command, '--cache-modes <list>', "cache modes, comma-separated: 'on,off', 'on' or 'off'", 'on,off', 'on,off'))
       .addOption(option(command, '--tool-result-cap <tokens>', 'truncate each tool result to this many tokens (every strategy)', 'no cap'))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
