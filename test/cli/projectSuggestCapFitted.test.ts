@@ -16,9 +16,14 @@ import type { SuggestedCap } from '../../src/report/projectReport.js';
 
 const MINI = '../shared/traces/mini-swe-agent';
 
+/** Each projection by its arguments, run once: two tests read the fitted profile's at --runs 2000 (a seeded run gives the same report). */
+const projected = new Map<string, ReturnType<typeof cli>>();
 
 async function suggestCap(...inputs: string[]): Promise<SuggestedCap> {
-  const r = await cli('project', ...inputs, '--preset', 'none', '--days', '1', '--trials', '5', '--suggest-cap', '5%', '--format', 'json');
+  const argv = ['project', ...inputs, '--preset', 'none', '--days', '1', '--trials', '5', '--suggest-cap', '5%', '--format', 'json'];
+  const key = JSON.stringify(argv);
+  if (!projected.has(key)) projected.set(key, cli(...argv));
+  const r = await projected.get(key)!;
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout).suggestCap;
 }

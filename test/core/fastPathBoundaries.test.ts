@@ -367,17 +367,29 @@ function boundaryCase(t: Trace, s: Settings, picks: Picks, focus?: number): Case
   return { t, s, views, pricing, rows, brakes: brakesAt(t, s, pricing, rows, views, picks, b) };
 }
 
+/** How a run stopped, by the brake (a budget by its mode) or the trace's end. */
+function stopKind(slow: RunOutcome, brakes: BrakeConfig): string {
+  return slow.stop.reason === 'budget' ? `budget (${brakes.budgetMode})` : slow.stop.reason;
+}
+
 describe('fast path = readable path with every limit exactly on a boundary of the run', () => {
   it('agrees with tier thresholds, budget, predictive budget, max tokens, context window and timeout at a running total ± 1', () => {
+    const stops = new Set<string>();
+    let pricedAboveATier = 0;
     fc.assert(
       fc.property(shapeArb, settingsArb([0, 1, 2, 3, 5, 8]), picksArb(['any', 'any', 'stretchStart', 'largest']), (shape, s, picks) => {
         const c = boundaryCase(buildTrace(shape), s, picks);
         const slow = run(c.t, s, c.pricing, c.brakes);
         const fast = replayFast(compileTrace(c.t), c.brakes, s.strategy, s.cache, flattenPrices(c.pricing), s.latency);
         expect(fast).toEqual(figuresOf(slow));
+        stops.add(stopKind(slow, c.brakes));
+        if (c.rows.some((row) => c.pricing.tiers.some((tier) => row.inputTokens > tier.aboveInputTokens))) pricedAboveATier += 1;
       }),
-      { numRuns: 1200, seed: 7101 },
+      // 400 cases (were 1,200): each brake stops 20 or more of them (the predictive budget 40), a tier prices calls of 150 or more.
+      { numRuns: 400, seed: 7101 },
     );
+    expect([...stops].sort()).toEqual(['budget (check)', 'budget (predict)', 'context_overflow', 'max_steps', 'timeout', 'token_limit', 'trace_end']);
+    expect(pricedAboveATier).toBeGreaterThan(100);
   });
 });
 
@@ -505,6 +517,8 @@ function closedFormFrom(c: Case, a: number, e: number) {
 
 describe('the closed form stops exactly at the first call where a brake may fire', () => {
   it('reaches that call, with the readable path’s totals and prefix sums, from any call of a stretch of plain calls', () => {
+    /** Where the closed form stopped (at its start a, inside the stretch, at its end e), by how the run stopped. */
+    const reaches = new Set<string>();
     fc.assert(
       fc.property(shapeArb, settingsArb([1, 2, 3, 5]), picksArb(['any', 'stretchStart', 'stretchStart', 'largest']), whereArb, fc.constantFrom<StartKind>('any', 'stretchStart', 'stretchStart', 'afterEmpty'), (shape, s, picks, startWhere, startKind) => {
         const t = buildTrace(shape);
@@ -522,6 +536,7 @@ describe('the closed form stops exactly at the first call where a brake may fire
         const { reached, st, ctx, len } = closedFormFrom(c, a, e);
 
         expect(reached).toBe(expectedReach(c, slow, a, e));
+        reaches.add(`${stopKind(slow, c.brakes)} ${reached === a ? 'at a' : reached === e ? 'at e' : 'inside'}`);
         const atReached = totalsBefore(t, s, c.pricing, reached);
         const added = t.calls.slice(a, reached);
         const keptAt = (k: number) => sum(history.kept) + sum(added.slice(0, k - a).map((call) => stepTokens(call, cap)));
@@ -548,7 +563,11 @@ describe('the closed form stops exactly at the first call where a brake may fire
           expect(ctx.rawPrefix[len + k - a]).toBe(rawAt(k));
         }
       }),
-      { numRuns: 1000, seed: 7102 },
+      // 500 draws (were 1,000; about 400 reach a start): the closed form stops inside a stretch under every brake
+      // checked before a call, 5 or more times each, and at the stretch's start and end too.
+      { numRuns: 500, seed: 7102 },
     );
+    for (const stop of ['budget (check)', 'budget (predict)', 'context_overflow', 'timeout', 'token_limit']) expect(reaches, stop).toContain(`${stop} inside`);
+    for (const at of ['at a', 'at e']) expect([...reaches].some((reach) => reach.endsWith(at)), at).toBe(true);
   });
 });

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
+import { STOP_REASONS } from '../../src/brakes/stopReasons.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
 import type { LatencyModel } from '../../src/loop/latency.js';
 import { populationRuns, runFigures, type PopulationConfig, type PopulationRun, type ScenarioPopulation } from '../../src/population/run.js';
@@ -21,7 +22,7 @@ import { callsThroughStep } from '../../src/scenario/generate.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { loadScenarioFile, type Scenario } from '../../src/scenario/load.js';
-import { runScenario, scenarioRuns } from '../../src/scenario/run.js';
+import { runScenario, scenarioRuns, type SyntheticRun } from '../../src/scenario/run.js';
 import { brakesArb, strategyArb } from '../core/arbitraries.js';
 import { call } from '../helpers.js';
 import { sweptRowOf } from './sweptRow.js';
@@ -41,6 +42,12 @@ function configOf(brakes: BrakeConfig, s: { strategy: ContextStrategy; cache: Co
 }
 
 /**
+ * A population's unbraked runs, by what they depend on (the context, cache, latency, model and max_tokens
+ * sent, not the brakes): run once for the configurations of a grid that share them.
+ */
+const unbrakedRuns = new WeakMap<ScenarioPopulation, Map<string, SyntheticRun[]>>();
+
+/**
  * Each run of the populations under the configuration, closed loop (the reference): with its ground truth
  * and its unbraked baseline — no brake, its calls sending the configuration's max_tokens (its provider
  * refuses prompt + max_tokens past the window).
@@ -58,7 +65,11 @@ function closedLoopRuns(populations: readonly ScenarioPopulation[], config: Popu
   });
   return populations.flatMap((population) => {
     const sent = config.brakes.maxOutputTokens;
-    const unbraked = [...scenarioRuns(population.scenario, options(sent === undefined ? NO_BRAKES : { ...NO_BRAKES, maxOutputTokens: sent }, population), false)];
+    const byKey = unbrakedRuns.get(population) ?? new Map<string, SyntheticRun[]>();
+    unbrakedRuns.set(population, byKey);
+    const key = JSON.stringify([config.strategy, config.latency, config.model, sent]);
+    const unbraked = byKey.get(key) ?? [...scenarioRuns(population.scenario, options(sent === undefined ? NO_BRAKES : { ...NO_BRAKES, maxOutputTokens: sent }, population), false)];
+    byKey.set(key, unbraked);
     return [...scenarioRuns(population.scenario, options(config.brakes, population), false)].map((r, k) => ({
       source: r.result.source,
       truth: r.truth,
@@ -66,6 +77,25 @@ function closedLoopRuns(populations: readonly ScenarioPopulation[], config: Popu
       baseline: { stopReason: unbraked[k]!.result.stopReason, steps: unbraked[k]!.result.steps, costPico: unbraked[k]!.result.costPico, truth: unbraked[k]!.truth },
     }));
   });
+}
+
+/**
+ * The stop reasons the random cases reach between them: all but aborted and provider_refused (which none of
+ * the 250 cases drawn before reached either). The cases are few, so each property says they still stop at every
+ * brake and draw every bundled scenario.
+ */
+const REACHED = STOP_REASONS.filter((reason) => reason !== 'aborted' && reason !== 'provider_refused');
+
+/** What a property's cases covered: scenarios drawn, stop reasons reached, kinds of configuration. */
+class Coverage {
+  readonly scenarios = new Set<number>();
+  readonly stops = new Set<string>();
+  readonly kinds = new Set<string>();
+  expectEvery(kinds: readonly string[]): void {
+    expect([...this.scenarios].sort((a, b) => a - b)).toEqual(scenarios.map((_, i) => i));
+    expect([...this.stops].sort()).toEqual([...REACHED].sort());
+    expect([...this.kinds].sort()).toEqual([...kinds].sort());
+  }
 }
 
 const figures = (r: { stopReason: string; steps: number; costPico: number; inputTokens: number; cachedInputTokens: number; outputTokens: number; overshootPico: number; strategyCacheLostTokens?: number }) => [
@@ -81,6 +111,7 @@ const figures = (r: { stopReason: string; steps: number; costPico: number; input
 
 describe('synthetic runs swept by recording', () => {
   it('a closed-loop run under stop-only brakes = its unbraked recording replayed under them (every bundled scenario)', () => {
+    const covered = new Coverage();
     fc.assert(
       fc.property(fc.integer({ min: 0, max: scenarios.length - 1 }), brakesArb, settingsArb, fc.integer({ min: 1, max: 1000 }), (i, brakes, settings, seed) => {
         const population: ScenarioPopulation = { scenario: scenarios[i]!, runs: 5, seed };
@@ -91,9 +122,14 @@ describe('synthetic runs swept by recording', () => {
         );
         expect(open.map(figures)).toEqual(closed.map(figures));
         expect(open.map((r) => r.elapsedMs)).toEqual(closed.map((r) => r.elapsedMs));
+        covered.scenarios.add(i);
+        for (const r of closed) covered.stops.add(r.stopReason);
+        covered.kinds.add(config.strategy.kind);
       }),
-      { seed: 20261205, numRuns: 250 },
+      // 80 cases (were 250): between them every bundled scenario (4 or more cases each) and every stop reason (3 or more).
+      { seed: 20261205, numRuns: 80 },
     );
+    covered.expectEvery(['full', 'window']);
   });
 
   it("a sweep's figures = each configuration run closed loop, for grids mixing recorded and closed-loop configurations", () => {
@@ -103,6 +139,7 @@ describe('synthetic runs swept by recording', () => {
       // Masking in batches of 1–6 steps (kernel/maskBoundary.ts).
       fc.tuple(brakesArb, fc.integer({ min: 1, max: 6 })).map(([brakes, batch]) => ({ brakes, strategy: { kind: 'mask', maskSteps: 3, maskBatchSteps: batch } as ContextStrategy | undefined })),
     );
+    const covered = new Coverage();
     fc.assert(
       fc.property(fc.uniqueArray(fc.integer({ min: 0, max: scenarios.length - 1 }), { minLength: 1, maxLength: 3 }), fc.array(fc.tuple(skipOrMask, settingsArb), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 1000 }), fc.boolean(), (picked, grid, seed, partialHits) => {
         const populations: ScenarioPopulation[] = picked.map((i, k) => ({ scenario: k === 0 && partialHits ? { ...scenarios[i]!, cacheHitShare: 0.6 } : scenarios[i]!, runs: 4, seed: seed + k, firstRun: k }));
@@ -113,10 +150,16 @@ describe('synthetic runs swept by recording', () => {
           expect(swept[c]).toEqual({ ...sweptRowOf(pairs), ...strategyTotals(pairs.map((p) => p.run)) });
           // The reference is what the population runner (check, project, calibrate) gives.
           expect(populationRuns({ scenarios: populations }, config, prices)).toEqual(pairs);
+          for (const pair of pairs) covered.stops.add(pair.run.stopReason);
+          covered.kinds.add(grid[c]![0].brakes.repeatAction === 'skip' ? 'skip' : config.strategy.kind === 'mask' ? 'mask' : 'stop');
         });
+        for (const i of picked) covered.scenarios.add(i);
+        covered.kinds.add(partialHits ? 'partial hits' : 'whole hits');
       }),
-      { seed: 20261206, numRuns: 60 },
+      // 24 grids (were 60): between them every bundled scenario, stop reason, skip, mask and a partial hit share.
+      { seed: 20261206, numRuns: 24 },
     );
+    covered.expectEvery(['stop', 'skip', 'mask', 'partial hits', 'whole hits']);
   });
 
   it('a population of several batches (600 runs, batches of 256) sums to what each configuration run closed loop gives', () => {

@@ -91,7 +91,8 @@ describe('scenario files read by js-yaml first', () => {
         }
         expect(outcome(parseAnyScenario, text)).toEqual(outcome(parseWithYaml, text));
       }),
-      { numRuns: 700, seed: 4242 },
+      // 320 edits (were 700) of all 13 files: the quick reading takes about 240 of them, some 30 of those no scenario (issues compared).
+      { numRuns: 320, seed: 4242 },
     );
     expect(quickTaken).toBeGreaterThan(200); // the quick reading was taken often enough to be tested
   });
