@@ -67,7 +67,7 @@ export function recordingUnder(trace: Trace, strategy: ContextStrategy): Trace {
     ...recordedContextPlace(trace),
     code: 'bad_combination',
     message: `the run was recorded under ${spec}, whose summaries replaced the steps they dropped: its full history cannot be rebuilt, so it cannot be replayed under ${under}`,
-    hint: `replay it with full context (no --context: as its loop ran it) or under ${spec}; to compare strategies, replay its scenario file closed loop, or record the run under full history`,
+    hint: `set the context to full (the run as its loop ran it) or to ${spec}, wherever this command sets it (--context, a --grid context= value, a scenario file's context:); to compare strategies, replay its scenario file closed loop, or record the run under full history`,
   });
 }
 

@@ -6,6 +6,7 @@
  * rebuilds it (before, the compiled sweep shaped its prompts a second time); a summary strategy's is refused.
  */
 import { describe, expect, it } from 'vitest';
+import type { UserError } from '../../src/errors.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { ContextStrategy } from '../../src/context/strategy.js';
 import { runFigures, type PopulationConfig } from '../../src/population/run.js';
@@ -58,6 +59,16 @@ describe('sweep of recordings that state their context strategy', () => {
   it("a summary strategy's recording under another context is refused (no full history can be rebuilt from it)", async () => {
     const traces = await recordings(1);
     expect(() => sweepPairs(new SweepPopulation(traces, []), configsOf(traces, strategies.slice(1, 2)), handTable(MINI))).toThrow(/cannot be rebuilt, so it cannot be replayed under window:3/);
+    // The hint names every place a context is set, not replay's --context alone (a sweep sets it by --grid).
+    const refusal = (() => {
+      try {
+        sweepPairs(new SweepPopulation(traces, []), configsOf(traces, strategies.slice(1, 2)), handTable(MINI));
+      } catch (error) {
+        return error as UserError;
+      }
+      throw new Error('not refused');
+    })();
+    expect(refusal.issues[0]!.hint).toMatch(/^set the context to full \(the run as its loop ran it\) or to summary:.*, wherever this command sets it \(--context, a --grid context= value, a scenario file's context:\)/);
   });
 });
 
