@@ -12,5 +12,10 @@ export default defineConfig({
     // suite's 358 s of test time went to importing): the suite takes half the time. Tests must not lean
     // on module state another file may have warmed (a cache's counters: tokenCountCache.test.ts).
     isolate: false,
+    // A larger young generation for the test workers (V8's default semi-space is 16 MB at most): the
+    // in-process files allocate many short-lived objects (runs, reports), and scavenging them took ~8% of
+    // the workers' time. Measured on four such files: ~42 s of CPU with the default, ~34.5 s with 128 MB.
+    // The CLI's own processes are unaffected (they are spawned, not forked by vitest).
+    execArgv: ['--max-semi-space-size=128'],
   },
 });
