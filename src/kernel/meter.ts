@@ -117,7 +117,8 @@ function billedInput(out: Float64Array, call: Float64Array, at: number, flags: n
  * overhead the growth model does not see, which sits in the prefix, as far as the provider's rule
  * serves it (servedCachedTokens). What the cache served as recorded
  * but no longer does is written again (a model that bills writes, Anthropic-style: its client marks the
- * cache at the end of the prompt, as `cacheOn` writes), at the lifetime the call wrote most of.
+ * cache at the end of the prompt, as `cacheOn` writes), at the lifetime the call wrote most of. A changed
+ * prompt below the rule's minimum (cacheablePrompt) is neither read nor written: plain input, as `cacheOn` bills it.
  */
 function recordedCache(out: Float64Array, prices: FlatPrices, call: Float64Array, at: number, flags: number, identity: boolean, unchangedTokens: number, input: number): void {
   let cached = call[at + CallField.RecordedCached]!;
@@ -129,6 +130,8 @@ function recordedCache(out: Float64Array, prices: FlatPrices, call: Float64Array
     const rewritten = write + write1h > 0 ? recordedCached - cached : 0;
     if (write1h > write) write1h += rewritten;
     else write += rewritten;
+    // (servedCachedTokens served none of a prompt below the minimum: the recorded writes and reads go too.)
+    if (!cacheablePrompt(prices, input)) write = write1h = 0;
   } else if (input < cached) cached = input;
   // The parts no more than the whole (a prompt not recorded is the growth model's, or 0 for a failed call,
   // which recorded parts may pass), as the live loop reads a response's usage (agent/openaiUsage.ts).
@@ -151,6 +154,15 @@ export function servedCachedTokens(prices: FlatPrices, recordedCached: number, u
   if (input < servable) servable = input;
   const served = ruleServedTokens(prices, servable);
   return recordedCached < served ? recordedCached : served;
+}
+
+/**
+ * Whether the provider caches a prompt of `inputTokens` at all (pricing/cacheRules.ts: from its minimum prefix;
+ * Anthropic: "shorter prompts cannot be cached, even if marked with cache_control"): below it, no read and no
+ * write, the prompt plain input. The one rule `cacheOn` and a recorded call under a strategy (recordedCache) apply.
+ */
+function cacheablePrompt(prices: FlatPrices, inputTokens: number): boolean {
+  return inputTokens >= prices.minCachePrefix;
 }
 
 /**
@@ -196,10 +208,9 @@ export function hourlyWrites(write1hTokens: number, write5mTokens: number): bool
  */
 export function cacheOn(out: Float64Array, prices: FlatPrices, unchangedTokens: number, input: number, forAnHour = false): void {
   const servable = unchangedTokens < input ? unchangedTokens : input;
-  const cacheable = input >= prices.minCachePrefix;
   // (servable ≤ input: a prefix the rule serves is of a cacheable prompt.)
   const cached = ruleServedTokens(prices, servable);
-  const written = prices.hasCacheWritePrice && cacheable ? input - cached : 0;
+  const written = prices.hasCacheWritePrice && cacheablePrompt(prices, input) ? input - cached : 0;
   out[Metered.Cached] = cached;
   out[Metered.CacheWrite] = forAnHour ? 0 : written;
   out[Metered.CacheWrite1h] = forAnHour ? written : 0;

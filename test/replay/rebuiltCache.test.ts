@@ -4,6 +4,9 @@
  * the same agent recorded under full history and under window:1 billed the same input tokens under window:3 but
  * not the same cache, nor cost). A rebuilt recording is now metered by the provider's rule (as `--cache on` meters
  * it: replay/rebuiltHistory.ts meteredCacheOf), in every engine; one replayed as it ran stays billed as recorded.
+ * Under a provider's rule the two billing paths are one: the full-history recording's cache as recorded under the
+ * window (kernel/meter.ts recordedCache: reads as the rule serves them, no read or write below its minimum) bills
+ * what the rebuilt recording (cacheOn) bills, to the picodollar.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,6 +83,13 @@ const NO_RULE: Provider = { pricing: MINI, minPrefix: 0, increment: 1, writes: f
 const WRITES: Provider = { pricing: handPriced('sonnetish', { input: 3, output: 15, cached: 0.3, cacheWrite: 3.75 }), minPrefix: 0, increment: 1, writes: true, systemWords: 30 };
 /** gpt-* takes OpenAI's rule (pricing/cacheRules.ts): from 1,024 tokens, hits in 128-token increments. */
 const OPENAI: Provider = { pricing: handPriced('gpt-4o-mini', { input: 0.15, output: 0.6, cached: 0.075 }), minPrefix: 1024, increment: 128, writes: false, systemWords: 1100 };
+/**
+ * claude-sonnet-* takes Anthropic's rule: from 1,024 tokens, whole prefixes; writes billed. Its system prompt puts
+ * window:3's prompts about the minimum (below it while the window fills, 1,020 to 1,044 once it slides: 1,024 is one),
+ * full history's above from the fifth call; the recordings write what was not read, below the minimum too (the
+ * scripted provider applies its minimum to reads: recorded where a client wrote that way).
+ */
+const ANTHROPIC: Provider = { pricing: handPriced('claude-sonnet-4', { input: 3, output: 15, cached: 0.3, cacheWrite: 3.75 }), minPrefix: 1024, increment: 1, writes: true, systemWords: 760 };
 
 const window = (windowSteps: number, cache?: CacheMode): ContextStrategy => ({ kind: 'window', windowSteps, ...(cache === undefined ? {} : { cache }) });
 
@@ -120,17 +130,25 @@ describe('a window:1 recording and a full-history one of the same agent, replaye
     });
   }
 
-  it("under a provider's rule, the rebuilt recording is billed as --cache on bills the full-history one; that one's recorded reads differ by the rule's increment at most", async () => {
-    const { full, windowed } = await bothRecordings(OPENAI);
-    for (const engine of ['compiled', 'readable'] as const) expect(billed(windowed, window(3, 'recorded'), OPENAI, engine)).toEqual(billed(full, window(3, 'on'), OPENAI, engine));
-    // The full-history recording under --cache recorded keeps min(its reads, the unchanged prefix), which no
-    // increment rounds down: up to 127 tokens a call more than the provider's rule serves.
-    const recorded = billed(full, window(3, 'recorded'), OPENAI, 'compiled').cachedInputTokens;
-    const rule = billed(windowed, window(3, 'recorded'), OPENAI, 'compiled').cachedInputTokens;
-    expect(rule).toBeGreaterThan(0);
-    expect(recorded - rule).toBeGreaterThanOrEqual(0);
-    expect(recorded - rule).toBeLessThan(128 * full.calls.length);
-  });
+  for (const provider of [OPENAI, ANTHROPIC]) {
+    it(`under a provider's rule, the two billing paths agree: the full-history recording's cache as recorded (by the rule) = the rebuilt recording's (as --cache on) (${provider.pricing.model}; before: ${provider.writes ? 'prompts below the minimum written' : 'reads kept past the increment'})`, async () => {
+      const { full, windowed } = await bothRecordings(provider);
+      const under = window(3, 'recorded');
+      for (const engine of ['compiled', 'readable'] as const) {
+        const on = billed(full, window(3, 'on'), provider, engine);
+        expect(billed(windowed, under, provider, engine), `rebuilt ${engine}`).toEqual(on);
+        expect(billed(full, under, provider, engine), `full history ${engine}`).toEqual(on);
+      }
+      // The rule's boundary is reached: window:3 prompts below the minimum whose full-history call read or wrote (none read
+      // nor written now), and prompts from it on read (OpenAI) or written (Anthropic).
+      const rows = replayTrace(full, { brakes: NO_BRAKES, strategy: under, pricing: provider.pricing, prices: handTable(provider.pricing), keepSteps: true }).rows;
+      const recordedCache = (i: number) => (full.calls[i]!.cachedInputTokens ?? 0) + (full.calls[i]!.cacheWriteTokens ?? 0);
+      const below = rows.filter((row, i) => row.inputTokens < provider.minPrefix && recordedCache(i) > 0);
+      if (provider.writes) expect(below.length).toBeGreaterThan(2);
+      expect(below.every((row) => row.cachedInputTokens === 0 && row.cacheWriteTokens === 0)).toBe(true);
+      expect(rows.some((row) => row.inputTokens >= provider.minPrefix && (provider.writes ? row.cacheWriteTokens : row.cachedInputTokens) > 0)).toBe(true);
+    });
+  }
 
   it('a recording replayed as it ran (its own window, or full context) is still billed as recorded, to the picodollar', async () => {
     for (const provider of [NO_RULE, WRITES, OPENAI]) {
