@@ -95,7 +95,9 @@ export interface PricedRuns {
 
 /**
  * `prices_as_recorded` (pastPricesWarning.ts) when runs were priced as of the day they were recorded at prices
- * other than the table's latest: with `--prices-as-of` (every run that day) or a table without dated prices, none.
+ * other than the table's latest and some run costs otherwise at the latest (each run's exact cost compared);
+ * when every run costs the same (only tiers or prices the runs do not pay changed), the short
+ * `prices_as_recorded_same_cost`. With `--prices-as-of` (every run that day) or a table without dated prices, none.
  */
 export function pastPricesWarningsOf(run: PricedRuns): ReportWarning[] {
   const { source } = run.prices;
@@ -105,7 +107,10 @@ export function pastPricesWarningsOf(run: PricedRuns): ReportWarning[] {
   const gaps = past.gaps(run.prices);
   if (gaps.length === 0) return [];
   const mean = (costs: readonly number[]) => meanPico(costs.reduce((sum, cost) => sum + BigInt(cost), 0n), costs.length);
-  return pastPricesWarnings(gaps, { meanPico: mean(run.pairs.map((pair) => pair.run.costPico)), latestMeanPico: mean(costsAtLatest(run, past)) }, source.releasedOn);
+  const costs = run.pairs.map((pair) => pair.run.costPico);
+  const latestCosts = costsAtLatest(run, past);
+  const changedRuns = costs.filter((cost, i) => cost !== latestCosts[i]).length;
+  return pastPricesWarnings(gaps, { meanPico: mean(costs), latestMeanPico: mean(latestCosts), changedRuns }, source.releasedOn);
 }
 
 /**
