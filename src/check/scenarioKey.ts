@@ -13,7 +13,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 export interface ScenarioKeys {
   /** A scenario file (as collected, relative to the working directory) → its key in the baseline. */
   keyOf: (source: string) => string;
-  /** A key of the baseline → the file's path from the working directory, as a report shows it. */
+  /** A key of the baseline → the file's path from the working directory (check shows it as the user named the files: shownPath.ts). */
   pathOf: (key: string) => string;
   /**
    * Every key a baseline may hold the file under: `keyOf`'s, and the one of its path as spelled (no link

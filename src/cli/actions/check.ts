@@ -35,7 +35,7 @@ import { acceptedDrift } from '../../check/gateCounts.js';
 import { checkReadFlags, refuseScenariosNotAsFiles, type GivenFlag } from './inputs.js';
 import { readCheckTraces } from './checkTraces.js';
 import { nothingCheckedWarnings } from './checkUnchecked.js';
-import { leftOut, leftOutMessage } from './checkLeftOut.js';
+import { leftOut, sayLeftOut } from './checkLeftOut.js';
 import { checkOutputs as checkCommandOutputs, pricedInputs, reportView, tableOrJson, type OutputFile } from './output.js';
 import { announceCheckOutputs, writeCheckOutputs, type CheckFile } from './checkWrite.js';
 import { refuseCheckOutExtension, refuseOwnStdout } from './checkOutputFlags.js';
@@ -242,9 +242,9 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   checkBrakeFlags(opts, 'check', checks.map((input) => input.settings.brakes));
   const tree = checkTreeOf(opts, checks);
   refuseNothingToCheck(checks, opts);
-  io.stderr(leftOutMessage(leftOut(skipped, checks, opts)));
+  sayLeftOut(leftOut(skipped, checks, opts), io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
-  const keyed = opts.baseline === undefined ? undefined : baselineKeys(opts.baseline);
+  const keyed = opts.baseline === undefined ? undefined : baselineKeys(opts.baseline, { inputs, sources: checks.map((input) => input.scenario.source) });
   const compared = baseline === undefined ? undefined : { baseline, file: opts.baseline!, tolerance, ...keyed! };
   // Each trace file read once, however many scenario files name it (what reading it says is said once); a
   // run past $9,007 makes its file bad, and the scenarios are checked again without it.

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { parseBaseline, type BaselineFile } from '../../check/baseline.js';
 import { requireSameJudging } from '../../check/baselineTree.js';
 import { scenarioKeys, scenarioKeysFrom, type ScenarioKeys } from '../../check/scenarioKey.js';
+import { keysShownAsNamed, type NamedPaths } from '../../check/shownPath.js';
 import { UserError } from '../../errors.js';
 import { STDIN_PATH } from '../../io/openInput.js';
 import { readSmallTextFileSync } from '../../io/readInput.js';
@@ -71,15 +72,18 @@ function redirectedFrom(path: string): string | undefined {
  * How the baseline's scenario keys are read: relative to its directory. A baseline read through a
  * descriptor (`--baseline /dev/stdin < FILE`) has none: keys are read relative to the file it is
  * redirected from when the system tells it, else to the current directory, and `keysNote` says which.
+ * With `named` (the check's arguments and the scenario files found), a key the report shows (a gone
+ * scenario, a renamed one's old path) is spelled as the user named the files around it (shownPath.ts).
  */
-export function baselineKeys(file: string): { keys: ScenarioKeys; keysNote?: string } {
-  if (!descriptorPath(file)) return { keys: scenarioKeys(file) };
+export function baselineKeys(file: string, named?: Omit<NamedPaths, 'baseline'>): { keys: ScenarioKeys; keysNote?: string } {
+  const shown = (keys: ScenarioKeys, baseline?: string): ScenarioKeys => (named === undefined ? keys : keysShownAsNamed(keys, { ...named, ...(baseline === undefined ? {} : { baseline }) }));
+  if (!descriptorPath(file)) return { keys: shown(scenarioKeys(file), file) };
   const from = redirectedFrom(file);
   if (from !== undefined) {
-    return { keys: scenarioKeys(from), keysNote: `${file} is read from ${from}: scenario files are matched by their path relative to ${dirname(from)}` };
+    return { keys: shown(scenarioKeys(from), from), keysNote: `${file} is read from ${from}: scenario files are matched by their path relative to ${dirname(from)}` };
   }
   const here = process.cwd();
-  return { keys: scenarioKeysFrom(here), keysNote: `${file} is not a file in a directory: scenario files are matched by their path relative to the current directory, ${here}` };
+  return { keys: shown(scenarioKeysFrom(here)), keysNote: `${file} is not a file in a directory: scenario files are matched by their path relative to the current directory, ${here}` };
 }
 
 /**

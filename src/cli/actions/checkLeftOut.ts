@@ -1,6 +1,6 @@
 /**
- * The trace files a directory given to `check` brought in that check runs not at all, said in one warning
- * line. A directory of scenarios holds the scenario files, the recordings they name under `traces:` and
+ * The trace files a directory given to `check` brought in that check runs not at all, said in one line on
+ * stderr and as the report's `traces_left_out` warning (text and JSON). A directory of scenarios holds the scenario files, the recordings they name under `traces:` and
  * check's own files: none of those is left out, so a check of such a directory (the README's CI job) says
  * nothing. Used: a file a scenario names (however spelled), a Claude Code sub-agent transcript read with
  * the session a scenario names (beside it, or under `<session>/subagents/`: import/index.ts readAlone's
@@ -17,6 +17,9 @@ import { peekRegularFile } from '../../io/readInput.js';
 import { detectFormat } from '../../import/formats.js';
 import { counted } from '../../plural.js';
 import { someNames } from '../../someNames.js';
+import type { ReportWarning } from '../../report/warnings.js';
+import type { CliIO } from '../io.js';
+import { sayInputWarning } from './inputWarnings.js';
 
 /** check's own files among its flags: a baseline read or written, a report, prices. */
 export interface CheckOwnFiles {
@@ -71,20 +74,36 @@ function isTraceFile(file: string): boolean {
   }
 }
 
+/** Why trace files among the inputs are left out: `traces_left_out`'s message, and its stderr line. */
+function tracesLeftOutText(traces: readonly string[]): string {
+  return `${counted(traces.length, 'trace file')} among the inputs left out (${someNames(traces)}): check runs only the traces a scenario file names under 'traces:'`;
+}
+
 /**
- * The lines said on stderr when files among the inputs are left out (empty when none is): the trace files,
- * which check runs only when a scenario names them, apart from the other files (a price table, notes),
- * which are no trace and no scenario file.
+ * The files among the inputs left out (`unused`: leftOut's), said on stderr as the inputs are read (empty
+ * when none is): the trace files, which check runs only when a scenario names them, apart from the other
+ * files (a price table, notes), which are no trace and no scenario file. The trace files are a report
+ * warning too (`traces_left_out`, naming every one in `files`): a CI job reading the JSON sees recordings
+ * that sit among its scenarios unchecked. No failure: the check's verdict is its scenarios'.
  */
-export function leftOutMessage(unused: readonly string[]): string {
-  if (unused.length === 0) return '';
+function leftOutFiles(unused: readonly string[]): { text: string; warning?: ReportWarning } {
+  if (unused.length === 0) return { text: '' };
   const traces = unused.filter(isTraceFile);
   const others = unused.filter((file) => !traces.includes(file));
   let text = '';
-  if (traces.length > 0) text += `loopcost: ${counted(traces.length, 'trace file')} among the inputs left out (${someNames(traces)}): check runs only the traces a scenario file names under 'traces:'\n`;
+  if (traces.length > 0) text += `loopcost: ${tracesLeftOutText(traces)}\n`;
   if (others.length > 0) {
     const what = others.length === 1 ? 'is neither a trace nor a scenario file' : 'are neither trace nor scenario files';
     text += `loopcost: ${counted(others.length, 'file')} among the inputs left out (${someNames(others)}): ${what} (check reads scenario files, and the traces they name under 'traces:'; a price table is given with --prices or --prices-override)\n`;
   }
-  return text;
+  if (traces.length === 0) return { text };
+  const warning: ReportWarning = { code: 'traces_left_out', message: tracesLeftOutText(traces), files: [...traces] };
+  return { text, warning };
+}
+
+/** Says the files left out on stderr now; the trace files among them are kept as the report's `traces_left_out` warning too. */
+export function sayLeftOut(unused: readonly string[], io: CliIO): void {
+  const { text, warning } = leftOutFiles(unused);
+  if (warning === undefined) io.stderr(text);
+  else sayInputWarning(io, warning, text);
 }
