@@ -22,6 +22,8 @@ import { numberedLegend, tokenCount, wrapLine } from './text.js';
 export interface ContextsRow {
   /** `--context` syntax, or `as recorded` (each run as its loop ran it). */
   strategy: string;
+  /** An `as recorded` row (each run as its loop ran it and was billed; what it holds: ContextsReport.asRecorded); absent on a strategy's row (CSV column `asRecorded`: 1, or empty). */
+  asRecorded?: true;
   cache: string;
   runs: number;
   completed: number;
@@ -55,6 +57,7 @@ export function buildContextsReport(args: { cells: readonly ContextCell[]; total
     const first = args.totals[firstIndex]!.costPico;
     return {
       strategy: cell.context,
+      ...(cell.asRecorded === true ? { asRecorded: true as const } : {}),
       cache: cell.cache,
       runs: t.runs,
       completed: t.completed,
@@ -72,7 +75,8 @@ export function buildContextsReport(args: { cells: readonly ContextCell[]; total
   return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, settings: args.settings, prices: args.priceSource, note: OPEN_LOOP_NOTE, ...asRecorded, rows };
 }
 
-const CSV_COLUMNS = ['strategy', 'cache', 'runs', 'completed', 'costPerRunUsd', 'totalCostUsd', 'vsFirstPercent', 'inputTokens', 'cachedInputTokens', 'summaryCalls', 'summaryCostUsd', 'cacheHitsLostTokens'];
+// `asRecorded` after the figures, so the columns before it stay where they were.
+const CSV_COLUMNS = ['strategy', 'cache', 'runs', 'completed', 'costPerRunUsd', 'totalCostUsd', 'vsFirstPercent', 'inputTokens', 'cachedInputTokens', 'summaryCalls', 'summaryCostUsd', 'cacheHitsLostTokens', 'asRecorded'];
 
 export function renderContextsCsv(report: ContextsReport): string {
   return formatCsv(report.rows, [...CSV_COLUMNS, ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], { ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) });

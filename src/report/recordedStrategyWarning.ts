@@ -102,18 +102,27 @@ function specsText(stated: StatedStrategies): string {
  * could mislead: the framing of the messages their strategy left out (billed beyond their tokens) was never
  * sent, so the rebuilt prompts may be a few tokens short of what full history would have billed; and their cache
  * is metered by the provider's rule, not as recorded (replay/rebuiltHistory.ts meteredCacheOf).
- * `strategies`: each stated strategy (its spec) with its runs rebuilt.
+ * `strategies`: each stated strategy (its spec) with its runs rebuilt; `cacheModes`: the cache modes the runs
+ * replay under where the cache is never as recorded (contexts' `--cache-modes`); absent: a command's `--cache`.
  */
-export function rebuiltStrategyWarnings(strategies: ReadonlyMap<string, number> | StatedStrategies | undefined): ReportWarning[] {
+export function rebuiltStrategyWarnings(strategies: ReadonlyMap<string, number> | StatedStrategies | undefined, cacheModes?: readonly ('on' | 'off')[]): ReportWarning[] {
   const stated = bySpec(strategies ?? []);
   if (stated.length === 0) return [];
   const runs = stated.reduce((sum, [, n]) => sum + n, 0);
   return [
     {
       code: 'recorded_strategy_rebuilt',
-      message: `${counted(runs, 'run')} recorded by the real loop under a context strategy ${runs === 1 ? 'its recording states' : 'their recordings state'} (${specsText(stated)}) ${runs === 1 ? 'is' : 'are'} rebuilt to full history (each recorded prompt with what that strategy left out put back) and replayed under the context named: the left-out messages' framing was never recorded, so those prompts may be a few tokens short; their recorded cache reads were of the prompts that strategy shaped, so with the cache as recorded each rebuilt call reads the cache as the provider's rule serves the rebuilt prompts (as --cache on meters it; none for a recording that records no cache)`,
+      message: `${counted(runs, 'run')} recorded by the real loop under a context strategy ${runs === 1 ? 'its recording states' : 'their recordings state'} (${specsText(stated)}) ${runs === 1 ? 'is' : 'are'} rebuilt to full history (each recorded prompt with what that strategy left out put back) and replayed under the context named: the left-out messages' framing was never recorded, so those prompts may be a few tokens short; their recorded cache reads were of the prompts that strategy shaped, so ${rebuiltCacheText(cacheModes)}`,
     },
   ];
+}
+
+/** What the rebuilt calls read of the cache: under a command's `--cache` (as recorded by default), or under contexts' cache modes (`cacheModes`), which keep no recorded read. */
+function rebuiltCacheText(cacheModes: readonly ('on' | 'off')[] | undefined): string {
+  const served = "each rebuilt call reads the cache as the provider's rule serves the rebuilt prompts";
+  if (cacheModes === undefined) return `with the cache as recorded ${served} (as --cache on meters it; none for a recording that records no cache)`;
+  const modes = cacheModes.map((mode) => (mode === 'on' ? `under --cache-modes on ${served}, as every call does` : 'under --cache-modes off no call reads the cache'));
+  return `no row keeps them: ${modes.join('; ')}`;
 }
 
 /** What the configurations' contexts do with runs' recordings (ConfiguredContextTally): each absent where no run has it. */

@@ -225,6 +225,8 @@ export function pastWindowWarnings(crossings: readonly PastWindowCrossing[], win
 
 type PastWindowCrossing = CrossedThreshold & { model: string; runs: number; runsCrossing: number };
 
+/** The past_context_window warning's way out, in a command that takes brakes (compare, which takes none, says it as replay's: cli/actions/compare.ts). */
+export const PAST_WINDOW_REMEDY = 'add --context-window model to stop the runs there, as a real loop must';
 /** The warning in pastWindowWarnings' words, `over` saying after the runs what they were counted over (report/pastWindowRuns.ts: the whole recordings). */
 export function pastWindowWarningsOver(crossings: readonly PastWindowCrossing[], over: string): ReportWarning[] {
   const past = crossings.filter((c) => c.kind === 'context_window' && c.runsCrossing > 0);
@@ -235,7 +237,7 @@ export function pastWindowWarningsOver(crossings: readonly PastWindowCrossing[],
       code: 'past_context_window',
       message:
         `prompts pass the context window less max_tokens of ${where}${over}: a provider refuses a call whose prompt + max_tokens passes the window, so the spend priced past it is more than a real run could be billed, ` +
-        `and the worst case (every prompt within the window) may fall below it; add --context-window model to stop the runs there, as a real loop must`,
+        `and the worst case (every prompt within the window) may fall below it; ${PAST_WINDOW_REMEDY}`,
     },
   ];
 }

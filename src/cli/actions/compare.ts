@@ -1,7 +1,10 @@
+import { NO_BRAKES } from '../../brakes/config.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { compareRun } from '../../replay/compare.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { buildCompareReport, renderCompareCsv, renderCompareTable } from '../../report/compareReport.js';
+import { windowSettingsOf } from '../../report/pastWindowRuns.js';
+import { PAST_WINDOW_REMEDY, type ReportWarning } from '../../report/warnings.js';
 import type { ReportView } from '../../report/view.js';
 import type { CliIO } from '../io.js';
 import { parseTolerance } from '../../check/baseline.js';
@@ -13,22 +16,34 @@ import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { recordedTraceFiles } from './recordedInputs.js';
 
+/** What compare replays each run under (replay/compare.ts compareRun): full context, no brakes, so every recorded call and the default max_tokens. */
+const REPLAYED_UNDER = [{ brakes: NO_BRAKES, strategy: { kind: 'full' as const } }];
+
+/** past_context_window's way out names a brake compare does not take: said as the command that takes it. */
+function saidInCompare(warning: ReportWarning): ReportWarning {
+  return warning.code === 'past_context_window' ? { ...warning, message: warning.message.replace(PAST_WINDOW_REMEDY, 'loopcost replay --context-window model stops the runs there, as a real loop must') } : warning;
+}
+
 export async function runCompare(
   command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; view: ReportView; out?: string; read: ReadFlags },
   io: CliIO,
 ): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
-  const notes = new RunNotes({ strategy: { kind: 'full' }, tolerance: command.tolerance });
+  const windows = windowSettingsOf(REPLAYED_UNDER);
+  const notes = new RunNotes({ strategy: { kind: 'full' }, tolerance: command.tolerance, windowSettings: () => windows });
   const { files, unread, broughtIn } = recordedTraceFiles(command.inputs, { command: 'compare', instead: 'synthetic runs have no recorded figures to compare with; replay the scenario instead', read: command.read }, io);
-  const compared = await workOnRuns(traceInputs(files, command.read, { unread, broughtIn }), io, (trace) => ({
-    note: notes.noteOf(trace, pricingFor(trace, { prices })),
-    row: compareRun(trace, prices, command.tolerance),
+  const compared = await workOnRuns(traceInputs(files, command.read, { unread, broughtIn }), io, (trace) => {
+    // Priced first: an unknown model is named in the field the run's own format gives it (pricingFor).
+    const pricing = pricingFor(trace, { prices });
+    const row = compareRun(trace, prices, command.tolerance);
+    // Its prompts past the window counted over the calls its replay made: with no brakes, every one (row.calls).
+    const ran = { modelCalls: row.calls, recordedCalls: row.calls };
     // The cache the run took (replayed as recorded: defaultCacheMode), for the settings line.
-    cache: defaultCacheMode(trace),
-  }));
+    return { note: notes.noteOf(trace, pricing, ran), row, cache: defaultCacheMode(trace) };
+  });
   for (const { note } of compared) notes.addNote(note);
   const rows = compared.map(({ row }) => row);
-  const warnings = [...inputWarningsOf(io), ...notes.warnings(command.inputs)];
+  const warnings = [...inputWarningsOf(io), ...notes.warnings(command.inputs).map(saidInCompare)];
   const took = { recordedCaches: compared.map(({ cache }) => cache), scenarios: [] };
   const report = buildCompareReport(rows, { priceSource: prices.source, pricesNote: notes.pricesNote(), tolerance: command.tolerance, warnings, took });
   const text =

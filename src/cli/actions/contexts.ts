@@ -19,6 +19,7 @@ import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } fr
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { ContextsRunWarnings } from './contextsWarnings.js';
 import { ContextsRecordedRuns, leftOutRunOf, recordedRunFacts, type LeftOutRun, type RecordedRunFacts } from './contextsRecorded.js';
+import { ContextsPastWindows, type ContextsRunWindows } from './contextsWindows.js';
 import { holdsBrake } from '../../population/run.js';
 import { checkBrakeFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { traceInputs, workOnRuns } from './inputs.js';
@@ -47,10 +48,10 @@ const CONTEXTS_PARTS = {
 const SAID_OTHERWISE = new Set(['open_loop', 'recorded_strategy', 'recorded_strategy_rebuilt']);
 
 /** A run read: left out of every row (a summary strategy's recording), or replayed under every cell. */
-type ComparedRun = { leftOut: LeftOutRun } | { note: RunNote; facts: RecordedRunFacts; results: RunResult[] };
+type ComparedRun = { leftOut: LeftOutRun } | { note: RunNote; facts: RecordedRunFacts; results: RunResult[]; windows: ContextsRunWindows };
 
 /** The runs compared, tallied into the rows shown (the `as recorded` ones where some run states its strategy), each noted. */
-function tallied(perTrace: readonly ComparedRun[], replayed: readonly ContextCell[], notes: RunNotes) {
+function tallied(perTrace: readonly ComparedRun[], replayed: readonly ContextCell[], notes: RunNotes, pastWindows: ContextsPastWindows) {
   const recorded = new ContextsRecordedRuns(replayed);
   for (const run of perTrace) {
     if ('leftOut' in run) recorded.addLeftOut(run.leftOut);
@@ -60,14 +61,16 @@ function tallied(perTrace: readonly ComparedRun[], replayed: readonly ContextCel
   const cells = recorded.showsAsRecorded() ? replayed : replayed.filter((cell) => cell.asRecorded !== true);
   const said = new ContextsRunWarnings(cells);
   const totals = cells.map(emptyTotals);
+  const windows: ContextsRunWindows[] = [];
   for (const run of perTrace) {
     if ('leftOut' in run) continue;
     notes.addNote(run.note);
     const results = run.results.slice(0, cells.length);
     addResults(totals, results);
     said.add(results);
+    windows.push(run.windows);
   }
-  return { recorded, cells, totals, said };
+  return { recorded, cells, totals, said, pastWindow: pastWindows.warnings(windows, recorded.showsAsRecorded()) };
 }
 
 export async function contextsAction(inputs: string[], opts: ContextsFlags, io: CliIO): Promise<number> {
@@ -96,22 +99,24 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
     throw new UserError({ file: scenarioFiles[0]!, code: 'bad_input', message: 'contexts compares recorded runs; a scenario file is synthetic (closed loop)', hint: 'replay it once per strategy: loopcost replay FILE --context …' });
   }
   const traces = traceInputs(traceFiles, opts, { unread, broughtIn });
+  const pastWindows = new ContextsPastWindows(replayed, { brakes, ...model });
   const perTrace = await workOnRuns(traces, io, (trace): ComparedRun => {
     const leftOut = leftOutRunOf(trace);
     if (leftOut !== undefined) return { leftOut };
     const pricing = pricingFor(trace, { prices, ...model });
-    return { note: notes.noteOf(trace, pricing), facts: recordedRunFacts(trace, replayed), results: replayCells(trace, replayed, { brakes, prices, pricing, ...model, ...(latency === undefined ? {} : { latency }) }) };
+    return { note: notes.noteOf(trace, pricing), facts: recordedRunFacts(trace, replayed), results: replayCells(trace, replayed, { brakes, prices, pricing, ...model, ...(latency === undefined ? {} : { latency }) }), windows: pastWindows.of(trace, pricing) };
   });
-  const { recorded, cells, totals, said } = tallied(perTrace, replayed, notes);
+  const { recorded, cells, totals, said, pastWindow } = tallied(perTrace, replayed, notes, pastWindows);
   const settings = reportSettings({ brakes, strategy: { ...strategies[0]!, cache: 'on' }, ...model, ...(latency === undefined ? {} : { latency }) });
   settings.context = cells.filter((c) => c.cache === cells[0]!.cache).map((c) => c.context).join(' | ');
   settings.cache = [...new Set(cells.map((c) => c.cache))].join(' | ');
   const asRecorded = recorded.asRecordedLine();
   const report = buildContextsReport({ cells, totals, settings, priceSource: prices.source, ...(asRecorded === undefined ? {} : { asRecorded }) });
-  const warnings = [...inputWarningsOf(io), ...said.cacheWarnings(notes.warnings(inputs).filter((w) => !SAID_OTHERWISE.has(w.code))), ...said.summaryWarnings(), ...recorded.warnings()];
+  const warnings = [...inputWarningsOf(io), ...said.cacheWarnings(notes.warnings(inputs).filter((w) => !SAID_OTHERWISE.has(w.code))), ...pastWindow, ...said.summaryWarnings(), ...recorded.warnings()];
   const text = format === 'json' ? JSON.stringify({ ...report, warnings }, null, 2) + '\n' : format === 'csv' ? renderContextsCsv(report) : renderContextsTable(report, view, warnings);
-  // A CSV has no place for the open-loop note the table and JSON carry: said on stderr with the warnings.
-  const stderr = format === 'csv' ? [...warnings, { code: 'open_loop', message: report.note }] : warnings;
+  // A CSV has no place for the lines the table and JSON carry (what the `as recorded` rows hold, the open-loop note): said on stderr with the warnings.
+  const asRecordedSaid = report.asRecorded === undefined ? [] : [{ code: 'as_recorded', message: report.asRecorded }];
+  const stderr = format === 'csv' ? [...warnings, ...asRecordedSaid, { code: 'open_loop', message: report.note }] : warnings;
   emitReport(text, { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: stderr }, io);
   return 0;
 }

@@ -4,7 +4,7 @@
  * row is full history, not the run as it ran: replay/recordedCells.ts rebuiltInCell), so the rows' `vs first`
  * compares like with like; the `as recorded` rows, shown where some run states its strategy, hold each run as
  * its loop ran it, and a line under the table says so. Said as warnings: the runs rebuilt to full history
- * (`recorded_strategy_rebuilt`, as every command says it, naming the rows that rebuilt them), and the runs left
+ * (`recorded_strategy_rebuilt`, as every command says it but of the rows' cache modes, naming the rows that rebuilt them), and the runs left
  * out of every row, a summary strategy's recordings, whose full history cannot be rebuilt
  * (`recorded_strategy_left_out`, naming their files and strategies); when every run is, the command is refused.
  */
@@ -91,7 +91,9 @@ export class ContextsRecordedRuns {
 
   warnings(): ReportWarning[] {
     const rows = [...new Set(this.cells.map((cell) => cell.context))].filter((row) => this.rebuiltRows.has(row));
-    return [...rebuiltStrategyWarnings(this.rebuilt.counted()).map((w) => ({ ...w, message: `${w.message}; rebuilt in the ${rows.length === 1 ? 'row' : 'rows'} ${rows.join(', ')}` })), ...this.leftOutWarnings()];
+    // Said of the rows' cache modes: no row replays a run with the cache as recorded.
+    const cacheModes = [...new Set(this.cells.map((cell) => cell.cache))];
+    return [...rebuiltStrategyWarnings(this.rebuilt.counted(), cacheModes).map((w) => ({ ...w, message: `${w.message}; rebuilt in the ${rows.length === 1 ? 'row' : 'rows'} ${rows.join(', ')}` })), ...this.leftOutWarnings()];
   }
 
   private leftOutWarnings(): ReportWarning[] {
