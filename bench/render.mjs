@@ -10,6 +10,7 @@ import { brakesFromSpec } from '../dist/flags/settingsFlags.js';
 import { whatIf } from '../dist/replay/whatif.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../dist/report/whatifReport.js';
 import { reportSettings } from '../dist/report/settings.js';
+import { pricesRecord } from '../dist/report/pricedModels.js';
 import { NO_BRAKES } from '../dist/brakes/config.js';
 import { firstOfEachFolder, smoke, sized } from './lib/smoke.mjs';
 
@@ -34,7 +35,7 @@ function best(fn, rounds = sized(10, 1)) {
 
 let result;
 const replayMs = best(() => (result = whatIf(traces, settings, { strategy: { kind: 'full' }, prices })));
-const report = buildWhatIfReport({ result, settings, reportSettings: reportSettings({ brakes: NO_BRAKES, perRunRecordedLimits: true, strategy: { kind: 'full' } }), priceSource: prices.source, warnings: [] });
+const report = buildWhatIfReport({ result, settings, reportSettings: reportSettings({ brakes: NO_BRAKES, perRunRecordedLimits: true, strategy: { kind: 'full' } }), prices: pricesRecord(prices.source, { models: [] }), warnings: [] });
 const view = { width: 120, wide: false, perRun: true };
 const tableMs = best(() => renderWhatIfTable(report, view));
 const csvMs = best(() => renderWhatIfCsv(report));

@@ -10,7 +10,7 @@ import { LOOPCOST_VERSION } from '../version.js';
 import type { CalibrationFigures, FalseStopsByStop } from '../population/calibrate.js';
 import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
-import type { PriceSource } from '../pricing/types.js';
+import type { PricesRecord } from './pricedModels.js';
 import { formatCsv } from './csv.js';
 import { replayCommandLine, type ReportSettings } from './settings.js';
 import { formatTable, widestLine, type Cell, type Column } from './table.js';
@@ -31,7 +31,8 @@ export interface CalibrateReport {
   tool: { name: 'loopcost'; version: string };
   command: 'calibrate';
   settings: ReportSettings;
-  prices: PriceSource;
+  /** Replay's prices block, as sweep's (cli/actions/sweepPrices.ts). */
+  prices: PricesRecord;
   grid: GridAxis[];
   inputs: { recordedRuns: number; syntheticRuns: number };
   configurations: CalibrationRow[];

@@ -1,8 +1,8 @@
 /**
  * Which days a report's runs had their dated prices read at (the bundled table without `--prices-as-of`:
  * each run's recording day, else the table's release day), counted run by run as each is priced, and the
- * one note that says it after the prices line: replay, whatif, compare, replay --tree (cli/actions/runNotes.ts
- * RunNotes) and project (JSON `prices.days`, `prices.note`). Pure.
+ * one note that says it after the prices line: replay, whatif, compare, contexts, replay --tree (cli/actions/runNotes.ts
+ * RunNotes), project, sweep and calibrate (JSON `prices.days`, `prices.note`: pricedModels.ts pricesRecord). Pure.
  */
 import { counted } from '../plural.js';
 import type { PriceDays } from '../pricing/source.js';
@@ -11,22 +11,25 @@ import type { ModelPricing } from '../pricing/types.js';
 export class PriceDaysTally {
   private readonly days: PriceDays = { recordedRuns: 0, undatedRuns: 0 };
 
-  /** One run priced at `pricing` (as resolved for it): counted by why its dated prices are those of their day. */
-  add(pricing: Pick<ModelPricing, 'source'>): void {
+  /** `runs` runs (one unless given) priced at `pricing` (as resolved for them): counted by why their dated prices are those of their day. */
+  add(pricing: Pick<ModelPricing, 'source'>, runs = 1): void {
     const { asOf, dating } = pricing.source;
     const d = this.days;
+    if (runs === 0) return;
     if (dating === 'recorded') {
-      d.recordedRuns += 1;
+      d.recordedRuns += runs;
       if (d.firstDay === undefined || asOf! < d.firstDay) d.firstDay = asOf!;
       if (d.lastDay === undefined || asOf! > d.lastDay) d.lastDay = asOf!;
     } else if (dating === 'release') {
-      d.undatedRuns += 1;
+      d.undatedRuns += runs;
       d.releaseDay = asOf!;
     }
   }
 
+  /** In one key order whatever order the runs came in (a sweep's threads count them in any order). */
   priceDays(): PriceDays {
-    return { ...this.days };
+    const { recordedRuns, firstDay, lastDay, undatedRuns, releaseDay } = this.days;
+    return { recordedRuns, ...(firstDay === undefined ? {} : { firstDay, lastDay: lastDay! }), undatedRuns, ...(releaseDay === undefined ? {} : { releaseDay }) };
   }
 
   /**

@@ -1,10 +1,12 @@
 /**
- * A report's `prices.models`: every distinct resolution its runs were priced at (the model, the name
+ * A report's `prices` block (pricesRecord, every command's one shape) and its `models`: every distinct resolution its runs were priced at (the model, the name
  * asked for, the day dated prices were read at and why, the prices themselves), each once with how many
  * runs it priced, sorted: the same runs give the same block whatever order they were read in.
  */
 import { describePricing, type PricingDescription } from '../pricing/cost.js';
-import type { ModelPricing } from '../pricing/types.js';
+import type { PriceDays } from '../pricing/source.js';
+import type { ModelPricing, PriceSource } from '../pricing/types.js';
+import type { PriceDaysTally } from './priceDays.js';
 
 export interface PricedModelRecord extends PricingDescription {
   /** Runs priced at this resolution. */
@@ -51,4 +53,24 @@ export function pricedModelRecords(pricings: Iterable<ModelPricing>): PricedMode
   const priced = new PricedModels();
   for (const pricing of pricings) priced.add(pricing);
   return priced.records();
+}
+
+/**
+ * JSON `prices` of every report that prices runs (replay and replay --tree, whatif, sweep and its shards,
+ * project, calibrate, compare, contexts): the table as every command's JSON names it (PriceSource: `name`,
+ * `version`, `hash`, …), the same again as `source`, `models` (PricedModels.records: each distinct resolution
+ * with the runs it priced), `days` (which days dated prices were read at: PriceDaysTally) and `note` (the same
+ * in words, for the prices line; absent when it says nothing). One shape, made here alone, so a dashboard that
+ * joins reports reads one block.
+ */
+export type PricesRecord = PriceSource & { source: PriceSource; models: PricedModelRecord[]; days?: PriceDays; note?: string };
+
+/** The prices block of runs priced from the table of `source`: `priced` as its parts give it (`days` absent: not known, a library caller's). */
+export function pricesRecord(source: PriceSource, priced: { models: readonly PricedModelRecord[]; days?: PriceDays | undefined; note?: string | undefined }): PricesRecord {
+  return { ...source, source, models: [...priced.models], ...(priced.days === undefined ? {} : { days: priced.days }), ...(priced.note ? { note: priced.note } : {}) };
+}
+
+/** The prices block of runs tallied as they were priced: each resolution with its runs, the days and their note. */
+export function pricesRecordOf(source: PriceSource, tallied: { models: PricedModels; days: PriceDaysTally }): PricesRecord {
+  return pricesRecord(source, { models: tallied.models.records(), days: tallied.days.priceDays(), note: tallied.days.note() });
 }

@@ -7,9 +7,7 @@
 import { LOOPCOST_VERSION } from '../version.js';
 import { counted } from '../plural.js';
 import type { Projection, PromptCrossing, Quantiles } from '../population/project.js';
-import type { PriceSource } from '../pricing/types.js';
-import type { PriceDays } from '../pricing/source.js';
-import type { PricedModelRecord } from './pricedModels.js';
+import type { PricesRecord } from './pricedModels.js';
 import { falseStopsText, type FalseStopFigures } from './replayFalseStops.js';
 import { noRoomCrossingLine } from '../population/modelWindow.js';
 import { thresholdWords } from './crossingWords.js';
@@ -45,8 +43,8 @@ export interface SuggestedCap {
 /** A projection as the report has it: every amount named for its unit (`perDayUsd`, `perPeriodUsd`, as `perRunUsd`). */
 export type ProjectionUsd = Omit<Projection, 'perDay' | 'perPeriod'> & { perDayUsd: Projection['perDay']; perPeriodUsd: Projection['perPeriod'] };
 
-/** JSON `prices` as replay's: the table's source (its fields, and again as `source`), each resolution the runs took with its runs, the days they were priced as of, and the note. */
-export type ProjectPricesRecord = PriceSource & { source: PriceSource; models: PricedModelRecord[]; days?: PriceDays; note?: string };
+/** JSON `prices` as replay's (pricedModels.ts pricesRecord): the table's source (its fields, and again as `source`), each resolution the runs took with its runs, the days they were priced as of, and the note. */
+export type ProjectPricesRecord = PricesRecord;
 
 export interface ProjectReport extends ProjectionUsd, Partial<FalseStopFigures> {
   tool: { name: 'loopcost'; version: string };

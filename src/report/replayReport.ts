@@ -3,7 +3,7 @@ import { LOOPCOST_VERSION } from '../version.js';
 import type { ContextStrategy } from '../context/strategy.js';
 import type { PriceDays } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
-import type { PricedModelRecord } from './pricedModels.js';
+import { pricesRecord, type PricedModelRecord, type PricesRecord } from './pricedModels.js';
 import type { RunResult } from '../replay/replay.js';
 import { summarise } from '../replay/summary.js';
 import {
@@ -40,7 +40,7 @@ export interface ReplayReport {
    * at, with how many runs each priced (PricedModels); `days`, which days dated prices were read at; `note`,
    * the same in words, for the prices line.
    */
-  prices: PriceSource & { source: PriceSource; models: PricedModelRecord[]; days?: PriceDays; note?: string };
+  prices: PricesRecord;
   runs: RunRecord[];
   /** The summary figures; with a brake on, the false stops as sweep and check count them (replayFalseStops.ts). */
   summary: SummaryRecord & Partial<FalseStopFigures>;
@@ -122,13 +122,7 @@ function replayReportWith(args: ReplayReportArgs, runs: RunRecord[]): ReplayRepo
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings,
-    prices: {
-      ...args.priceSource,
-      source: args.priceSource,
-      models: [...args.pricedModels],
-      ...(args.priceDays === undefined ? {} : { days: args.priceDays }),
-      ...(args.pricesNote ? { note: args.pricesNote } : {}),
-    },
+    prices: pricesRecord(args.priceSource, { models: args.pricedModels, days: args.priceDays, note: args.pricesNote }),
     runs,
     summary: { ...summaryRecord(summarise(args.results), args.doneCounts), ...args.falseStops },
     warnings: [...(args.warnings ?? [])],

@@ -16,7 +16,7 @@ import { completionCountedOf, countedLabels, type CompletionCounted } from './sw
 import { tieOrderOf } from '../population/recommendTie.js';
 import { sweepSummaryWarnings } from './summaryCallWarning.js';
 import type { SweepOpenLoop } from './sweepOpenLoop.js';
-import type { PriceSource } from '../pricing/types.js';
+import type { PricesRecord } from './pricedModels.js';
 import { jsonPieces } from './jsonPieces.js';
 import { renderSweepCsv, sweepCsvPieces } from './sweepCsv.js';
 import { chartUsd } from './render.js';
@@ -88,7 +88,8 @@ export interface SweepHeader {
   tool: { name: 'loopcost'; version: string };
   command: 'sweep';
   settings: ReportSettings;
-  prices: PriceSource;
+  /** Replay's prices block (pricedModels.ts pricesRecord) over the whole grid: a run priced as several models (`--grid model=`) counted under each. */
+  prices: PricesRecord;
   grid: GridAxis[];
   inputs: InputsRecord;
   targetCompletion?: number;

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { MAX_COUNT } from '../io/limits.js';
 import { costQuantilesProblem, meanOfTotal, perCompletedProblem } from '../metrics/costFigureRules.js';
-import type { PriceSource } from '../pricing/types.js';
+import { shardPricesSchema } from './sweepShardPrices.js';
 import type { ReportSettings } from './settings.js';
 import type { HalfStepCap, SweepReport, SweepRow, SweepShard } from './sweepReport.js';
 
@@ -133,16 +133,7 @@ function headerShape() {
     tool: z.strictObject({ name: z.literal('loopcost'), version: text }),
     command: z.literal('sweep'),
     settings: z.strictObject({ brakes: text, context: text, toolResultCap: text.optional(), cache: text, latency: text, model: text.optional() }),
-    prices: z.strictObject({
-      name: text,
-      version: text,
-      hash: text,
-      asOf: text.optional(),
-      dating: z.enum(['as-of', 'recorded', 'release']).optional(),
-      releasedOn: text.optional(),
-      overrides: z.strictObject({ name: text, hash: text }).optional(),
-      corrections: z.strictObject({ name: text, version: text, count: count(), hash: text }).optional(),
-    }),
+    prices: shardPricesSchema(),
     grid: z.array(z.strictObject({ key: text, values: z.array(text).min(1) })),
     inputs: z.strictObject({
       recordedRuns: count(),
@@ -198,9 +189,8 @@ const schemaFollowsTypes: [
   SameKeys<Row, SweepRow>,
   SameKeys<NonNullable<Row['halfStepCap']>, HalfStepCap>,
   SameKeys<Parsed['settings'], ReportSettings>,
-  SameKeys<Parsed['prices'], PriceSource>,
   SameKeys<Parsed['shard'], SweepShard>,
-] = [true, true, true, true, true, true];
+] = [true, true, true, true, true];
 // And what it accepts is a report (each field's type within the report's).
 const parsedIsAReport = (parsed: Parsed): SweepShardReport => parsed;
 void schemaFollowsTypes;

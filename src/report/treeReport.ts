@@ -7,8 +7,7 @@ import type { BrakeConfig } from '../brakes/config.js';
 import { LOOPCOST_VERSION } from '../version.js';
 import { picoToUsd } from '../money.js';
 import { priceSourceColumns, PRICE_SOURCE_COLUMNS } from '../pricing/source.js';
-import type { PriceSource } from '../pricing/types.js';
-import type { PricedModelRecord } from './pricedModels.js';
+import type { PricesRecord } from './pricedModels.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { AgentResult, TreeResult, TreeTotals } from '../tree/result.js';
 import { formatCsv } from './csv.js';
@@ -117,9 +116,8 @@ export interface TreeReport {
   tool: { name: 'loopcost'; version: string };
   /** The common settings (ReportSettings, as every command's JSON gives them), then the tree's own; `spec` the common ones again (kept). */
   settings: ReportSettings & { spec: ReportSettings; subagent: string; tree: string };
-  /** `models`: every distinct resolution the runs were priced at, with how many runs each priced (PricedModels). */
-  /** The price table as every command's JSON names it (PriceSource), then `source` (the same, kept), `models` and `note`. */
-  prices: PriceSource & { source: PriceSource; models: PricedModelRecord[]; note?: string };
+  /** Replay's prices block (pricedModels.ts pricesRecord): the table, `source`, `models` (each run of a tree priced once), `days` and `note`. */
+  prices: PricesRecord;
   trees: TreeRecord[];
   /** The flat replay's summary, each tree one run (treeSummary.ts), the tree's own figures, and the false-stop figures (treeFalseStops.ts) with a brake on. */
   summary: TreeSummary;
@@ -190,9 +188,8 @@ export function buildTreeReport(args: {
   /** Each tree's own brakes, where they differ tree by tree (`--preset recorded`: its recordings'), in `trees`' order; else `brakes` for every tree. */
   treeBrakes?: readonly Pick<BrakeConfig, 'maxCostPico'>[];
   subagent?: SubagentLimits;
-  priceSource: PriceSource;
-  pricedModels: readonly PricedModelRecord[];
-  pricesNote?: string;
+  /** The prices block (pricedModels.ts pricesRecord). */
+  prices: PricesRecord;
   warnings: readonly ReportWarning[];
   /** The trees' false stops against their no-brake trees (treeFalseStops.ts), when a brake is on. */
   falseStops?: FalseStopFigures;
@@ -204,7 +201,7 @@ export function buildTreeReport(args: {
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: { ...args.spec, spec: args.spec, tree: 'the brakes bind the totals of every agent of a session tree; per-call brakes (context window, repeat, same error, backtracks) each run', subagent: subagentSpec(args.subagent) },
-    prices: { ...args.priceSource, source: args.priceSource, models: [...args.pricedModels], ...(args.pricesNote ? { note: args.pricesNote } : {}) },
+    prices: args.prices,
     trees: args.trees.map((tree, i) => treeRecord(tree, brakesOf(i), args.subagentFalseStops?.[i])),
     summary: treeSummary(args.trees, { brakesOf, ...(args.subagentFalseStops === undefined ? {} : { subagentFalseStops: args.subagentFalseStops }), ...(args.falseStops === undefined ? {} : { falseStops: args.falseStops }) }),
     warnings: [...args.warnings],

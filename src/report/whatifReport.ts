@@ -6,7 +6,7 @@
  */
 import { picoToUsd } from '../money.js';
 import type { CacheMode } from '../context/strategy.js';
-import type { PriceSource } from '../pricing/types.js';
+import type { PricesRecord } from './pricedModels.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { whatIfBaselineStrategy, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
 import { LOOPCOST_VERSION } from '../version.js';
@@ -34,8 +34,9 @@ export interface WhatIfReport {
   tool: { name: 'loopcost'; version: string };
   /** `scenarios`: what each scenario file's synthetic runs ran under; their baseline is the file's brakes. */
   settings: ReportSettings & { scenarios?: ScenarioSettingsRecord[] };
-  prices: PriceSource;
-  /** Which days dated prices were read at, in words (for the prices line). */
+  /** Replay's prices block (pricedModels.ts pricesRecord): the table, `source`, `models` (each run priced once, whatever the settings), `days`, `note`. */
+  prices: PricesRecord;
+  /** `prices.note` again (kept for scripts that read it). */
   pricesNote?: string;
   /** Strategy figures (summary calls and cost, cache hits lost, skipped actions), baseline and totals alike: present where not 0. */
   /** `predictiveBudgetStops`: runs the predictive budget bound stopped (present when any). */
@@ -84,8 +85,7 @@ export function buildWhatIfReport(args: {
   result: { runs: WhatIfRun[]; totals: WhatIfTotal[] };
   settings: readonly WhatIfSetting[];
   reportSettings: ReportSettings;
-  priceSource: PriceSource;
-  pricesNote?: string;
+  prices: PricesRecord;
   /** The day a run's dated prices were read at. */
   pricedAsOf?: (source: string) => string | undefined;
   warnings: readonly ReportWarning[];
@@ -103,8 +103,8 @@ export function buildWhatIfReport(args: {
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: args.scenarios === undefined || args.scenarios.length === 0 ? args.reportSettings : scenarioSettings(args.reportSettings, args.scenarios),
-    prices: args.priceSource,
-    ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
+    prices: args.prices,
+    ...(args.prices.note ? { pricesNote: args.prices.note } : {}),
     baseline: {
       runs: result.runs.length,
       completed: result.runs.filter((run) => run.baseline.stopReason === 'completed').length,
@@ -154,7 +154,7 @@ function whatIfCsvColumns(report: WhatIfReport): string[] {
 const WHATIF_SETTINGS_COLUMNS = SETTINGS_COLUMNS.filter((column) => column !== 'brakes');
 
 export function renderWhatIfCsv(report: WhatIfReport): string {
-  const csv = csvSettings(report.runs, report.settings, report.settings.scenarios, priceSourceColumns(report.prices));
+  const csv = csvSettings(report.runs, report.settings, report.settings.scenarios, priceSourceColumns(report.prices.source));
   return formatCsv(csv.rows, [...whatIfCsvColumns(report), ...WHATIF_SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], csv.shared);
 }
 
@@ -291,5 +291,5 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
       text += `\n${sourcesLineOf(b.runs, { prefix, suffix, short, runs })}${tables}`;
     } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
   }
-  return `${text}\n${reportFooter({ settings: report.settings, scenarios: report.settings.scenarios, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;
+  return `${text}\n${reportFooter({ settings: report.settings, scenarios: report.settings.scenarios, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
 }

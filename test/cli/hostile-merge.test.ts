@@ -80,7 +80,9 @@ describe('loopcost merge refuses tampered shards', () => {
   });
 
   it('reports every problem of a shard together, and of every shard', async () => {
-    writeFileSync(join(dir, 'bad2.json'), readFileSync(join(dir, 's2.json'), 'utf8').replace('"runs": 6', '"runs": -6'));
+    const report2 = JSON.parse(readFileSync(join(dir, 's2.json'), 'utf8'));
+    report2.inputs.scenarios[0].runs = -6;
+    writeFileSync(join(dir, 'bad2.json'), JSON.stringify(report2));
     const report = structuredClone(shard1);
     report.configurations[0].runs = -5;
     report.configurations[1].costUsd = 'abc';

@@ -106,8 +106,8 @@ describe('reports say what could mislead', () => {
       expect(text, argv[0]).toMatch(/^warning: 38 runs \(deepseek-chat and deepseek-reasoner\) as recorded cost \$6\.1379 at these prices but were billed \$2\.1779\s+\(\+182%\); to price them as billed: loopcost prices derive/m);
       expect(text).toMatch(/--prices-override prices\.json/);
       // The price gap, and the importer's notes on the runs (import_notes); whatif's max-steps=50 stops recorded runs early, which it says (open_loop_brakes);
-      // replay and whatif: 4 runs' prompts pass the dated table's 64,000-token window less max_tokens (past_context_window), as project says it.
-      expect(text.match(/^warning:/gm)).toHaveLength({ replay: 3, whatif: 4, compare: 2 }[argv[0]]);
+      // replay, whatif and compare: 4 runs' prompts pass the dated table's 64,000-token window less max_tokens (past_context_window), as project says it.
+      expect(text.match(/^warning:/gm)).toHaveLength({ replay: 3, whatif: 4, compare: 3 }[argv[0]]);
       expect(text).toMatch(/^warning: 38 runs carry notes from their importer/m);
     }
     // The same warnings in JSON, and on stderr beside CSV (two of the runs say them as well as 38).

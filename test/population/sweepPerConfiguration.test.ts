@@ -13,6 +13,7 @@ import { newTally, TallyBuilder } from '../../src/metrics/population.js';
 import { configurationOf, gridConfigurations, parseGrid } from '../../src/population/grid.js';
 import { mergeSweepTallies, type SweepTally } from '../../src/population/sweep.js';
 import { renderSweepTable, type SweepReport, type SweepRow } from '../../src/report/sweepReport.js';
+import { pricesRecord } from '../../src/report/pricedModels.js';
 
 const fixed = { brakeFlags: { repeatMode: 'total' }, contextFlags: {} };
 
@@ -86,7 +87,7 @@ describe('a sweep per configuration', () => {
     const pareto = Object.assign([rows[1]!.settings], { includes: (settings: string) => (searched++, settings === rows[1]!.settings) });
     const report: SweepReport = {
       tool: { name: 'loopcost', version: '0' }, command: 'sweep', settings: { brakes: 'none', context: 'full', cache: 'off', latency: 'none' },
-      prices: { name: 'test', version: '0', hash: '0', releasedOn: '2026-01-01' }, grid: [{ key: 'max-steps', values: ['1', '2', '3'] }],
+      prices: pricesRecord({ name: 'test', version: '0', hash: '0', releasedOn: '2026-01-01' }, { models: [] }), grid: [{ key: 'max-steps', values: ['1', '2', '3'] }],
       inputs: { recordedRuns: 1, scenarios: [] } as unknown as SweepReport['inputs'], notes: [], warnings: [], configurations: rows, pareto,
     };
     const text = renderSweepTable(report, { width: 200, wide: false } as Parameters<typeof renderSweepTable>[1]);

@@ -10,6 +10,7 @@ import { layOutStops, otherStopsText } from '../../src/report/stopColumns.js';
 import { widestLine } from '../../src/report/table.js';
 import { renderWhatIfTable, type WhatIfReport } from '../../src/report/whatifReport.js';
 import { cli, tempDir } from '../cli/run.js';
+import { pricesRecord } from '../../src/report/pricedModels.js';
 
 const MINI = '../shared/traces/mini-swe-agent';
 const OTHER_REASONS = STOP_REASONS.filter((reason) => reason !== 'completed');
@@ -124,7 +125,7 @@ describe('what-if summary: every stop count whole, the setting column no wider t
   const report = (reasons: number, settings: string[]): WhatIfReport => ({
     tool: { name: 'loopcost', version: '0' },
     settings: { brakes: 'recorded', context: 'full', cache: 'as recorded (synthetic: off)', latency: 'as recorded' },
-    prices: { name: 'test', version: 'file', hash: '0' },
+    prices: pricesRecord({ name: 'test', version: 'file', hash: '0' }, { models: [] }),
     baseline: { runs: 20000, completed: 3, costUsd: 1, stopReasons: countsFor(0, reasons) },
     totals: settings.map((setting, i) => ({ setting, onBaseline: true, runs: 20000, completed: 3, baselineCompletionsStopped: 1, falseStops: 1, caughtRuns: 2, costUsd: 0.5, savedUsd: 0.5, stopReasons: countsFor(i + 1, reasons) })),
     runs: [],

@@ -15,7 +15,7 @@ const HOSTILE_SHARD = {
   tool: { name: 'loopcost', version: '0.1.0' },
   command: 'sweep',
   settings: { brakes: 'none', context: 'full', cache: 'off', latency: 'as recorded' },
-  prices: { name: '@pydantic/genai-prices', version: '0.1.8', hash: '0c9da2297434f9f0', releasedOn: '2026-09-23' },
+  prices: { name: '@pydantic/genai-prices', version: '0.1.8', hash: '0c9da2297434f9f0', releasedOn: '2026-09-23', source: { name: '@pydantic/genai-prices', version: '0.1.8', hash: '0c9da2297434f9f0', releasedOn: '2026-09-23' }, models: [] },
   grid: [{ key: 'max-steps', values: ['5', '10', '20'] }],
   inputs: { recordedRuns: 1, syntheticRuns: 0, scenarios: [] },
   notes: [],

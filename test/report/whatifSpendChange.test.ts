@@ -9,6 +9,7 @@ import { readTraces } from '../../src/import/readTraces.js';
 import { whatIf } from '../../src/library/whatIf.js';
 import { loadPriceTable } from '../../src/pricing/index.js';
 import { buildWhatIfReport, renderWhatIfTable } from '../../src/report/whatifReport.js';
+import { pricesRecord } from '../../src/report/pricedModels.js';
 import { reportSettings } from '../../src/report/settings.js';
 import { formatUsd } from '../../src/report/money.js';
 import { spendChange } from '../../src/report/whatifSpendChange.js';
@@ -28,7 +29,7 @@ async function reportOf(costs?: { baselinePico: number; settingPico: bigint }) {
     });
     result.totals[0]!.costPico = costs.settingPico;
   }
-  return { result, report: buildWhatIfReport({ result, settings, reportSettings: reportSettings({ brakes: NO_BRAKES, strategy: { kind: 'full' } }), priceSource: prices.source, warnings: [] }) };
+  return { result, report: buildWhatIfReport({ result, settings, reportSettings: reportSettings({ brakes: NO_BRAKES, strategy: { kind: 'full' } }), prices: pricesRecord(prices.source, { models: [] }), warnings: [] }) };
 }
 
 /** The summary row of the setting (Δ spend after its spend, then its stop counts). */

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { renderWhatIfTable, type WhatIfReport } from '../../src/report/whatifReport.js';
 import { widestLine } from '../../src/report/table.js';
 import { cli, oneEntryScenario, tempDir } from '../cli/run.js';
+import { pricesRecord } from '../../src/report/pricedModels.js';
 
 const PAIR = 'scenarios/recorded-pair.jsonl';
 
@@ -52,7 +53,7 @@ describe('whatif text per-run table: the cache column the JSON and CSV have', ()
     const report = (cache?: 'recorded'): WhatIfReport => ({
       tool: { name: 'loopcost', version: '0' },
       settings: { brakes: 'recorded', context: 'full', cache: 'as recorded', latency: 'as recorded' },
-      prices: { name: 'test', version: 'file', hash: '0' },
+      prices: pricesRecord({ name: 'test', version: 'file', hash: '0' }, { models: [] }),
       baseline: { runs: 2, completed: 2, costUsd: 2.469, stopReasons: { completed: 2 } },
       totals: [{ setting: 'max-steps=50,max-cost=0.5,budget-mode=predict', onBaseline: true, runs: 2, completed: 0, baselineCompletionsStopped: 2, falseStops: 2, caughtRuns: 0, costUsd: 2.2, savedUsd: 0, stopReasons: { same_error: 2 } }],
       runs: [row(1, cache), row(2, cache)],

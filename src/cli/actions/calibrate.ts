@@ -20,6 +20,7 @@ import { configurationSayer, configurationStrategy, scenarioNotes, sweepTookOwn 
 import { tallyDropping } from './sweepDrop.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { sweepPriceGaps } from './sweepPricing.js';
+import { PricedRunKinds, sweepPrices } from './sweepPrices.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 import { gridFactsReading, runHeaderFactsOf } from './sweepHeaderFacts.js';
 import { inputWarningsOf, sayInputWarning } from './inputWarnings.js';
@@ -63,7 +64,7 @@ export async function calibrateAction(inputs: string[], opts: CalibrateFlags, io
       grid: prepared.axes,
       took: sweepTookOwn(prepared),
     }),
-    prices: prepared.prices.source,
+    prices: sweepPrices(prepared, new PricedRunKinds().add(prepared.traces).kinds()),
     grid: prepared.axes,
     inputs: { recordedRuns, syntheticRuns },
     configurations: configs.map((c, i) => {

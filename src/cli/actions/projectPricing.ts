@@ -7,13 +7,12 @@
 import type { ModelPricing, PriceSource } from '../../pricing/types.js';
 import type { ProjectPricesRecord } from '../../report/projectReport.js';
 import { PriceDaysTally } from '../../report/priceDays.js';
-import { PricedModels } from '../../report/pricedModels.js';
+import { PricedModels, pricesRecordOf } from '../../report/pricedModels.js';
 
 /** The prices block of the runs priced at `pricings` (each run's, as it was made). */
 export function projectPrices(source: PriceSource, pricings: readonly ModelPricing[]): ProjectPricesRecord {
   const models = new PricedModels();
   const days = new PriceDaysTally();
   for (const pricing of pricings) models.add(pricing), days.add(pricing);
-  const note = days.note();
-  return { ...source, source, models: models.records(), days: days.priceDays(), ...(note === '' ? {} : { note }) };
+  return pricesRecordOf(source, { models, days });
 }

@@ -135,22 +135,3 @@ function recordedAs(input: CheckInput, flagModel: string | undefined): { model?:
   const model = recordedRunsModel(input.scenario, flagModel);
   return model === undefined ? {} : { model };
 }
-
-/** Whether a sweep's runs are priced with the cache on in some configuration (then its threads collect pricedRunsOf). */
-export function someCacheOn(configurations: readonly { config: Pick<PopulationConfig, 'strategy'> }[]): boolean {
-  return configurations.some((c) => c.config.strategy.cache === 'on');
-}
-
-/**
- * One run of each pricing a set of recorded runs has (model, provider, recording day: what pricingFor
- * resolves a run's own model by), a header-only copy: what cacheOnRuns needs of a sweep's runs, small
- * enough for each thread to collect and send (a sweep's threads read the runs apart).
- */
-export function pricedRunsOf(runs: Iterable<Trace>, into: Map<string, Trace> = new Map()): Map<string, Trace> {
-  for (const run of runs) {
-    const { model, provider, recordedAt } = run.header;
-    const key = JSON.stringify([model, provider ?? null, recordedAt?.slice(0, 10) ?? null]);
-    if (!into.has(key)) into.set(key, { source: run.source, header: run.header, calls: [], end: { type: 'end', outcome: 'unknown' } });
-  }
-  return into;
-}

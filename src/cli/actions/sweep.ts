@@ -9,7 +9,7 @@ import { UserError } from '../../errors.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import { sweepPriceGaps } from './sweepPricing.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
-import { pricedRunsOf } from './scenarioWarnings.js';
+import { PricedRunKinds, sweepPrices } from './sweepPrices.js';
 import { reportSettings } from '../../report/settings.js';
 import { gridValuesText } from '../../report/settingsGrid.js';
 import { inputsRecord } from '../../report/scenarios.js';
@@ -125,7 +125,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead & NoBrakesCounted; 
     ...completion.notes,
   ];
   const took = sweepTookOwn({ ...prepared, recordedCaches: read.recordedCaches });
-  const warnings = [...inputWarningsOf(args.io), ...gridWarnings({ command: 'sweep', setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), headerFacts: read.headerFacts })];
+  const warnings = [...inputWarningsOf(args.io), ...gridWarnings({ command: 'sweep', setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns.map((kind) => kind.run) }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), headerFacts: read.headerFacts })];
   return sweepHeader({
     // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
     settings: reportSettings({
@@ -136,7 +136,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead & NoBrakesCounted; 
       grid: prepared.axes,
       took,
     }),
-    prices: prepared.prices.source,
+    prices: sweepPrices(prepared, read.pricedRuns ?? []),
     grid: prepared.axes,
     inputs: inputsRecord(recordedRuns, scenarios),
     ...(prepared.targetCompletion === undefined ? {} : { targetCompletion: prepared.targetCompletion }),
@@ -152,7 +152,7 @@ function runsRead(prepared: PreparedSweep): SweepRead {
   const recordedRuns = prepared.trees?.trees.length ?? prepared.population.traces.length;
   const sums = contextSumsOf(prepared, prepared.population.traces);
   const priceGaps = sweepPriceGaps(prepared, prepared.traces);
-  return { recordedRuns, priceGaps, headerFacts: headerFactsOf(prepared), windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: [...pricedRunsOf(prepared.traces).values()], ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
+  return { recordedRuns, priceGaps, headerFacts: headerFactsOf(prepared), windowless: recordedWindowless(prepared, prepared.traces), recordedCaches: prepared.recordedCaches, pricedRuns: new PricedRunKinds().add(prepared.traces).kinds(), ...(sums === undefined ? {} : { contextTokens: contextCurvesOf(sums) }), ...(prepared.trees === undefined ? {} : { unrecorded: prepared.trees.unrecorded() }) };
 }
 
 /** What the runs' headers say, read under every configuration's context; with --tree, of the session trees. */

@@ -19,7 +19,7 @@ import type { CliIO } from '../io.js';
 import { sayIdleScenarioFlags, sayNoModelCall, traceInputs, type GivenFlag } from './inputs.js';
 import { addHalfStepCaps, halvedCaps, type SweepFlags, type SweepSetup } from './sweepWork.js';
 import { rowsOf } from './sweepTook.js';
-import { pricedRunsOf } from './scenarioWarnings.js';
+import { PricedRunKinds } from './sweepPrices.js';
 import { fileRanges } from './sweepSplit.js';
 import { sweepUnits, sweepUnitsHere, type SweepUnit, type UnitsTallies } from './sweepUnits.js';
 import { SweepWorker } from './sweepWorkers.js';
@@ -168,7 +168,7 @@ function readOfThreads(first: readonly UnitsTallies[], noBrakes: boolean): Sweep
   const priceGaps = new PriceGapCheck();
   for (const reply of first) priceGaps.addSums(reply.priceGaps);
   const windowless = first.flatMap((reply) => reply.windowless ?? []);
-  const pricedRuns = [...pricedRunsOf(first.flatMap((reply) => reply.pricedRuns ?? [])).values()];
+  const pricedRuns = new PricedRunKinds().join(first.flatMap((reply) => reply.pricedRuns ?? [])).kinds();
   // In the order of the files, whichever thread read which (joinRunHeaderFacts).
   const headerFacts = joinRunHeaderFacts(first.flatMap((reply) => reply.headerFacts ?? []));
   const counted = noBrakes ? addNoBrakeRuns(first.map((reply) => reply.noBrakes)) : undefined;

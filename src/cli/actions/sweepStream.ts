@@ -23,7 +23,7 @@ import type { PopulationWindows } from '../../population/modelWindow.js';
 import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
-import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
+import { PricedRunKinds, type PricedRunKind } from './sweepPrices.js';
 import { gridFactsReading, RunHeaderFactsTally, saysAnything, type GridFactsReading, type RunHeaderFacts } from './sweepHeaderFacts.js';
 import { appendAll } from '../../appendAll.js';
 
@@ -45,8 +45,8 @@ export interface StreamedFiles {
   recordedCaches?: CacheMode[];
   /** The good files' runs' notes of a missing sub-agent transcript, in the order read (the command warns of them); absent: none. */
   missingTranscripts?: MissingTranscript[];
-  /** With a configuration's cache on: one header-only run of each pricing the good files' runs have (scenarioWarnings.ts pricedRunsOf); absent: none. */
-  pricedRuns?: Trace[];
+  /** The good files' runs counted by what prices them as their own model (sweepPrices.ts PricedRunKinds: the prices block's, the cache warning's); absent: none. */
+  pricedRuns?: PricedRunKind[];
   /** What the good files' runs' headers say (import notes, stated strategies), counted in the order read (sweepHeaderFacts.ts); absent: nothing. */
   headerFacts?: RunHeaderFacts;
 }
@@ -79,7 +79,7 @@ interface OpenFile {
   windows: PopulationWindows;
   caches: Set<CacheMode>;
   missing: MissingTranscript[];
-  priced: Map<string, Trace>;
+  priced: PricedRunKinds;
   facts: RunHeaderFactsTally;
 }
 
@@ -124,9 +124,8 @@ class FileStream {
   private readonly windows: PopulationWindows;
   private readonly caches = new Set<CacheMode>();
   private readonly missing: MissingTranscript[] = [];
-  /** What the cache warning needs of the runs (a configuration prices them with the cache on): one run of each pricing. */
-  private readonly cacheOn: boolean;
-  private readonly priced = new Map<string, Trace>();
+  /** What the prices block and the cache warning need of the runs: one run of each kind, and how many. */
+  private readonly priced = new PricedRunKinds();
   private readonly facts = new RunHeaderFactsTally();
   /** Every configuration's context, one of each, and the windows their prompts are counted against: what each run's header facts are read under (sweepHeaderFacts.ts). */
   private readonly factsReading: GridFactsReading;
@@ -148,7 +147,6 @@ class FileStream {
     this.batchRuns = args.batchRuns ?? STREAM_BATCH_RUNS;
     this.tallier = args.into ?? new SweepTallier(args.configs, args.setup.prices, args.results ?? new Map());
     this.windows = args.windows ?? gridWindows(args.setup);
-    this.cacheOn = someCacheOn(args.setup.configurations);
     this.ownPricing = ownPricingOf(args.setup);
     this.notePrice = priceCheckOf(args.setup);
     this.arena = new CompileArena();
@@ -160,7 +158,7 @@ class FileStream {
   read(run: InputRun): void {
     if (this.open?.file !== run.file) {
       this.close();
-      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new Map(), facts: RunHeaderFactsTally.ofGrid(this.factsReading) };
+      this.open = { file: run.file, mark: this.tallier.mark(), runs: 0, sums: [], gaps: new PriceGapCheck(), windows: this.windows.apart(), caches: new Set(), missing: [], priced: new PricedRunKinds(), facts: RunHeaderFactsTally.ofGrid(this.factsReading) };
     }
     const open = this.open;
     const pricing = this.set.guard(run, () => this.ownPricing(run.trace));
@@ -173,7 +171,7 @@ class FileStream {
     open.windows.addTrace(run.trace);
     open.caches.add(defaultCacheMode(run.trace));
     open.missing.push(...missingTranscriptsOf(run.trace));
-    if (this.cacheOn) pricedRunsOf([run.trace], open.priced);
+    open.priced.add([run.trace]);
     // Its header's facts, read under the configurations' contexts: a stated strategy that does not parse makes its file bad, as its replay would.
     this.set.guard(run, () => open.facts.add(run.trace));
     if (this.set.isBad(run.file)) return;
@@ -217,7 +215,7 @@ class FileStream {
     this.windows.add(open.windows.models());
     for (const cache of open.caches) this.caches.add(cache);
     appendAll(this.missing, open.missing);
-    for (const [key, run] of open.priced) if (!this.priced.has(key)) this.priced.set(key, run);
+    this.priced.join(open.priced.kinds());
     this.facts.addFacts(open.facts.facts());
   }
 
@@ -233,7 +231,7 @@ class FileStream {
       ...(windows.models().length === 0 ? {} : { windowless: windows.models() }),
       ...(caches.size === 0 ? {} : { recordedCaches: [...caches] }),
       ...(missing.length === 0 ? {} : { missingTranscripts: missing }),
-      ...(priced.size === 0 ? {} : { pricedRuns: [...priced.values()] }),
+      ...(priced.size === 0 ? {} : { pricedRuns: priced.kinds() }),
       ...(sums.length === 0 ? {} : { contextSums: mergeContextTokenSums(sums) }),
       ...(saysAnything(facts) ? { headerFacts: facts } : {}),
     };

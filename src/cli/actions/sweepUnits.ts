@@ -18,7 +18,7 @@ import { sweepPriceGaps } from './sweepPricing.js';
 import { streamFiles, type StreamedFiles } from './sweepStream.js';
 import { gridWindows } from './sweepWarnings.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
-import { pricedRunsOf, someCacheOn } from './scenarioWarnings.js';
+import { PricedRunKinds, type PricedRunKind } from './sweepPrices.js';
 import { addDropping } from './sweepDrop.js';
 import { cachesTaken, contextSumsOf, prepareSweep, type PreparedSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 import type { PopulationWindows } from '../../population/modelWindow.js';
@@ -84,8 +84,8 @@ export interface UnitsTallies {
   recordedCaches?: CacheMode[];
   /** Its good files' runs' notes of a missing sub-agent transcript, with their unit's `order` (the command's thread warns of them, in file order); absent: none. */
   missingTranscripts?: { order: number; missing: MissingTranscript[] }[];
-  /** With a configuration's cache on: one header-only run of each pricing its good runs have (scenarioWarnings.ts pricedRunsOf); absent: none. */
-  pricedRuns?: Trace[];
+  /** Its good runs counted by what prices them as their own model (sweepPrices.ts PricedRunKinds: the prices block's, the cache warning's); absent: none. */
+  pricedRuns?: PricedRunKind[];
   /** What its units' good files' runs' headers say, unit by unit with each unit's `order` (the command joins every thread's: joinRunHeaderFacts); absent: nothing. */
   headerFacts?: RunHeaderFactsPart[];
   /** Its synthetic runs with no brakes, by stop, under the configuration noBrakesConfiguration names (absent: none named). */
@@ -160,7 +160,7 @@ class UnitsRead {
   private readonly gaps = new PriceGapCheck();
   private readonly caches = new Set<CacheMode>();
   private readonly missing: { order: number; missing: MissingTranscript[] }[] = [];
-  private readonly priced = new Map<string, Trace>();
+  private readonly priced = new PricedRunKinds();
   private readonly facts: RunHeaderFactsPart[] = [];
 
   constructor(private readonly setup: SweepSetup) {
@@ -175,7 +175,7 @@ class UnitsRead {
     this.gaps.addSums(files.priceGaps);
     for (const cache of files.recordedCaches ?? []) this.caches.add(cache);
     if (files.missingTranscripts !== undefined) this.missing.push({ order: unit.order, missing: files.missingTranscripts });
-    pricedRunsOf(files.pricedRuns ?? [], this.priced);
+    this.priced.join(files.pricedRuns ?? []);
     this.addFacts(unit, files.headerFacts);
   }
 
@@ -188,7 +188,7 @@ class UnitsRead {
     if (prepared.skipped.length > 0) this.first.skipped.push({ order: unit.order, bad: prepared.skipped });
     const unitMissing = prepared.traces.flatMap(missingTranscriptsOf);
     if (unitMissing.length > 0) this.missing.push({ order: unit.order, missing: unitMissing });
-    if (someCacheOn(this.setup.configurations)) pricedRunsOf(prepared.traces, this.priced);
+    this.priced.add(prepared.traces);
     const unitSums = contextSumsOf(prepared, prepared.population.traces);
     if (unitSums !== undefined) this.sums.push(unitSums);
     this.addFacts(unit, runHeaderFactsOf(prepared.traces, gridFactsReading(this.setup.configurations.map((c) => c.config), this.setup.prices)));
@@ -208,7 +208,7 @@ class UnitsRead {
     if (this.windows.models().length > 0) first.windowless = this.windows.models();
     if (this.caches.size > 0) first.recordedCaches = [...this.caches];
     if (this.missing.length > 0) first.missingTranscripts = this.missing;
-    if (this.priced.size > 0) first.pricedRuns = [...this.priced.values()];
+    if (this.priced.size > 0) first.pricedRuns = this.priced.kinds();
     if (this.facts.length > 0) first.headerFacts = this.facts;
     return first;
   }

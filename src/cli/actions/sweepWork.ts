@@ -27,7 +27,7 @@ import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js'
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { checkTreeInputs, recordedPresetRefused, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { rowsOf } from './sweepTook.js';
-export { sweepTook } from './sweepTook.js';
+import type { PricedRunKind } from './sweepPrices.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode } from '../../context/strategy.js';
 import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { defaultCacheMode } from '../../replay/replay.js';
@@ -176,8 +176,8 @@ export interface SweepRead {
   windowless: string[];
   /** Each cache the recorded runs take without one given (defaultCacheMode), once. */
   recordedCaches: CacheMode[];
-  /** With a configuration's cache on: one header-only run of each pricing the recorded runs have (the cache warning's, scenarioWarnings.ts). */
-  pricedRuns?: readonly Trace[];
+  /** The recorded runs counted by what prices them as their own model (sweepPrices.ts: the prices block's, the cache warning's). */
+  pricedRuns?: readonly PricedRunKind[];
   /** `--tree`: the trees that started agents with no recording among the inputs (TreePopulation.unrecorded). */
   unrecorded?: readonly UnrecordedInTree[];
   /** What the recorded runs' headers say (import notes, stated strategies: sweepHeaderFacts.ts), counted in the order of the files. */

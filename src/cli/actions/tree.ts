@@ -11,7 +11,7 @@ import type { LatencyModel } from '../../loop/latency.js';
 import { addStrategyFigures, type StrategyFigures } from '../../loop/types.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import type { PriceTable } from '../../pricing/types.js';
-import { PricedModels } from '../../report/pricedModels.js';
+import { PricedModels, pricesRecord } from '../../report/pricedModels.js';
 import { triedBrakes, whatIfSubjects, type Replayer, type WhatIfRun, type WhatIfSetting, type WhatIfSubject, type WhatIfTotal } from '../../replay/whatif.js';
 import { reportSettings } from '../../report/settings.js';
 import { type RunsTook } from '../../report/runsTook.js';
@@ -136,9 +136,7 @@ export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<nu
     // Under --preset recorded each tree's budget is its own (its recordings'), its overshoot past that.
     ...(command.recorded === undefined ? {} : { treeBrakes: replayed.map(({ brakes }) => brakes) }),
     ...(command.subagent === undefined ? {} : { subagent: command.subagent }),
-    priceSource: prices.source,
-    pricedModels: pricings.records(),
-    pricesNote: notes.pricesNote(),
+    prices: pricesRecord(prices.source, { models: pricings.records(), days: notes.priceDays(), note: notes.pricesNote() }),
     warnings,
     ...(anyTreeBrakeOn(command) ? { falseStops: treeFalseStopFigures(replayed.flatMap(({ mark }) => (mark === undefined ? [] : [mark]))) } : {}),
   });
@@ -178,7 +176,7 @@ function figuresOf(replayer: (brakes: BrakeConfig) => TreeResult, unbraked: () =
 export async function treeWhatIf(
   command: Pick<TreeCommand, 'traces' | 'strategy' | 'model' | 'latency' | 'subagent'>,
   run: { io: CliIO; prices: PriceTable; notes: RunNotes; settings: readonly WhatIfSetting[] },
-): Promise<{ result: { runs: WhatIfRun[]; totals: WhatIfTotal[] }; took: RunsTook; unrecorded: UnrecordedInTree[] }> {
+): Promise<{ result: { runs: WhatIfRun[]; totals: WhatIfTotal[] }; took: RunsTook; unrecorded: UnrecordedInTree[]; pricings: PricedModels }> {
   const { io, prices, notes, settings } = run;
   // Each tree's started sub-agents no input records (`replay --tree` warns of them too).
   const unrecorded: UnrecordedInTree[] = [];
@@ -195,6 +193,6 @@ export async function treeWhatIf(
     const stated = (setting: WhatIfSetting) => limitedBy(onTop, { runBrakesOf: (run) => triedBrakes(recorded.runBrakesOf(run), setting) });
     return { source: tree.sessionId, baseline: recorded.brakes, replay: flagged, replayBaseline: limitedBy(recorded.subagent, { runBrakesOf: recorded.runBrakesOf }), replayTry: (setting) => (setting.onTop === undefined ? flagged : stated(setting)) };
   };
-  const { result, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, (trees) => whatIfSubjects(trees.map(subjectOf), settings));
-  return { result, took, unrecorded };
+  const { result, took, pricings } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, (trees) => whatIfSubjects(trees.map(subjectOf), settings));
+  return { result, took, unrecorded, pricings };
 }

@@ -18,6 +18,7 @@ import { holdsBrake } from '../../population/run.js';
 import { type RunsTook } from '../../report/runsTook.js';
 import type { ReportView } from '../../report/view.js';
 import { buildWhatIfReport, renderWhatIfCsv, renderWhatIfTable } from '../../report/whatifReport.js';
+import { PricedModels, pricesRecord } from '../../report/pricedModels.js';
 import { refuseRepeatedTry } from '../../population/grid.js';
 import { latencyFromSpec, strategyFromFlags, trySpec, type ContextFlags } from '../../flags/settingsFlags.js';
 import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
@@ -87,9 +88,11 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
     return { note, cache, run: misses.note(trace.source, subject.baseline) && held ? whatIfRun(subject, settings) : undefined };
   });
   misses.refuse();
-  for (const { note } of recorded) notes.addNote(note);
+  // Each run priced once, whatever the settings (replay's `prices.models`).
+  const pricings = new PricedModels();
+  for (const { note } of recorded) notes.addNote(note), pricings.add(note.pricing);
   const syntheticCaches: CacheMode[] = [];
-  const synthetic = whatIfSubjects(syntheticSubjects(command.scenarios, { prices, notes, settings, caches: syntheticCaches, ...model }), settings).runs;
+  const synthetic = whatIfSubjects(syntheticSubjects(command.scenarios, { prices, notes, pricings, settings, caches: syntheticCaches, ...model }), settings).runs;
   const runs = [...recorded.map(({ run }) => run!), ...synthetic];
   const result = { runs, totals: whatIfTotals(runs, settings) };
   // What the runs took of the cache and latency no flag gave: each trace's default cache (defaultCacheMode, as whatif replays it), each scenario file's own.
@@ -104,7 +107,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
   warnings.push(...summaryCallWarnings(command.strategy, SummaryCallTally.of(recorded.map(({ run }) => run!.baseline))));
   warnings.push(...fittedContextWarnings(command.scenarios.map((input) => ({ scenario: input.scenario, strategy: input.settings.strategy }))));
   warnings.push(...scenarioInputTriggerWarnings(command.scenarios, scenarioPricings(command.scenarios, prices, command.model)));
-  emitWhatIf(command, result, { warnings, notes, prices, took, runCaches }, io);
+  emitWhatIf(command, result, { warnings, notes, prices, pricings, took, runCaches }, io);
   return 0;
 }
 
@@ -112,17 +115,17 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
 async function runTreeWhatIf(command: WhatIfCommand, io: CliIO, prices: PriceTable, notes: RunNotes): Promise<number> {
   const { treeWhatIf, treeWhatIfLine } = await import('./tree.js');
   const { treeOpenLoopWarning } = await import('../../report/treeReport.js');
-  const { result, took, unrecorded } = await treeWhatIf(command, { io, prices, notes, settings: command.settings });
+  const { result, took, unrecorded, pricings } = await treeWhatIf(command, { io, prices, notes, settings: command.settings });
   const treeLine = { code: 'tree', message: treeWhatIfLine(command.subagent) };
   const warnings = [...notes.warnings(command.inputs), treeLine, ...treeOpenLoopWarning([]), ...unrecordedAgentsWarnings(unrecorded)];
-  emitWhatIf(command, result, { warnings, notes, prices, took }, io);
+  emitWhatIf(command, result, { warnings, notes, prices, pricings, took }, io);
   return 0;
 }
 
 function emitWhatIf(
   command: WhatIfCommand,
   result: { runs: WhatIfRun[]; totals: WhatIfTotal[] },
-  made: { warnings: ReportWarning[]; notes: RunNotes; prices: PriceTable; took: RunsTook; runCaches?: CacheMode[] },
+  made: { warnings: ReportWarning[]; notes: RunNotes; prices: PriceTable; pricings: PricedModels; took: RunsTook; runCaches?: CacheMode[] },
   io: CliIO,
 ): void {
   const { notes, prices, took } = made;
@@ -139,8 +142,7 @@ function emitWhatIf(
       ...(command.model === undefined ? {} : { model: command.model }),
       took,
     }),
-    priceSource: prices.source,
-    pricesNote: notes.pricesNote(),
+    prices: pricesRecord(prices.source, { models: made.pricings.records(), days: notes.priceDays(), note: notes.pricesNote() }),
     pricedAsOf: (source: string) => notes.priceDay(source),
     warnings,
     scenarios: command.scenarios.map(scenarioRunSettings),
@@ -153,11 +155,11 @@ function emitWhatIf(
 
 /**
  * Synthetic runs as what-if subjects, each noted (priced, not recorded, and the max_tokens its baseline and
- * `settings` send) and its cache (its file's, off when it names none) added to `caches` as it comes; models resolved before any run.
+ * `settings` send), its pricing added to `pricings`, and its cache (its file's, off when it names none) added to `caches` as it comes; models resolved before any run.
  */
 function syntheticSubjects(
   inputs: readonly ScenarioInput[],
-  run: { prices: PriceTable; notes: RunNotes; settings: readonly WhatIfSetting[]; caches: CacheMode[]; model?: string },
+  run: { prices: PriceTable; notes: RunNotes; pricings: PricedModels; settings: readonly WhatIfSetting[]; caches: CacheMode[]; model?: string },
 ): Iterable<WhatIfSubject> {
   const { prices, notes, model } = run;
   const pricings = scenarioPricings(inputs, prices, model);
@@ -167,6 +169,7 @@ function syntheticSubjects(
       const sent = sentMaxTokens([input.settings.brakes, ...run.settings.map((setting) => triedBrakes(input.settings.brakes, setting))]);
       for (const subject of scenarioWhatIfSubjects([input], options)) {
         notes.addSynthetic(subject.source, pricings[i]!, input.settings.strategy.cache, sent);
+        run.pricings.add(pricings[i]!);
         run.caches.push(input.settings.strategy.cache ?? 'off');
         yield subject;
       }
