@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openAIChatModel } from '../../src/agent/openaiChat.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import { NO_BRAKES } from '../../src/brakes/config.js';
@@ -37,7 +37,9 @@ describe('over HTTP, a provider that never answers', () => {
     const model = openAIChatModel({ model: pricing.model, baseURL, apiKey: 'test' });
     const run = await runAgentLoop({ model, tools: [], brakes: { ...NO_BRAKES, timeoutMs: 300 }, pricing, recorder, context: { system: 's', goal: 'g', countTokens: (text) => text.length } });
     expect(run.stop.reason).toBe('timeout');
-    expect(run.stop.detail).toMatch(/^0\.3\d\d s elapsed, limit 0\.3 s; the model call in flight was cut off/);
+    // The elapsed time as the wall clock had it (a loaded machine wakes the timer late: 0.83 s seen at load 17).
+    expect(run.stop.detail).toMatch(/^\d\.\d{3} s elapsed, limit 0\.3 s; the model call in flight was cut off/);
+    expect(Number(run.stop.detail!.split(' ')[0])).toBeGreaterThanOrEqual(0.3);
     // Sent, never answered: billed at the loop's prompt estimate (the provider may have answered it), marked estimated.
     const [cut] = recorder.trace().calls;
     expect([run.steps, run.costPico]).toEqual([1, cut!.inputTokens! * pricing.base.input]);
@@ -45,7 +47,7 @@ describe('over HTTP, a provider that never answers', () => {
     expect(run.elapsedMs).toBeGreaterThan(300);
     expect(run.elapsedMs).toBeLessThan(2000);
     expect(recorder.trace().calls).toMatchObject([{ outputTokens: 0, failed: { message: CUT_MESSAGE, estimated: true } }]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(closed).toBe(1);
+    // The server hears the request closed soon after (later on a loaded machine).
+    await vi.waitFor(() => expect(closed).toBe(1), { timeout: 2000 });
   });
 });
