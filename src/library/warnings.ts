@@ -23,6 +23,7 @@ import { importNotesTallyOf, pricingFor, RunNotes } from '../cli/actions/runNote
 import { cacheOnWarnings } from '../cli/actions/scenarioWarnings.js';
 import { whatIfStoppedRuns } from '../cli/actions/whatifOpenLoop.js';
 import { whatIfWindowSettings } from '../cli/actions/whatifWindows.js';
+import { whatIfSentCaps } from '../report/outputOverCap.js';
 import type { WhatIfRun } from '../replay/whatif.js';
 
 /** The runs' notes (runNotes.ts) as replay, whatif and compare take them, each run priced as the command prices it. */
@@ -34,7 +35,7 @@ function notedRuns(traces: readonly Trace[], notes: RunNotes, options: { prices:
 /** `loopcost whatif`'s warnings (cli/actions/whatif.ts runWhatIf): the runs' notes under every tried setting (`runs`: the what-ifs, for a brake's early stop of a run), and a try that skips repeated actions. */
 export function whatIfWarnings(traces: readonly Trace[], settings: readonly { brakes: BrakeConfig; onTop?: Partial<BrakeConfig> }[], options: { prices: PriceTable; strategy: ContextStrategy; model?: string; runs: readonly WhatIfRun[] }): ReportWarning[] {
   const model = options.model === undefined ? {} : { model: options.model };
-  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens(settings.map((s) => s.brakes)), partsBraked: settings.some((s) => holdsBrake(s.brakes)), windowSettings: whatIfWindowSettings(settings, options) });
+  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens(settings.map((s) => s.brakes)), partsBraked: settings.some((s) => holdsBrake(s.brakes)), windowSettings: whatIfWindowSettings(settings, options), sentCaps: whatIfSentCaps(settings) });
   const skips = settings.some((s) => (s.onTop === undefined ? s.brakes.repeatAction : s.onTop.repeatAction) === 'skip');
   return [...notedRuns(traces, notes, { prices: options.prices, ...model }).warnings([], whatIfStoppedRuns(options.runs)), ...skipOpenLoopWarnings(skips ? traces.length : 0)];
 }

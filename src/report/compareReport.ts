@@ -6,11 +6,11 @@
 import { LOOPCOST_VERSION } from '../version.js';
 import { picoToUsd, usdToPico } from '../money.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
-import type { PriceSource } from '../pricing/types.js';
 import type { FidelityRow } from '../replay/compare.js';
 import { NO_BRAKES } from '../brakes/config.js';
 import { counted } from '../plural.js';
 import { formatCsv } from './csv.js';
+import type { PricesRecord } from './pricedModels.js';
 import { reportSettings, settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { type RunsTook } from './runsTook.js';
 import { formatUsd, formatUsdNumber } from './money.js';
@@ -45,8 +45,9 @@ export interface CompareReport {
   tool: { name: 'loopcost'; version: string };
   /** Runs are replayed as recorded: no brakes, full history, cache as recorded. */
   settings: ReportSettings;
-  prices: PriceSource;
-  /** Which days dated prices were read at, in words (for the prices line). */
+  /** Replay's prices block (pricedModels.ts pricesRecord): the table, `source`, `models` (each run priced once), `days`, `note`. */
+  prices: PricesRecord;
+  /** `prices.note` again (kept for scripts that read it). */
   pricesNote?: string;
   tolerance: number;
   runs: CompareRun[];
@@ -55,7 +56,7 @@ export interface CompareReport {
   warnings: ReportWarning[];
 }
 
-export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSource: PriceSource; pricesNote?: string; tolerance: number; warnings: readonly ReportWarning[]; /** What the runs took of the cache and latency (reportSettings). */ took?: RunsTook }): CompareReport {
+export function buildCompareReport(rows: readonly FidelityRow[], args: { prices: PricesRecord; tolerance: number; warnings: readonly ReportWarning[]; /** What the runs took of the cache and latency (reportSettings). */ took?: RunsTook }): CompareReport {
   const runs = rows.map((row) => ({
     source: row.source,
     model: row.model,
@@ -77,8 +78,8 @@ export function buildCompareReport(rows: readonly FidelityRow[], args: { priceSo
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: reportSettings({ brakes: NO_BRAKES, strategy: { kind: 'full' }, ...(args.took === undefined ? {} : { took: args.took }) }),
-    prices: args.priceSource,
-    ...(args.pricesNote ? { pricesNote: args.pricesNote } : {}),
+    prices: args.prices,
+    ...(args.prices.note ? { pricesNote: args.prices.note } : {}),
     tolerance: args.tolerance,
     runs,
     summary: { runs: runs.length, costCompared: runs.filter((run) => run.costCompared).length, disagreements: runs.filter((run) => !run.agrees).length },
@@ -95,7 +96,7 @@ const CSV_COLUMNS: (keyof CompareRun)[] = [
 const PARTIAL_COST_COLUMNS = ['costComparedCalls', 'costComparedOfCalls', 'costComparedComputedUsd'];
 
 export function renderCompareCsv(report: CompareReport): string {
-  const trailing = { tolerance: report.tolerance, ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) };
+  const trailing = { tolerance: report.tolerance, ...settingsColumns(report.settings), ...priceSourceColumns(report.prices.source) };
   const rows = report.runs.map((run) => ({
     ...run,
     costComparedCalls: run.costComparedCalls?.compared ?? null,
@@ -198,5 +199,5 @@ export function renderCompareTable(report: CompareReport, view: ReportView): str
       text += `\n${sourcesLineOf(s.runs, { prefix, suffix, short, runs })}${formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width })}`;
     } else text += `\n${perRunHint(report.runs.length)}`;
   }
-  return `${text}\n${reportFooter({ settings: report.settings, priceSource: report.prices, pricesNote: report.pricesNote ?? '', warnings: report.warnings, width: view.width })}`;
+  return `${text}\n${reportFooter({ settings: report.settings, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
 }

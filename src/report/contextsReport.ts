@@ -9,8 +9,8 @@ import { LOOPCOST_VERSION } from '../version.js';
 import type { ContextCell, ContextCellTotals } from '../replay/contexts.js';
 import { meanPico, picoToUsd } from '../money.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
-import type { PriceSource } from '../pricing/types.js';
 import { formatCsv } from './csv.js';
+import type { PricesRecord } from './pricedModels.js';
 import { formatUsdNumber } from './money.js';
 import { signedPercentText } from './percentText.js';
 import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
@@ -41,7 +41,8 @@ export interface ContextsRow {
 export interface ContextsReport {
   tool: { name: 'loopcost'; version: string };
   settings: ReportSettings;
-  prices: PriceSource;
+  /** Replay's prices block (pricedModels.ts pricesRecord): the table, `source`, `models` (each run compared priced once, whatever the rows), `days`, `note`. */
+  prices: PricesRecord;
   note: string;
   /** What the `as recorded` rows hold, when shown (some recording states the strategy its loop ran under). */
   asRecorded?: string;
@@ -50,7 +51,7 @@ export interface ContextsReport {
 
 export const OPEN_LOOP_NOTE = 'recorded runs replayed open loop: each strategy changes what the calls cost, not what the agent did (completions as recorded)';
 
-export function buildContextsReport(args: { cells: readonly ContextCell[]; totals: readonly ContextCellTotals[]; settings: ReportSettings; priceSource: PriceSource; asRecorded?: string }): ContextsReport {
+export function buildContextsReport(args: { cells: readonly ContextCell[]; totals: readonly ContextCellTotals[]; settings: ReportSettings; prices: PricesRecord; asRecorded?: string }): ContextsReport {
   const rows = args.cells.map((cell, i): ContextsRow => {
     const t = args.totals[i]!;
     const firstIndex = args.cells.findIndex((c) => c.cache === cell.cache);
@@ -72,14 +73,14 @@ export function buildContextsReport(args: { cells: readonly ContextCell[]; total
     };
   });
   const asRecorded = args.asRecorded === undefined ? {} : { asRecorded: args.asRecorded };
-  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, settings: args.settings, prices: args.priceSource, note: OPEN_LOOP_NOTE, ...asRecorded, rows };
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, settings: args.settings, prices: args.prices, note: OPEN_LOOP_NOTE, ...asRecorded, rows };
 }
 
 // `asRecorded` after the figures, so the columns before it stay where they were.
 const CSV_COLUMNS = ['strategy', 'cache', 'runs', 'completed', 'costPerRunUsd', 'totalCostUsd', 'vsFirstPercent', 'inputTokens', 'cachedInputTokens', 'summaryCalls', 'summaryCostUsd', 'cacheHitsLostTokens', 'asRecorded'];
 
 export function renderContextsCsv(report: ContextsReport): string {
-  return formatCsv(report.rows, [...CSV_COLUMNS, ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], { ...settingsColumns(report.settings), ...priceSourceColumns(report.prices) });
+  return formatCsv(report.rows, [...CSV_COLUMNS, ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], { ...settingsColumns(report.settings), ...priceSourceColumns(report.prices.source) });
 }
 
 const COLUMNS: Column[] = [
@@ -147,5 +148,5 @@ export function renderContextsTable(report: ContextsReport, view: ReportView, wa
   const against = againstFirst(report, label);
   const table = formatTable(against.columns, rows.map(([strategy, ...rest]) => [label(strategy as string), ...rest]), { maxWidth: view.wide ? Infinity : view.width });
   const asRecorded = report.asRecorded === undefined ? '' : wrapLine('', report.asRecorded, view.width);
-  return `${legend}${table}${against.legend === '' ? '' : wrapLine('', against.legend, view.width)}${asRecorded}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices, warnings, width: view.width })}`;
+  return `${legend}${table}${against.legend === '' ? '' : wrapLine('', against.legend, view.width)}${asRecorded}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices.source, warnings, width: view.width })}`;
 }

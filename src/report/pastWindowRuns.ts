@@ -1,5 +1,5 @@
 /**
- * The past_context_window warning (warnings.ts pastWindowWarnings, project's rule: runs whose prompts pass
+ * The past_context_window warning (pastWindowWarnings.ts, project's rule: runs whose prompts pass
  * their model's context window less the max_tokens sent, with no `--context-window model` brake) as replay,
  * whatif, sweep and calibrate count it: once per run, for each window and max_tokens its settings price it
  * at, over the prompts its recording states — the prompts a setting replays where it replays them as recorded
@@ -22,7 +22,8 @@ import type { ModelPricing } from '../pricing/types.js';
 import { handedOverCompiled } from '../replay/compiledRuns.js';
 import { recordedStrategyOf } from '../replay/recordedStrategy.js';
 import type { Trace } from '../trace/types.js';
-import { pastWindowWarningsOver, type ReportWarning } from './warnings.js';
+import { pastWindowWarningsOver } from './pastWindowWarnings.js';
+import type { ReportWarning } from './warnings.js';
 
 /** A setting as the count reads it: the context it replays under, the max_tokens it sends, the model it prices runs as (absent: each run's own). */
 export interface WindowSetting {
@@ -146,8 +147,9 @@ export class PastWindowTally {
     return { windows, ...(this.wholeRecordings ? { wholeRecordings: true as const } : {}) };
   }
 
-  warnings(): ReportWarning[] {
-    return pastWindowCountWarnings(this.counted());
+  /** `remedy`: the way out in the words of a command that takes no brakes (pastWindowWarnings.ts). */
+  warnings(remedy?: string): ReportWarning[] {
+    return pastWindowCountWarnings(this.counted(), remedy === undefined ? {} : { remedy });
   }
 }
 
@@ -157,13 +159,14 @@ export function sendsRecordedPrompts(config: SettingSaid): boolean {
 }
 
 /**
- * The warning of runs counted (warnings.ts pastWindowWarnings, in project's words), with what they were counted
+ * The warning of runs counted (pastWindowWarnings.ts, in project's words), with what they were counted
  * over: the whole recordings, and of a grid (`configurations`: those that send the prompts as recorded
  * (sendsRecordedPrompts), of all) where not every configuration does.
  */
-export function pastWindowCountWarnings(counts: PastWindowCounts | undefined, configurations?: { counted: number; of: number }): ReportWarning[] {
+export function pastWindowCountWarnings(counts: PastWindowCounts | undefined, said: { configurations?: { counted: number; of: number }; remedy?: string } = {}): ReportWarning[] {
+  const { configurations } = said;
   const crossings = (counts?.windows ?? []).map((c) => ({ ...c, kind: 'context_window', aboveInputTokens: promptAllowedTokens(c.contextWindowTokens, c.maxOutputTokens) }));
   const some = configurations !== undefined && configurations.counted < configurations.of ? `, in the configurations that send the prompts as recorded with no --context-window model (${configurations.counted} of ${configurations.of})` : '';
   const over = counts?.wholeRecordings === true ? ` (counted over the whole recordings${some}: a setting that stops a run sooner sends fewer of its prompts)` : '';
-  return pastWindowWarningsOver(crossings, over);
+  return pastWindowWarningsOver(crossings, said.remedy === undefined ? { over } : { over, remedy: said.remedy });
 }

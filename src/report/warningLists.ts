@@ -17,7 +17,8 @@ import { oneRunWarnings } from './projectConfidenceText.js';
 import { ConfiguredContextTally, rebuiltStrategyWarnings, recordedStrategyWarnings, statedStrategiesOf, type StatedStrategies } from './recordedStrategyWarning.js';
 import { contextText, hasBrakes } from './settings.js';
 import { bySummaryStrategy, SummaryCallTally, summaryCallWarnings, type SummaryRun } from './summaryCallWarning.js';
-import { openLoopWarnings, pastWindowWarnings, SessionParts, sessionPartsWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type PartsSaid, type ReportWarning, type UnrecordedInTree } from './warnings.js';
+import { pastWindowWarnings } from './pastWindowWarnings.js';
+import { openLoopWarnings, SessionParts, sessionPartsWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type PartsSaid, type ReportWarning, type UnrecordedInTree } from './warnings.js';
 import type { SessionRuns } from './sessionParts.js';
 import { pastWindowCountWarnings, sendsRecordedPrompts, type PastWindowCounts } from './pastWindowRuns.js';
 
@@ -101,7 +102,7 @@ export function gridWarningList(p: GridWarningPieces): ReportWarning[] {
     ...(p.configs.some((c) => c.brakes.repeatAction === 'skip') ? skipOpenLoopWarnings(p.recordedRuns) : []),
     ...p.cache,
     // Recorded prompts past a window less max_tokens, with no --context-window model (counted where the runs were read: sweepHeaderFacts.ts), as project says them.
-    ...pastWindowCountWarnings(p.facts.pastWindow, { counted: p.configs.filter(sendsRecordedPrompts).length, of: p.configs.length }),
+    ...pastWindowCountWarnings(p.facts.pastWindow, { configurations: { counted: p.configs.filter(sendsRecordedPrompts).length, of: p.configs.length } }),
     ...p.windows,
     ...(p.scenarioFiles ?? []),
     // Without --tree: runs that are parts of session trees, each brake (anything but a per-request cap: holdsBrake) binding each part.

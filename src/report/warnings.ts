@@ -10,7 +10,6 @@
  */
 import type { InputIssue } from '../errors.js';
 import type { PriceGap, PriceGapSums } from '../pricing/recordedCost.js';
-import { windowLessMaxTokens, type CrossedThreshold } from './crossingWords.js';
 import { formatUsd } from './money.js';
 import { signedPercentText } from './percentText.js';
 import { DEFAULT_TABLE_WIDTH } from './table.js';
@@ -210,36 +209,6 @@ export function cacheRuleWarnings(runs: Iterable<{ model: string; cacheRuleLostT
     const { tokens, runs: n, note } = byModel.get(model)!;
     return { code: 'cache_min_prefix', message: `--cache on: ${note} — ${tokens.toLocaleString('en-US')} tokens over ${counted(n, 'run')}` };
   });
-}
-
-/**
- * Runs whose prompts pass their model's context window less the max_tokens sent, with no context-window
- * brake: a provider (OpenAI, Anthropic) refuses a call whose prompt + max_tokens passes the window, so what
- * they are priced past it is spend no real run could be billed (synthetic agents and runs re-priced as
- * another model are not stopped by the window itself). Said with the way to stop them. `windowBrake`: the
- * `--context-window model` brake is on (it stops runs there; an explicit `n` past that line does not).
- */
-export function pastWindowWarnings(crossings: readonly PastWindowCrossing[], windowBrake: boolean): ReportWarning[] {
-  return windowBrake ? [] : pastWindowWarningsOver(crossings, '');
-}
-
-type PastWindowCrossing = CrossedThreshold & { model: string; runs: number; runsCrossing: number };
-
-/** The past_context_window warning's way out, in a command that takes brakes (compare, which takes none, says it as replay's: cli/actions/compare.ts). */
-export const PAST_WINDOW_REMEDY = 'add --context-window model to stop the runs there, as a real loop must';
-/** The warning in pastWindowWarnings' words, `over` saying after the runs what they were counted over (report/pastWindowRuns.ts: the whole recordings). */
-export function pastWindowWarningsOver(crossings: readonly PastWindowCrossing[], over: string): ReportWarning[] {
-  const past = crossings.filter((c) => c.kind === 'context_window' && c.runsCrossing > 0);
-  if (past.length === 0) return [];
-  const where = past.map((c) => `${c.model} ${windowLessMaxTokens(c)} in ${c.runsCrossing} of ${c.runs} runs`).join(', ');
-  return [
-    {
-      code: 'past_context_window',
-      message:
-        `prompts pass the context window less max_tokens of ${where}${over}: a provider refuses a call whose prompt + max_tokens passes the window, so the spend priced past it is more than a real run could be billed, ` +
-        `and the worst case (every prompt within the window) may fall below it; ${PAST_WINDOW_REMEDY}`,
-    },
-  ];
 }
 
 /** Runs that are parts of session trees, read as runs of their own (the count and the warning: sessionParts.ts). */

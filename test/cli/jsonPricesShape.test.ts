@@ -2,8 +2,9 @@
  * A dashboard that joins the JSON of several commands reads one `prices` block: replay's (report/pricedModels.ts
  * pricesRecord) — the table's fields, `source`, `models` (each resolution the runs were priced at, with its
  * runs), `days` (which days dated prices were read at) and `note` — in replay, replay --tree, whatif (--tree
- * too), sweep (a merge of its shards too), calibrate and project, equal for the same runs. Before, sweep,
- * calibrate and whatif gave the table alone (no `source`, `models`, `days`, `note`; whatif's note beside it).
+ * too), sweep (a merge of its shards too), calibrate, project, compare and contexts, equal for the same runs.
+ * Before, sweep, calibrate and whatif gave the table alone (no `source`, `models`, `days`, `note`; whatif's note
+ * beside it), and compare and contexts did still (compare's note beside it, as `pricesNote`, which it keeps).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,5 +62,28 @@ describe("every command's JSON prices: replay's block, the same for the same run
     const swept = await pricesOf('sweep', runs, '--grid', 'model=gpt-4o-mini,o3');
     expect(swept.models).toEqual([...(asModel[0]!.models as unknown[]), ...(asModel[1]!.models as unknown[])]);
     expect([swept.days, swept.note]).toEqual([asModel[0]!.days, asModel[0]!.note]);
+  });
+
+  it('compare and contexts (--model too, as replay --model): replay\'s block for the same recorded runs; compare keeps pricesNote', async () => {
+    const runs = datedRuns();
+    const replay = await pricesOf('replay', runs);
+    const compare = await cli('compare', runs, '--format', 'json');
+    expect(compare.code, compare.stderr).toBe(0);
+    const compared = JSON.parse(compare.stdout) as { prices: Prices; pricesNote?: string };
+    const asModel = await pricesOf('replay', runs, '--model', 'gpt-4o-mini');
+    const same: [string, Prices, Prices][] = [
+      ['compare', compared.prices, replay],
+      ['contexts', await pricesOf('contexts', runs), replay],
+      ['contexts --model', await pricesOf('contexts', runs, '--model', 'gpt-4o-mini'), asModel],
+    ];
+    for (const [command, prices, expected] of same) {
+      expect(Object.keys(prices), command).toEqual(Object.keys(expected));
+      expect(prices, command).toEqual(expected);
+    }
+    // What replay's holds here: the two recorded days and the undated run, each o3 resolution once.
+    expect(replay.days).toMatchObject({ recordedRuns: 2, firstDay: '2025-06-01', lastDay: '2025-07-01', undatedRuns: 1 });
+    expect((replay.models as { model: string; runs: number }[]).map((m) => [m.model, m.runs])).toEqual([['o3', 1], ['o3', 1], ['o3', 1]]);
+    expect(replay.note).toEqual(expect.any(String));
+    expect(compared.pricesNote).toBe(replay.note);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PromptCrossings } from '../../src/population/project.js';
-import { pastWindowWarnings } from '../../src/report/warnings.js';
+import { pastWindowWarnings } from '../../src/report/pastWindowWarnings.js';
 import { MINI } from '../helpers.js';
 import { cli } from '../cli/run.js';
 

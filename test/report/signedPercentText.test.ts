@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { completionLine } from '../../src/cli/actions/fit.js';
 import { buildContextsReport, renderContextsTable } from '../../src/report/contextsReport.js';
+import { pricesRecord } from '../../src/report/pricedModels.js';
 import { signedPercentText, signedPointsText } from '../../src/report/percentText.js';
 import { priceGapWarnings } from '../../src/report/warnings.js';
 import type { ContextCell, ContextCellTotals } from '../../src/replay/contexts.js';
@@ -33,7 +34,7 @@ const totals = (costPico: bigint): ContextCellTotals => ({ runs: 1, completed: 1
 function contextsTable(costsPico: bigint[]): string[] {
   const cells = costsPico.map((_, i) => cell(i === 0 ? 'full' : `window:${i}`, 'on'));
   const settings = { brakes: 'none', context: 'full', cache: 'on', latency: 'none' };
-  const report = buildContextsReport({ cells, totals: costsPico.map(totals), settings, priceSource: { name: 'test', version: 'file', hash: '0' } });
+  const report = buildContextsReport({ cells, totals: costsPico.map(totals), settings, prices: pricesRecord({ name: 'test', version: 'file', hash: '0' }, { models: [] }) });
   const text = renderContextsTable(report, { width: 200, wide: false }, []);
   return text.split('\n').filter((line) => line.startsWith('window:')).map((line) => line.trim().split(/\s+/)[4]!);
 }

@@ -3,8 +3,9 @@ import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.
 import { compareRun } from '../../replay/compare.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { buildCompareReport, renderCompareCsv, renderCompareTable } from '../../report/compareReport.js';
+import { PricedModels, pricesRecord } from '../../report/pricedModels.js';
 import { windowSettingsOf } from '../../report/pastWindowRuns.js';
-import { PAST_WINDOW_REMEDY, type ReportWarning } from '../../report/warnings.js';
+import { PAST_WINDOW_REMEDY_ELSEWHERE } from '../../report/pastWindowWarnings.js';
 import type { ReportView } from '../../report/view.js';
 import type { CliIO } from '../io.js';
 import { parseTolerance } from '../../check/baseline.js';
@@ -19,18 +20,13 @@ import { recordedTraceFiles } from './recordedInputs.js';
 /** What compare replays each run under (replay/compare.ts compareRun): full context, no brakes, so every recorded call and the default max_tokens. */
 const REPLAYED_UNDER = [{ brakes: NO_BRAKES, strategy: { kind: 'full' as const } }];
 
-/** past_context_window's way out names a brake compare does not take: said as the command that takes it. */
-function saidInCompare(warning: ReportWarning): ReportWarning {
-  return warning.code === 'past_context_window' ? { ...warning, message: warning.message.replace(PAST_WINDOW_REMEDY, 'loopcost replay --context-window model stops the runs there, as a real loop must') } : warning;
-}
-
 export async function runCompare(
   command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; view: ReportView; out?: string; read: ReadFlags },
   io: CliIO,
 ): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
   const windows = windowSettingsOf(REPLAYED_UNDER);
-  const notes = new RunNotes({ strategy: { kind: 'full' }, tolerance: command.tolerance, windowSettings: () => windows });
+  const notes = new RunNotes({ strategy: { kind: 'full' }, tolerance: command.tolerance, windowSettings: () => windows, windowRemedy: PAST_WINDOW_REMEDY_ELSEWHERE });
   const { files, unread, broughtIn } = recordedTraceFiles(command.inputs, { command: 'compare', instead: 'synthetic runs have no recorded figures to compare with; replay the scenario instead', read: command.read }, io);
   const compared = await workOnRuns(traceInputs(files, command.read, { unread, broughtIn }), io, (trace) => {
     // Priced first: an unknown model is named in the field the run's own format gives it (pricingFor).
@@ -41,11 +37,13 @@ export async function runCompare(
     // The cache the run took (replayed as recorded: defaultCacheMode), for the settings line.
     return { note: notes.noteOf(trace, pricing, ran), row, cache: defaultCacheMode(trace) };
   });
-  for (const { note } of compared) notes.addNote(note);
+  // Each run priced once (replay's `prices.models`).
+  const pricings = new PricedModels();
+  for (const { note } of compared) notes.addNote(note), pricings.add(note.pricing);
   const rows = compared.map(({ row }) => row);
-  const warnings = [...inputWarningsOf(io), ...notes.warnings(command.inputs).map(saidInCompare)];
+  const warnings = [...inputWarningsOf(io), ...notes.warnings(command.inputs)];
   const took = { recordedCaches: compared.map(({ cache }) => cache), scenarios: [] };
-  const report = buildCompareReport(rows, { priceSource: prices.source, pricesNote: notes.pricesNote(), tolerance: command.tolerance, warnings, took });
+  const report = buildCompareReport(rows, { prices: pricesRecord(prices.source, { models: pricings.records(), days: notes.priceDays(), note: notes.pricesNote() }), tolerance: command.tolerance, warnings, took });
   const text =
     command.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : command.format === 'csv' ? renderCompareCsv(report) : renderCompareTable(report, command.view);
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings }, io);

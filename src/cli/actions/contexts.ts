@@ -9,6 +9,7 @@ import { addResults, contextCells, emptyTotals, replayCells, type ContextCell } 
 import { asRecordedCells } from '../../replay/recordedCells.js';
 import type { RunResult } from '../../replay/replay.js';
 import { buildContextsReport, renderContextsCsv, renderContextsTable } from '../../report/contextsReport.js';
+import { PricedModels, pricesRecord } from '../../report/pricedModels.js';
 import { reportSettings } from '../../report/settings.js';
 import { UserError } from '../../errors.js';
 import type { CliIO } from '../io.js';
@@ -50,7 +51,7 @@ const SAID_OTHERWISE = new Set(['open_loop', 'recorded_strategy', 'recorded_stra
 /** A run read: left out of every row (a summary strategy's recording), or replayed under every cell. */
 type ComparedRun = { leftOut: LeftOutRun } | { note: RunNote; facts: RecordedRunFacts; results: RunResult[]; windows: ContextsRunWindows };
 
-/** The runs compared, tallied into the rows shown (the `as recorded` ones where some run states its strategy), each noted. */
+/** The runs compared, tallied into the rows shown (the `as recorded` ones where some run states its strategy), each noted and its pricing counted once (replay's `prices.models`). */
 function tallied(perTrace: readonly ComparedRun[], replayed: readonly ContextCell[], notes: RunNotes, pastWindows: ContextsPastWindows) {
   const recorded = new ContextsRecordedRuns(replayed);
   for (const run of perTrace) {
@@ -62,15 +63,17 @@ function tallied(perTrace: readonly ComparedRun[], replayed: readonly ContextCel
   const said = new ContextsRunWarnings(cells);
   const totals = cells.map(emptyTotals);
   const windows: ContextsRunWindows[] = [];
+  const pricings = new PricedModels();
   for (const run of perTrace) {
     if ('leftOut' in run) continue;
     notes.addNote(run.note);
+    pricings.add(run.note.pricing);
     const results = run.results.slice(0, cells.length);
     addResults(totals, results);
     said.add(results);
     windows.push(run.windows);
   }
-  return { recorded, cells, totals, said, pastWindow: pastWindows.warnings(windows, recorded.showsAsRecorded()) };
+  return { recorded, cells, totals, said, pricings, pastWindow: pastWindows.warnings(windows, recorded.showsAsRecorded()) };
 }
 
 export async function contextsAction(inputs: string[], opts: ContextsFlags, io: CliIO): Promise<number> {
@@ -106,12 +109,12 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
     const pricing = pricingFor(trace, { prices, ...model });
     return { note: notes.noteOf(trace, pricing), facts: recordedRunFacts(trace, replayed), results: replayCells(trace, replayed, { brakes, prices, pricing, ...model, ...(latency === undefined ? {} : { latency }) }), windows: pastWindows.of(trace, pricing) };
   });
-  const { recorded, cells, totals, said, pastWindow } = tallied(perTrace, replayed, notes, pastWindows);
+  const { recorded, cells, totals, said, pricings, pastWindow } = tallied(perTrace, replayed, notes, pastWindows);
   const settings = reportSettings({ brakes, strategy: { ...strategies[0]!, cache: 'on' }, ...model, ...(latency === undefined ? {} : { latency }) });
   settings.context = cells.filter((c) => c.cache === cells[0]!.cache).map((c) => c.context).join(' | ');
   settings.cache = [...new Set(cells.map((c) => c.cache))].join(' | ');
   const asRecorded = recorded.asRecordedLine();
-  const report = buildContextsReport({ cells, totals, settings, priceSource: prices.source, ...(asRecorded === undefined ? {} : { asRecorded }) });
+  const report = buildContextsReport({ cells, totals, settings, prices: pricesRecord(prices.source, { models: pricings.records(), days: notes.priceDays(), note: notes.pricesNote() }), ...(asRecorded === undefined ? {} : { asRecorded }) });
   const warnings = [...inputWarningsOf(io), ...said.cacheWarnings(notes.warnings(inputs).filter((w) => !SAID_OTHERWISE.has(w.code))), ...pastWindow, ...said.summaryWarnings(), ...recorded.warnings()];
   const text = format === 'json' ? JSON.stringify({ ...report, warnings }, null, 2) + '\n' : format === 'csv' ? renderContextsCsv(report) : renderContextsTable(report, view, warnings);
   // A CSV has no place for the lines the table and JSON carry (what the `as recorded` rows hold, the open-loop note): said on stderr with the warnings.

@@ -97,7 +97,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   // A scenario's unknown model fails the command before any run.
   const scenarioPricing = scenarioPricings(command.scenarios, prices, command.model);
   const keepSteps = keepsEveryCall(command);
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: holdsBrake(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES }, contextSaid: true, ...(command.latency === undefined ? {} : { latency: command.latency }), windowSettings: (trace) => windowSettingsOf([{ brakes: command.brakesFor?.(trace) ?? command.brakes, strategy: command.strategy, model: command.model }]) });
+  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), partsBraked: holdsBrake(command.brakes) || command.brakesFor !== undefined, parts: { figures: REPLAY_PART_FIGURES }, contextSaid: true, ...(command.latency === undefined ? {} : { latency: command.latency }), windowSettings: (trace) => windowSettingsOf([{ brakes: command.brakesFor?.(trace) ?? command.brakes, strategy: command.strategy, model: command.model }]), sentCaps: (trace) => sentMaxTokens([command.brakesFor?.(trace) ?? command.brakes]) });
   const recorded = await replayRecorded(command, { prices, keepSteps, notes }, io);
   const shared: ReplayShared = { prices, notes, keepSteps, pricings: new PricedModels(), falseStops: new FalseStopTally() };
   const { skips, recordedCaches } = noteRecorded(recorded, shared);

@@ -3,16 +3,16 @@
  * given settings (report/warnings.ts ReportWarning: a code and one line each) — a price gap, a context strategy
  * that changes cost only (open loop), a strategy a recording states and replays under, importers' notes, runs that
  * are parts of a session tree, models the table gives no cached price or window, repeat-action skip replayed open
- * loop, and with the replays' results at hand the cache rule's lost tokens and recorded runs a brake stopped early
- * (open loop). Computed as replay computes them: its
+ * loop, recorded outputs past the max_tokens the brakes send (a real loop's would be cut), and with the replays' results at hand
+ * the cache rule's lost tokens and recorded runs a brake stopped early (open loop). Computed as replay computes them: its
  * notes of each run (runNotes.ts RunNotes), then the same rules (`loopcost replay … --format json`'s `warnings`
  * for the same runs and settings; the parity test holds them equal), but for one: where every run replays under the
  * strategy its recording states, replay's settings line names it (`context as recorded (window:8 ×1)`) and its
  * warnings do not, while a library caller, who has no settings line, is warned. Shell side: it reads what runNotes reads.
  */
-import { brakeConfig, type BrakeSettings } from '../../brakes/config.js';
+import { filledBrakeConfig, type BrakeSettings } from '../../brakes/config.js';
 import type { ContextStrategy } from '../../context/strategy.js';
-import { modelWindowMaxTokens } from '../../population/modelWindow.js';
+import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import type { PriceTable } from '../../pricing/types.js';
 import { optionPlace, requireTraces } from '../../options/given.js';
 import { validateOptions, brakeIssues, strategyIssues, priceTableIssue, modelNameIssue } from '../../options/rules.js';
@@ -57,9 +57,9 @@ export function replayWarnings(traces: readonly Trace[], options: ReplayWarningO
     if (o.results !== undefined && !Array.isArray(o.results)) issue('results', 'invalid_value', 'is not a list', "replayTrace's results for these runs, or leave it out");
     if (o.inputs !== undefined && !(Array.isArray(o.inputs) && o.inputs.every((input) => typeof input === 'string'))) issue('inputs', 'invalid_value', 'is not a list of texts', 'the paths the runs were read from, or leave it out');
   });
-  const brakes = brakeConfig(options.brakes);
+  const brakes = filledBrakeConfig(options.brakes);
   const model = options.model === undefined ? {} : { model: options.model };
-  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens([brakes]), partsBraked: holdsBrake(brakes), parts: { figures: REPLAY_PART_FIGURES }, windowSettings: () => windowSettingsOf([{ brakes, strategy: options.strategy, model: options.model }]) });
+  const notes = new RunNotes({ strategy: options.strategy, ...model, modelWindowBrake: modelWindowMaxTokens([brakes]), partsBraked: holdsBrake(brakes), parts: { figures: REPLAY_PART_FIGURES }, windowSettings: () => windowSettingsOf([{ brakes, strategy: options.strategy, model: options.model }]), sentCaps: () => sentMaxTokens([brakes]) });
   // With the replays' results, each run noted as replay notes it: over the calls its replay made.
   const ran = options.results?.length === traces.length ? options.results : undefined;
   traces.forEach((trace, i) => notes.addNote(notes.noteOf(trace, tracePricing(trace, { prices: options.prices, ...model, modelPlace: optionPlace('replayWarnings', 'model') }), ran?.[i])));

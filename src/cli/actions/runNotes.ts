@@ -29,6 +29,7 @@ import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscri
 import { CacheIdleTally, idleCallsOf, recordedCallsMade } from '../../report/cacheIdleWarning.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { PastWindowTally, runWindowsOf, type RunWindow, type WindowSetting } from '../../report/pastWindowRuns.js';
+import { OutputOverCapTally, runOverCaps, type RunOverCap } from '../../report/outputOverCap.js';
 
 /** What one recorded run adds to the notes (see RunNotes.noteOf). */
 export interface RunNote {
@@ -54,6 +55,8 @@ export interface RunNote {
   cacheIdleOverWholeRecording?: true;
   /** The windows its settings count it against (report/pastWindowRuns.ts), over the calls its replay made or its whole recording; shared by runs alike. */
   pastWindow?: { windows: readonly RunWindow[]; wholeRecording: boolean };
+  /** Its recorded calls past the max_tokens its settings send (report/outputOverCap.ts), over the calls its replay made or its whole recording. */
+  outputOverCap?: { caps: readonly RunOverCap[]; wholeRecording: boolean };
 }
 
 /** A run's importer's notes (header.importedFrom.notes) but those warned of on stderr already (missingTranscripts.ts); undefined: none. */
@@ -112,6 +115,7 @@ export class RunNotes {
   private readonly unpricedSearches = new UnpricedSearches();
   private readonly cacheIdle = new CacheIdleTally();
   private readonly pastWindow = new PastWindowTally();
+  private readonly outputOverCap = new OutputOverCapTally();
   /** Each distinct RunNote.pastWindow, once (a replay keeps a note per run: runs alike share one). */
   private readonly pastWindowNotes = new Map<string, NonNullable<RunNote['pastWindow']>>();
 
@@ -125,8 +129,8 @@ export class RunNotes {
    * `contextSaid`: the report's settings line names the context as recordedContext says it (replay's): where
    * every recorded run replays under its recording's strategy, no warning says it again.
    */
-  /** `windowSettings`: the settings each run replays under, as the prompts past a window count them (report/pastWindowRuns.ts); none: not counted. */
-  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'>; latency?: LatencyModel; contextSaid?: boolean; windowSettings?: (trace: Trace) => readonly WindowSetting[] }) {}
+  /** `windowSettings`: the settings each run replays under, as the prompts past a window count them (report/pastWindowRuns.ts); none: not counted. `windowRemedy`: that warning's way out where the command takes no brakes (report/pastWindowWarnings.ts). `sentCaps`: the max_tokens each setting sends for a run, as recorded outputs past them are counted (report/outputOverCap.ts); none: not counted. */
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'>; latency?: LatencyModel; contextSaid?: boolean; windowSettings?: (trace: Trace) => readonly WindowSetting[]; windowRemedy?: string; sentCaps?: (trace: Trace) => readonly number[] }) {}
 
   /**
    * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
@@ -155,6 +159,8 @@ export class RunNotes {
     if (idle > 0 && callsMade === undefined) note.cacheIdleOverWholeRecording = true;
     const pastWindow = this.pastWindowOf(trace, pricing, callsMade);
     if (pastWindow !== undefined) note.pastWindow = pastWindow;
+    const overCap = runOverCaps(trace, this.options.sentCaps?.(trace) ?? [], callsMade);
+    if (overCap.length > 0) note.outputOverCap = { caps: overCap, wholeRecording: callsMade === undefined };
     return note;
   }
 
@@ -179,6 +185,7 @@ export class RunNotes {
     this.unpricedSearches.add(note.unpricedSearches);
     this.cacheIdle.add(note.cacheIdleCalls, note.cacheIdleOverWholeRecording === true);
     if (note.pastWindow !== undefined) this.pastWindow.addRun(note.pastWindow.windows, note.pastWindow.wholeRecording);
+    this.outputOverCap.add(note.outputOverCap?.caps, note.outputOverCap?.wholeRecording === true);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
     if (note.ownStrategy) this.ownStrategyRuns += 1;
@@ -205,9 +212,10 @@ export class RunNotes {
       ...priceGapWarnings(this.priceGaps.gaps(this.options.tolerance ?? PRICE_GAP_TOLERANCE), inputs),
       ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns - this.ownStrategyRuns, contextText(this.options.strategy))),
       ...brakeOpenLoopWarnings(results),
+      ...this.outputOverCap.warnings(),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
       ...this.cacheIdle.warnings(),
-      ...this.pastWindow.warnings(),
+      ...this.pastWindow.warnings(this.options.windowRemedy),
       ...this.windowless.warnings(),
       ...sessionPartsWarnings(this.sessionRuns.parts(), { ...this.options.parts, braked: this.options.partsBraked === true }),
       ...(this.options.contextSaid === true && this.recordedContext() !== undefined ? [] : recordedStrategyWarnings(this.ranUnder)),

@@ -28,6 +28,7 @@ import { pricingFor, RunNotes } from './runNotes.js';
 import { fittedProfileWarnings, unreadTracesWarnings } from './scenarioWarnings.js';
 import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
+import { whatIfSentCaps } from '../../report/outputOverCap.js';
 import { checkTrySpec, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { readInputs, traceInputs, workOnRuns, type GivenFlag } from './inputs.js';
 import { refuseRunsPastHeap } from '../runsHeap.js';
@@ -74,6 +75,7 @@ export async function runWhatIf(command: WhatIfCommand, io: CliIO): Promise<numb
     partsBraked: command.tree !== true && settings.some((setting) => holdsBrake(setting.brakes)),
     ...(command.latency === undefined ? {} : { latency: command.latency }),
     windowSettings: whatIfWindowSettings(settings, command),
+    sentCaps: whatIfSentCaps(settings),
   });
   if (command.tree === true) return runTreeWhatIf(command, io, prices, notes);
   const subjectOf = traceWhatIfSubject({ strategy: command.strategy, prices, ...model, ...(command.latency === undefined ? {} : { latency: command.latency }) });

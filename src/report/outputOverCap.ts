@@ -1,0 +1,90 @@
+/**
+ * The recorded_output_over_cap warning: recorded calls whose output passes the max_tokens a setting sends
+ * (`--max-output-tokens`, default 4096; the real loop sends it as `max_completion_tokens`). Replay and
+ * what-if bill a recorded call as recorded, open loop, whatever its length; a real loop sending that cap —
+ * on a provider, or on `loopcost serve` answering from the recording — has such an answer cut at it (the one
+ * rule: synthetic/outputCap.ts cutAtCap: billed at the cap, its tool calls gone, a step that makes no
+ * progress), so its run goes otherwise and costs otherwise. Counted per run, for each cap its settings send,
+ * over the calls its replay made (replay's one setting) or its whole recording (what-if's several); failed
+ * calls (no output) and compaction calls (the summary's own cap) are not counted. Pure: no node:*, no clock.
+ */
+import { CallField, CallFlag } from '../kernel/callRecord.js';
+import { CompiledField } from '../fast/layout.js';
+import { sentMaxTokens } from '../population/modelWindow.js';
+import { handedOverCompiled } from '../replay/compiledRuns.js';
+import { recordedBrakes, triedBrakes, type WhatIfSetting } from '../replay/whatif.js';
+import type { Trace } from '../trace/types.js';
+import { counted } from '../plural.js';
+import type { ReportWarning } from './warnings.js';
+import { maxOf } from '../metrics/extremes.js';
+
+/** A run's calls past one cap: how many, and the largest output among them. */
+export interface RunOverCap {
+  capTokens: number;
+  calls: number;
+  largestOutputTokens: number;
+}
+
+/** Calls whose output is no cut at any cap (failed: no output; compaction: sent with the summary's own cap). */
+const NOT_CAPPED = CallFlag.Failed | CallFlag.Compaction;
+
+/** The outputs of `trace`'s first `callsMade` calls that a cap applies to, read off its compiled trace when its calls were let go. */
+function cappedOutputs(trace: Trace, callsMade: number): number[] {
+  const compiled = handedOverCompiled(trace);
+  if (compiled === undefined) return trace.calls.slice(0, callsMade).flatMap((call) => (call.failed || call.compaction ? [] : [call.outputTokens]));
+  const outputs: number[] = [];
+  for (let i = 0; i < Math.min(callsMade, compiled.calls); i++) {
+    const at = i * CompiledField.Stride;
+    if (((compiled.records[at + CallField.Flags]! | 0) & NOT_CAPPED) === 0) outputs.push(compiled.records[at + CallField.Output]!);
+  }
+  return outputs;
+}
+
+/** For each of `caps` (the max_tokens its settings send) that a call of `trace` passes, those calls; over its first `callsMade` calls (default: all). */
+export function runOverCaps(trace: Trace, caps: readonly number[], callsMade = Infinity): RunOverCap[] {
+  if (caps.length === 0) return [];
+  const outputs = cappedOutputs(trace, callsMade);
+  return caps.flatMap((capTokens) => {
+    const over = outputs.filter((output) => output > capTokens);
+    return over.length === 0 ? [] : [{ capTokens, calls: over.length, largestOutputTokens: maxOf(over) }];
+  });
+}
+
+/** The max_tokens each what-if try sends on a recorded run (each try on the run's baseline: replay/whatif.ts triedBrakes), the command's and the library's alike. */
+export function whatIfSentCaps(settings: readonly Pick<WhatIfSetting, 'brakes' | 'onTop'>[]): (trace: Trace) => number[] {
+  return (trace) => {
+    const baseline = recordedBrakes(trace);
+    return sentMaxTokens(settings.map((setting) => triedBrakes(baseline, setting)));
+  };
+}
+
+/** The runs' calls past each cap, added up run by run; `wholeRecordings`: some runs were counted over their whole recording. */
+export class OutputOverCapTally {
+  private readonly byCap = new Map<number, { calls: number; runs: number; largestOutputTokens: number }>();
+  private wholeRecordings = false;
+
+  add(run: readonly RunOverCap[] | undefined, wholeRecording: boolean): void {
+    for (const { capTokens, calls, largestOutputTokens } of run ?? []) {
+      const sum = this.byCap.get(capTokens) ?? { calls: 0, runs: 0, largestOutputTokens: 0 };
+      this.byCap.set(capTokens, { calls: sum.calls + calls, runs: sum.runs + 1, largestOutputTokens: Math.max(sum.largestOutputTokens, largestOutputTokens) });
+      if (wholeRecording) this.wholeRecordings = true;
+    }
+  }
+
+  warnings(): ReportWarning[] {
+    if (this.byCap.size === 0) return [];
+    const caps = [...this.byCap.entries()].sort(([a], [b]) => a - b);
+    const largest = maxOf(caps.map(([, sum]) => sum.largestOutputTokens));
+    const each = caps.map(([cap, sum]) => `${counted(sum.calls, 'recorded call')} in ${counted(sum.runs, 'run')} output more than the max_tokens ${cap} ${caps.length === 1 ? 'these settings send' : 'some settings send'}`);
+    const over = this.wholeRecordings ? ' (counted over the whole recordings)' : '';
+    return [
+      {
+        code: 'recorded_output_over_cap',
+        message:
+          `${each.join('; ')}${over}, the largest ${largest} tokens: replayed open loop, they are billed as recorded, but a real loop sending that cap (on a provider, or on loopcost serve answering from these recordings) has them cut at it ` +
+          `(billed at the cap, finish_reason length, their tool calls gone: a step that makes no progress), so its runs go and cost otherwise; ` +
+          `to compare with a real loop, send a cap of at least ${largest} (--max-output-tokens ${largest}, and max_completion_tokens in the loop), or for the cap's effect on what agents do, fit a synthetic population to these runs and replay it closed loop under the cap (loopcost fit, then replay profile.yaml --runs N)`,
+      },
+    ];
+  }
+}
