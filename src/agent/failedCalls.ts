@@ -4,8 +4,10 @@
  * One sent whose response was never read (a timeout, a lost connection, a body that is no JSON: the
  * ModelCallError says `unread`; one cut at the run's timeout or by the caller's abort) is billed at the
  * loop's own estimate of its prompt — the one its brakes priced before sending it — marked `estimated`,
- * counted toward the budget at once: the provider may have answered and billed it. Each call is written
- * as sent before it is made (sendCall), so a run killed during it leaves that call on disk, read the same.
+ * counted toward the budget at once: the provider may have answered and billed it. One that never reached
+ * the provider (a connection refused, a custom fetch that threw before any response: not `unread`,
+ * openaiChat.ts) is billed nothing, as the provider bills nothing. Each call is written as sent before it
+ * is made (sendCall), so a run killed during it leaves that call on disk, read the same.
  * Apart from the run that makes them, as the things they need of that run (CallsRun).
  */
 import type { Stop } from '../brakes/stopReasons.js';

@@ -12,8 +12,10 @@
  * lost while the body is read is a failed call, retried as a lost connection is. An attempt sent and never
  * read (a timeout, a lost connection, a 200 body that is no JSON) says so (ModelCallError `unread`): the
  * loop bills it at its prompt estimate (failedCalls.ts), as the provider may have answered and billed it.
+ * One that never reached the server — refused, no such host, or a `fetch` of your own that threw before any
+ * response with no network error beneath it — is billed nothing (providerSetup.ts mayHaveBeenSent).
  */
-import { connectionErrorMessage, providerSetupError, type RequestTarget } from './providerSetup.js';
+import { connectionErrorMessage, mayHaveBeenSent, providerSetupError, type RequestTarget } from './providerSetup.js';
 import { recordedEndDetail } from '../trace/endDetail.js';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -21,9 +23,9 @@ import { ModelCallError, ModelExhausted, type AgentMessage, type Model, type Mod
 import { PURPOSE_HEADER } from '../serve/purpose.js';
 import { UserError, type InputIssue } from '../errors.js';
 import { FAILED_USAGE_FIELDS, failedUsageOf, implausibleUsage } from './openaiUsage.js';
-import { completionOf, retryableStatus, serverUsageError, turnOf } from './openaiResponse.js';
+import { completionOf, retryableAnswer, retryableStatus, serverUsageError, turnOf } from './openaiResponse.js';
 import { CONTEXT_LENGTH_EXCEEDED, refusalOfMessage } from '../loop/refusalWords.js';
-import { validateOpenAIChatOptions, type OUTPUT_CAP_FIELDS } from './openaiOptions.js';
+import { clientResponse, validateOpenAIChatOptions, type OUTPUT_CAP_FIELDS } from './openaiOptions.js';
 
 export interface OpenAIChatOptions {
   /** The model name sent and priced (e.g. `gpt-4o-mini`). */
@@ -37,7 +39,7 @@ export interface OpenAIChatOptions {
   timeoutMs?: number;
   /** The output cap's field: `max_completion_tokens` (default; OpenAI) or `max_tokens` (older compatible servers). */
   outputCapField?: (typeof OUTPUT_CAP_FIELDS)[number];
-  /** A client of your own (proxies, a custom fetch): the `openai` SDK's, any 6.x copy (OpenAIChatClient); its maxRetries should be 0. */
+  /** A client of your own (proxies, a custom fetch): the `openai` SDK's, any 6.x copy (OpenAIChatClient); its maxRetries should be 0. One whose create() returns no APIPromise is refused (openaiOptions.ts clientResponse). */
   client?: OpenAIChatClient;
   /** Headers sent on every request (e.g. `x-loopcost-session` to name a `loopcost serve` session), with a client of your own too. */
   headers?: Record<string, string>;
@@ -92,7 +94,7 @@ export function openAIChatModel(options: OpenAIChatOptions): Model {
       try {
         const headers = { ...options.headers, ...(request.purpose === 'summary' ? { [PURPOSE_HEADER]: 'summary' } : {}) };
         // The body unparsed: one that is no chat completion is a failed call saying what it is (openaiResponse.ts).
-        response = await client.chat.completions.create(body, { headers, ...(attempt.signal === undefined ? {} : { signal: attempt.signal }) }).asResponse();
+        response = await clientResponse(client.chat.completions.create(body, { headers, ...(attempt.signal === undefined ? {} : { signal: attempt.signal }) }));
       } catch (error) {
         throw attempt.timedOut() ? timedOutError(error) : callError(error, options.contextWindowTokens, { baseURL: client.baseURL, model: body.model });
       }
@@ -139,18 +141,6 @@ async function completionRead(response: Response, contextWindowTokens: number | 
     const said = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
     throw new ModelCallError(`the connection was lost while the response was read: ${said}`, { retryable: true, unread: true, cause: error });
   }
-}
-
-/** Connection errors of a request that never reached the server (nothing was sent, so nothing billed). */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
-
-/** Whether a connection error (OpenAI.APIConnectionError) may have left a request the server took and answered: any but one that never reached it. */
-function mayHaveBeenSent(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause !== undefined && cause !== null && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && NEVER_SENT.has(code)) return false;
-  }
-  return true;
 }
 
 function toOpenAI(message: AgentMessage): ChatCompletionMessageParam {
@@ -262,12 +252,13 @@ function callError(error: unknown, contextWindowTokens: number | undefined, targ
     const refusal = status === 400 && error.code === CONTEXT_LENGTH_EXCEEDED ? refusalOfMessage(error.message) : undefined;
     const gaveUp = gaveUpEnd(error);
     const retryAfterMs = retryAfterMsOf(error.headers);
-    // A timeout, a connection lost (not one that never reached the server): sent, its response never read.
-    const unread = error instanceof OpenAI.APIConnectionError && usage === undefined && mayHaveBeenSent(error);
+    // A timeout, a connection lost once made: sent, its response never read. Not one that never reached the server (providerSetup.ts mayHaveBeenSent).
+    const timedOut = error instanceof OpenAI.APIConnectionTimeoutError;
+    const unread = error instanceof OpenAI.APIConnectionError && usage === undefined && (timedOut || mayHaveBeenSent(error));
     const message = error instanceof OpenAI.APIConnectionError ? connectionErrorMessage(error, target) : withoutStatus(error);
     return new ModelCallError(message, {
       ...(status === undefined ? {} : { status }),
-      retryable: gaveUp === undefined && retryableStatus(status),
+      retryable: gaveUp === undefined && retryableAnswer(status, error.headers),
       ...(usage ? { usage } : {}),
       ...(refusal ? { refusal } : {}),
       ...gaveUp,

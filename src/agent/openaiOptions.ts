@@ -5,8 +5,9 @@
  * requests sent to api.openai.com at real cost; a cap field no provider reads would send no output cap; a
  * timeout past what a timer holds would fire at once. Pure: the environment's key is passed in.
  */
+import { UserError } from '../errors.js';
 import { stringIssue } from '../options/arguments.js';
-import { choiceIssue, countIssue, modelNameIssue, objectIssue, shown, validateOptions, type Issue, type ListsEvery } from '../options/rules.js';
+import { choiceIssue, countIssue, isObject, modelNameIssue, objectIssue, optionsFile, shown, validateOptions, type Issue, type ListsEvery } from '../options/rules.js';
 import type { OpenAIChatOptions } from './openaiChat.js';
 
 const KEYS = ['model', 'provider', 'baseURL', 'apiKey', 'timeoutMs', 'outputCapField', 'client', 'headers', 'contextWindowTokens'] as const;
@@ -67,6 +68,28 @@ function clientIssues(issue: Issue, o: Record<string, unknown>): void {
   for (const key of CLIENT_SETTINGS) {
     if (o[key] !== undefined) issue(key, 'conflicting_options', 'is given with a client of your own, which would not read it', `set it on the client (new OpenAI({ ${key === 'timeoutMs' ? 'timeout' : key} })), or leave the client out`);
   }
+}
+
+/**
+ * The response of a request made by `create()` of the `client` option: what it returned (the SDK's APIPromise),
+ * read unparsed (`asResponse()`). A client whose create() returns anything else — a JavaScript wrapper or mock
+ * returning a plain promise — is refused at its first call (what create() returns is known no earlier): a
+ * UserError naming `client`, since the loop reads a call's status, headers, usage and failures off the SDK's
+ * response and errors, and a plain promise's would be billed and retried wrong. Its promise's rejection is
+ * handled here, never left unhandled (one killed the process).
+ */
+export function clientResponse(created: unknown): Promise<Response> {
+  const asResponse = (created as { asResponse?: unknown } | null | undefined)?.asResponse;
+  if (typeof asResponse === 'function') return (asResponse as () => Promise<Response>).call(created);
+  const then = (created as { then?: unknown } | null | undefined)?.then;
+  if (typeof then === 'function') (then as PromiseLike<unknown>['then']).call(created, undefined, () => undefined);
+  throw new UserError({
+    file: optionsFile('openAIChatModel'),
+    field: 'client',
+    code: 'client_not_sdk',
+    message: `its chat.completions.create() returned ${typeof then === 'function' ? 'a plain promise' : isObject(created) ? 'an object' : shown(created)}, not the openai SDK's APIPromise (no asResponse()): the loop reads each call's response and errors as the SDK gives them`,
+    hint: 'pass a client of the openai SDK 6.x, new OpenAI({ apiKey, baseURL, maxRetries: 0 }), with its own fetch for a proxy or a test double (new OpenAI({ fetch })); or write a Model of your own',
+  });
 }
 
 function headersIssue(issue: Issue, headers: unknown): void {

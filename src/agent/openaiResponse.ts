@@ -28,6 +28,18 @@ export function retryableStatus(status: number | undefined): boolean {
 }
 
 /**
+ * Whether a failed answer is worth another attempt, as the openai SDK decides it (its `shouldRetry`): the
+ * server's `x-should-retry` when it says `true` or `false` (`loopcost serve` says `true` for a recorded
+ * failure its recorded run went on past, a 400 too, and `false` for its own errors), else by status.
+ */
+export function retryableAnswer(status: number | undefined, headers: Headers | undefined): boolean {
+  const said = headers?.get('x-should-retry');
+  if (said === 'true') return true;
+  if (said === 'false') return false;
+  return retryableStatus(status);
+}
+
+/**
  * A response whose usage no call can have: a failed call (the loop records it and ends the run, naming
  * the server's figure), not retried (a server that misreports once is not trusted to bill the retry) and
  * billed nothing (what it cost is unknown).

@@ -95,9 +95,31 @@ function deepestCause(error: unknown): { message: string } | undefined {
 
 /** The first system error code (`ECONNREFUSED`, `ENOTFOUND`, …) in `error`'s cause chain. */
 function codeIn(error: unknown): string | undefined {
+  return codesIn(error)[0];
+}
+
+/** Every system error code in `error`'s cause chain (at most 6 deep), outermost first. */
+function codesIn(error: unknown): string[] {
+  const codes: string[] = [];
   for (let at = error, depth = 0; typeof at === 'object' && at !== null && depth < 6; at = (at as { cause?: unknown }).cause, depth++) {
     const code = (at as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) codes.push(code);
   }
-  return undefined;
+  return codes;
+}
+
+/** Codes of a connection never made, so of a request never sent (nothing billed): refused, no such host, no route, a TLS handshake that failed. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+
+/**
+ * Whether a connection error (no response received) may have left a request the server took, and bills:
+ * only when the network says so — a code beneath it of a connection made and then lost (ECONNRESET, a
+ * socket closed, …). A code of a connection never made (NEVER_SENT) says it was not sent; so does an error
+ * with no network code beneath it at all — a `fetch` of the caller's own that threw before any response
+ * (`proxy down`): nothing says the request left, as nothing does for ECONNREFUSED. (A timeout is another
+ * matter: the request was in flight; openaiChat.ts bills it at the estimate.)
+ */
+export function mayHaveBeenSent(error: unknown): boolean {
+  const codes = codesIn(error);
+  return codes.length > 0 && !codes.some((code) => NEVER_SENT.has(code));
 }

@@ -4,7 +4,7 @@
  * taken where the kernel flattens them (kernel/prices.ts flattenPrices), as a replay of its recording takes it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { brakeConfig } from '../brakes/config.js';
+import { filledBrakeConfig } from '../brakes/config.js';
 import { countTokens } from '../import/tokenCount.js';
 import { agentLoop } from './loop.js';
 import { checkSummaryTrigger, strategyPlaceOf, validateAgentOptions } from './validate.js';
@@ -29,7 +29,7 @@ export const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunResult> {
   validateAgentOptions(options);
   const model = options.model.name;
-  const brakes = brakeConfig(options.brakes);
+  const brakes = filledBrakeConfig(options.brakes);
   checkSummaryTrigger({ ...options, brakes }, strategyPlaceOf());
   return agentLoop({
     ...options,

@@ -8,7 +8,7 @@
  * provider's, as every engine's are: kernel/prices.ts flattenPrices), token counter, and its place in the
  * tree. The clock, retry policy, AbortSignal, cache writes and whether reasoning re-enters its prompts are the parent's.
  */
-import { brakeConfig } from '../brakes/config.js';
+import { filledBrakeConfig } from '../brakes/config.js';
 import type { ResolvedAgentOptions } from './loop.js';
 import type { TreeMember } from './subagent.js';
 import type { SubagentSpec } from './types.js';
@@ -17,7 +17,7 @@ import { checkSummaryTrigger, strategyPlaceOf, validateSubagentSpec } from './va
 /** `spec`'s run options under `parent`; `join` makes its member of the tree (called once the spec is valid). */
 export function subagentOptions(spec: SubagentSpec, parent: ResolvedAgentOptions, join: (agentId: string) => TreeMember): ResolvedAgentOptions {
   validateSubagentSpec(spec, parent.pricing);
-  const brakes = spec.brakes === undefined ? parent.brakes : brakeConfig(spec.brakes);
+  const brakes = spec.brakes === undefined ? parent.brakes : filledBrakeConfig(spec.brakes);
   const pricing = spec.pricing ?? parent.pricing;
   checkSummaryTrigger({ context: spec.context, brakes, pricing }, strategyPlaceOf(spec.agentId));
   return {

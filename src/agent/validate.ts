@@ -1,7 +1,8 @@
 /**
  * The real loop's options are checked before anything is called: every problem is named together (a
  * UserError with one issue per field), and the model is never called with options that would fail. The
- * rules for brakes, strategy, prices and limits are the ones every entry point uses (options/rules.ts).
+ * rules for brakes, strategy, prices and limits are the ones every entry point uses (options/rules.ts); the
+ * brakes are held to their flags' rules besides (options/brakeSettings.ts: a budget of 0, a mode without its brake).
  */
 import { filledBrakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { summaryTriggerTokens } from '../context/strategy.js';
@@ -9,6 +10,8 @@ import { UserError, type InputIssue } from '../errors.js';
 import { brakeLimits, contextWindowTokens } from '../kernel/limits.js';
 import { flattenPrices } from '../kernel/prices.js';
 import { optionPlace, type NamedPlace } from '../options/given.js';
+import { brakeSettingIssues } from '../options/brakeSettings.js';
+import { flagRuleIssues } from '../brakes/rules.js';
 import type { ModelPricing } from '../pricing/types.js';
 import { runBrakes } from '../tree/budget.js';
 import { BRAKE_KEYS, brakeIssues, countFromZeroIssue, isObject, modelNameIssue, objectIssue, OptionIssues, pricingIssue, shown, strategyIssues, subagentLimitIssues, tokensIssue, unknownKeyIssues, type Issue, type ListsEvery } from '../options/rules.js';
@@ -133,7 +136,8 @@ export function agentOptionIssues(options: AgentLoopOptions): InputIssue[] {
   toolIssues(issue, options.tools);
   if (options.brakes === undefined) issue('brakes', 'missing_field', 'is missing', 'brake settings, e.g. { maxSteps: 12 } or REFERENCE_PRESET; {} for the defaults');
   const beforeBrakes = issues.issues.length;
-  brakeIssues(issue, options.brakes);
+  // By the rules of the brake flags: a budget of 0, a mode without its brake are refused (a per-agent budget binds in the budget mode too).
+  brakeSettingIssues(issue, options.brakes, { field: 'brakes', budgetBinds: isObject(options.subagentLimits) && options.subagentLimits.maxCostPico !== undefined });
   // A run nothing ends (bounded.ts), once its brakes are brakes (a misspelt cap is named as that alone).
   if (issues.issues.length === beforeBrakes) unboundedIssues(issue, options);
   shellIssues(issue, options);
@@ -206,8 +210,11 @@ export function subagentSpecIssues(spec: SubagentSpec, parentPricing?: ModelPric
   if (typeof spec.agentId !== 'string' || spec.agentId === '') issue('agentId', 'missing_field', `${shown(spec.agentId)} is not an agent id`, "name the sub-agent, e.g. 'researcher'");
   modelIssues(issue, spec.model);
   if (spec.tools !== undefined) toolIssues(issue, spec.tools);
+  const beforeBrakes = issues.issues.length;
   if (spec.brakes !== undefined) brakeIssues(issue, spec.brakes);
   if (isObject(spec.brakes)) treeTotalIssues(issue, spec.brakes);
+  // Its per-call brakes by the rules of their flags (a mode without its brake), once they are brakes it may set.
+  if (isObject(spec.brakes) && issues.issues.length === beforeBrakes) flagRuleIssues(issue, spec.brakes, { field: 'brakes', budgetModeHint: "leave it out: a sub-agent's spend is bound by the root run's maxCostPico and subagentLimits.maxCostPico, in the root run's budgetMode" });
   contextIssues(issue, spec.context);
   pricingIssue(issue, 'pricing', spec.pricing, false);
   const inherited = parentPricing === undefined ? {} : { inherited: { pricing: parentPricing, from: 'the run that started it' } };

@@ -40,12 +40,32 @@ export function countedTokens(countTokens: (text: string) => number, text: strin
   return checkedCount(countTokens(text), { source: 'countTokens', field: `context.countTokens(${what})`, fix: 'return whole counts, e.g. t => Math.ceil(t.length / 4)' });
 }
 
+/** The keys of a ToolResult beside its output. */
+const RESULT_KEYS: readonly string[] = ['tokens', 'error'];
+
+/**
+ * What a tool's run returned, as a message says it, when it is no result the loop takes: `undefined (no
+ * return value)`, `42`, `an array (3 items)`, `an object { temp, unit } with no output`, `{ output: 42 }`.
+ */
+function returnedWords(result: unknown): string {
+  if (result === undefined) return 'undefined (no return value)';
+  if (Array.isArray(result)) return `an array (${result.length} item${result.length === 1 ? '' : 's'})`;
+  if (typeof result !== 'object' || result === null) return shown(result);
+  if ('output' in result) return `{ output: ${shown(result.output)} }`;
+  const keys = Object.keys(result);
+  return `an object ${keys.length === 0 ? '{}' : `{ ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''} }`} with no output`;
+}
+
 /** A tool's result, once the loop can take it: `output` text, `tokens` a token count when given, `error` text when given. */
 export function checkedToolResult(result: ToolResult, tool: string): ToolResult {
   const at = `tools.${tool}`;
-  if (typeof result !== 'object' || result === null || typeof result.output !== 'string') {
-    const output = typeof result === 'object' && result !== null ? result.output : result;
-    throw new LoopValueError('tool', `${at}.output`, output, `${at}.output is ${shown(output)}, not a text: return a string, or { output: string, tokens?, error? }`);
+  const plain = typeof result === 'object' && result !== null && !Array.isArray(result);
+  if (!plain || typeof result.output !== 'string') {
+    const output = plain ? result.output : result;
+    // Data (an array, an object of other keys than a result's) reaches the model as text: its JSON, said so.
+    const data = Array.isArray(result) || (plain && !('output' in result) && Object.keys(result).some((key) => !RESULT_KEYS.includes(key)));
+    const what = `${at}.output${plain ? ` is ${shown(output)}` : ''}: run returned ${returnedWords(result)}, not a text`;
+    throw new LoopValueError('tool', `${at}.output`, output, `${what}: return a string${data ? ' (JSON.stringify(value) for data the model should read)' : ''}, or { output: string, tokens?, error? }`);
   }
   if (result.tokens !== undefined) checkedCount(result.tokens, { source: 'tool', field: `${at}.tokens`, fix: 'give the whole tokens the result adds, or leave tokens out to have it counted' });
   if (result.error !== undefined && typeof result.error !== 'string') {

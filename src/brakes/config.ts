@@ -1,7 +1,9 @@
 import type { Pico } from '../money.js';
 import { usdToPico } from '../money.js';
-import { brakeIssues, OptionIssues } from '../options/rules.js';
+import { OptionIssues } from '../options/issues.js';
+import { brakeSettingIssues } from '../options/brakeSettings.js';
 import { deepFreeze } from '../deepFreeze.js';
+import { MODE_DEFAULTS } from '../flags/modeBrakes.js';
 
 export type RepeatMode = 'total' | 'consecutive' | 'cycle';
 export type SameErrorMode = 'consecutive' | 'total';
@@ -59,9 +61,9 @@ export interface BrakeConfig {
 
 /** Frozen, as every constant the library exports (test/library/frozenExports.test.ts): a caller's write cannot change later runs. */
 export const NO_BRAKES: Readonly<BrakeConfig> = Object.freeze({
-  budgetMode: 'check',
-  repeatMode: 'total',
-  sameErrorMode: 'consecutive',
+  budgetMode: MODE_DEFAULTS.budgetMode,
+  repeatMode: MODE_DEFAULTS.repeatMode,
+  sameErrorMode: MODE_DEFAULTS.sameErrorMode,
 });
 
 /**
@@ -72,19 +74,23 @@ export type BrakeSettings = Partial<BrakeConfig>;
 
 /**
  * The full BrakeConfig for `settings`: NO_BRAKES (the CLI's defaults) with each setting given (undefined: left
- * out). Settings the entry points would refuse (options/rules.ts brakeIssues: NaN, a fraction, a misspelt key,
- * not an object) are one UserError, `<brakeConfig arguments>` field 'settings.maxSteps', never a config.
+ * out). Settings the brake flags would refuse (options/brakeSettings.ts: NaN, a fraction, a misspelt key, not
+ * an object, a budget or timeout of 0, a mode other than its default without its brake, a skip limit without
+ * `repeatAction: 'skip'`) are one UserError, `<brakeConfig arguments>` field 'settings.maxSteps', never a config.
  */
 export function brakeConfig(settings: BrakeSettings = {}): BrakeConfig {
   // Said as options/given.ts argumentsFile says it; not imported from there: given.ts reaches modules that read NO_BRAKES as they load.
   const issues = new OptionIssues('<brakeConfig arguments>');
-  brakeIssues(issues.add, settings, 'settings');
+  brakeSettingIssues(issues.add, settings, { field: 'settings' });
   issues.throwIfAny();
   return filledBrakeConfig(settings);
 }
 
-/** brakeConfig unchecked: for settings being checked (agent/validate.ts reads which of them bind totals). */
-export function filledBrakeConfig(settings: BrakeSettings): BrakeConfig {
+/**
+ * brakeConfig unchecked: for settings an entry point has checked by its own rules, under its own name
+ * (runAgentLoop's brakes; a replay's, which may be a recording's: a recorded budget of 0 is one).
+ */
+export function filledBrakeConfig(settings: BrakeSettings = {}): BrakeConfig {
   const config: BrakeConfig = { ...NO_BRAKES };
   for (const [key, value] of Object.entries(settings)) if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
   return config;

@@ -105,9 +105,10 @@ export function nonNegativeInt(flag: string, value: string): number {
 
 /**
  * A value that reads as 0 in the unit it is held in (`--max-cost 1e-13`: 0 picodollars; `--timeout
- * 0.0001`: 0 ms) is refused as 0 is, saying the smallest the flag takes.
+ * 0.0001`: 0 ms) is refused as 0 is, by the rule of the value held (`rule`: brakes/rules.ts BRAKE_NUMBERS,
+ * which a library caller's maxCostPico and timeoutMs are held to), saying the smallest the flag takes.
  */
-export function atLeastOneUnit(flag: string, value: string, held: { n: number; smallest: string; kind: string }): number {
-  if (held.n > 0) return held.n;
+export function atLeastOneUnit(flag: string, value: string, held: { n: number; rule: NumberFlagRule; smallest: string; kind: string }): number {
+  if (numberFault(held.n, held.rule) === undefined) return held.n;
   throw flagError(flag, value, held.kind, `it is less than ${held.smallest}, the smallest the flag takes: give at least that`);
 }

@@ -11,10 +11,11 @@ import { UserError } from '../errors.js';
 import { keyValueSpec, specParts } from '../keyValueSpec.js';
 import { refuseSkipLimitsAlone, skipLimitTwice } from './skipLimits.js';
 import { MAX_LATENCY_MS, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD } from '../io/limits.js';
-import { atLeastOneUnit, flagError, nonNegativeInt, numberFlag, positiveInt, type NumberLimit } from './numberFlags.js';
+import { atLeastOneUnit, flagError, nonNegativeInt, numberFlag, type NumberLimit } from './numberFlags.js';
 import { MAX_RUN_COST_TEXT, usdToPico, type Pico } from '../money.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { BRAKE_KEYS } from './brakeKeys.js';
+import { BRAKE_NUMBERS, type NumericBrake } from '../brakes/rules.js';
 
 /** A number of seconds or USD, 0 or more (the number rule of every flag taking 0; `--tolerance` is a share: check/baselineFile.ts parseTolerance). */
 export function nonNegativeNumber(flag: string, value: string): number {
@@ -34,7 +35,7 @@ export function maxCostPico(flag: string, value: string): Pico {
   const usd = numberFlag(flag, value, { example: '0.5', limit: MAX_COST });
   // $9,007.199254740991 rounds to 2^53 in a double: held to 2^53 − 1, the limit it names.
   const pico = Math.min(decimalPico(value.trim()) ?? usdToPico(usd), Number.MAX_SAFE_INTEGER);
-  return atLeastOneUnit(flag, value, { n: pico, smallest: 'a picodollar ($0.000000000001)', kind: 'a number greater than 0 (e.g. 0.5)' });
+  return atLeastOneUnit(flag, value, { n: pico, rule: BRAKE_NUMBERS.maxCostPico.rule, smallest: 'a picodollar ($0.000000000001)', kind: 'a number greater than 0 (e.g. 0.5)' });
 }
 
 /** The most a cost limit takes: 2^53 − 1 picodollars, the most one run's spend is counted exactly. */
@@ -43,7 +44,7 @@ export const MAX_COST: NumberLimit = { max: MAX_USD, value: MAX_RUN_COST_TEXT.sl
 /** `--timeout S` (seconds of virtual time, e.g. 120) as whole milliseconds, at least 1: a timeout of 0 stops every run at its first call that takes time. */
 function timeoutMs(value: string): number {
   const ms = Math.round(numberFlag('--timeout', value, { unit: 'seconds', example: '120', limit: MAX_TIMEOUT }) * 1000);
-  return atLeastOneUnit('--timeout', value, { n: ms, smallest: 'a millisecond (0.001)', kind: 'a number of seconds greater than 0 (e.g. 120)' });
+  return atLeastOneUnit('--timeout', value, { n: ms, rule: BRAKE_NUMBERS.timeoutMs.rule, smallest: 'a millisecond (0.001)', kind: 'a number of seconds greater than 0 (e.g. 120)' });
 }
 
 /**
@@ -96,24 +97,29 @@ function presetNamed(name: string, place: { flag: string; offered: readonly stri
   return PRESETS[name]!;
 }
 
+/** A brake's count as its flag gives it, by the brake's rule (brakes/rules.ts BRAKE_NUMBERS, which the library's settings are held to). */
+function brakeNumber(key: Exclude<NumericBrake, 'maxCostPico' | 'timeoutMs'>, value: string): number {
+  return numberFlag(BRAKE_NUMBERS[key].flag, value, BRAKE_NUMBERS[key].rule);
+}
+
 /** A preset first, then each flag given overrides it. No flag, no brake. */
 export function brakesFromFlags(flags: BrakeFlags): BrakeConfig {
   let config: BrakeConfig = brakeConfig();
   if (flags.preset !== undefined && flags.preset !== RECORDED_PRESET) config = { ...presetNamed(flags.preset, { flag: '--preset', offered: [...Object.keys(PRESETS), RECORDED_PRESET] }) };
-  if (flags.maxSteps !== undefined) config.maxSteps = positiveInt('--max-steps', flags.maxSteps);
+  if (flags.maxSteps !== undefined) config.maxSteps = brakeNumber('maxSteps', flags.maxSteps);
   if (flags.maxCost !== undefined) config.maxCostPico = maxCostPico('--max-cost', flags.maxCost);
   if (flags.timeout !== undefined) config.timeoutMs = timeoutMs(flags.timeout);
-  if (flags.maxRepeat !== undefined) config.maxRepeat = positiveInt('--max-repeat', flags.maxRepeat);
+  if (flags.maxRepeat !== undefined) config.maxRepeat = brakeNumber('maxRepeat', flags.maxRepeat);
   if (flags.repeatMode !== undefined) config.repeatMode = oneOf<RepeatMode>('--repeat-mode', flags.repeatMode, ['total', 'consecutive', 'cycle']);
   if (flags.repeatAction !== undefined) Object.assign(config, repeatActionFrom(flags));
-  if (flags.maxSameError !== undefined) config.maxSameError = positiveInt('--max-same-error', flags.maxSameError);
+  if (flags.maxSameError !== undefined) config.maxSameError = brakeNumber('maxSameError', flags.maxSameError);
   if (flags.sameErrorMode !== undefined) config.sameErrorMode = oneOf<SameErrorMode>('--same-error-mode', flags.sameErrorMode, ['consecutive', 'total']);
-  if (flags.maxTokens !== undefined) config.maxTokens = positiveInt('--max-tokens', flags.maxTokens);
-  if (flags.maxBacktracks !== undefined) config.maxBacktracks = nonNegativeInt('--max-backtracks', flags.maxBacktracks);
+  if (flags.maxTokens !== undefined) config.maxTokens = brakeNumber('maxTokens', flags.maxTokens);
+  if (flags.maxBacktracks !== undefined) config.maxBacktracks = brakeNumber('maxBacktracks', flags.maxBacktracks);
   if (flags.budgetMode !== undefined) config.budgetMode = oneOf<BudgetMode>('--budget-mode', flags.budgetMode, ['check', 'predict']);
-  if (flags.maxOutputTokens !== undefined) config.maxOutputTokens = positiveInt('--max-output-tokens', flags.maxOutputTokens);
+  if (flags.maxOutputTokens !== undefined) config.maxOutputTokens = brakeNumber('maxOutputTokens', flags.maxOutputTokens);
   if (flags.contextWindow !== undefined) {
-    config.contextWindow = flags.contextWindow === 'model' ? 'model' : positiveInt('--context-window', flags.contextWindow);
+    config.contextWindow = flags.contextWindow === 'model' ? 'model' : brakeNumber('contextWindow', flags.contextWindow);
   }
   return config;
 }
@@ -132,8 +138,8 @@ function repeatActionFrom(flags: BrakeFlags): Partial<BrakeConfig> {
   }
   if (chosen === 'stop' && (parts.maxSkips !== undefined || parts.skipWarning !== undefined)) throw flagError('--repeat-action', flags.repeatAction!, "'skip' when max-skips or warning is given");
   const out: Partial<BrakeConfig> = { repeatAction: chosen };
-  if (parts.maxSkips !== undefined) out.maxSkips = nonNegativeInt('--repeat-action', parts.maxSkips);
-  if (parts.skipWarning !== undefined) out.skipWarningTokens = nonNegativeInt('--repeat-action', parts.skipWarning);
+  if (parts.maxSkips !== undefined) out.maxSkips = brakeNumber('maxSkips', parts.maxSkips);
+  if (parts.skipWarning !== undefined) out.skipWarningTokens = brakeNumber('skipWarningTokens', parts.skipWarning);
   return out;
 }
 

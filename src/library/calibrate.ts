@@ -5,7 +5,7 @@
  * catching stuck runs and false stops by it, on recorded runs false stops by outcome. Arguments checked
  * first, refusals naming `<calibrate options>`, never a flag.
  */
-import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { filledBrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import { optionPlace } from '../options/given.js';
 import { brakeIssues, validateOptions } from '../options/rules.js';
@@ -50,7 +50,7 @@ export function calibrate(traces: readonly Trace[], options: CalibrateOptions): 
   pricedTraces(ENTRY, traces, options);
   if (traces.length === 0) throw new UserError({ file: `<${ENTRY} arguments>`, field: 'traces', code: 'no_runs', message: 'is empty: no run to calibrate on', hint: 'generateTraces(scenario) makes runs with ground truth; readTraces(paths) reads recorded ones' });
   const configs = options.configurations.map((brakes, i): PopulationConfig => ({
-    brakes: brakeConfig(brakes),
+    brakes: filledBrakeConfig(brakes),
     strategy: options.strategy ?? { kind: 'full' },
     strategyPlace: optionPlace(ENTRY, 'strategy'),
     modelPlace: optionPlace(ENTRY, 'model'),

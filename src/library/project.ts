@@ -4,7 +4,7 @@
  * seeded simulated days and periods (population/project.ts, the engine the command runs). Arguments checked
  * first, refusals naming `<projectSpend options>`, never a flag.
  */
-import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { filledBrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import { maxOf } from '../metrics/extremes.js';
 import { optionPlace } from '../options/given.js';
@@ -76,7 +76,7 @@ export function projectSpend(traces: readonly Trace[], options: ProjectOptions):
   pricedTraces(ENTRY, traces, options);
   if (traces.length === 0) throw new UserError({ file: `<${ENTRY} arguments>`, field: 'traces', code: 'no_runs', message: 'is empty: no run to project from', hint: 'readTraces(paths) reads the runs of files, directories and globs' });
   const config: PopulationConfig = {
-    brakes: brakeConfig(options.brakes),
+    brakes: filledBrakeConfig(options.brakes),
     strategy: options.strategy ?? { kind: 'full' },
     strategyPlace: optionPlace(ENTRY, 'strategy'),
     modelPlace: optionPlace(ENTRY, 'model'),

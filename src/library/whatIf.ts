@@ -4,7 +4,7 @@
  * (replay/whatif.ts, the engine the command runs). Its arguments are checked first and every refusal names
  * `<whatIf options>` or `<whatIf arguments>`, never a flag.
  */
-import { brakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { filledBrakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { UserError } from '../errors.js';
 import { checkArguments } from '../options/arguments.js';
 import { brakeIssues, choiceIssue, isObject, validateOptions, type Issue } from '../options/rules.js';
@@ -68,10 +68,10 @@ function tryIssues(issue: Issue, tries: unknown): void {
 /** A tried setting as the engine takes it (what replay/whatif.ts WhatIfSetting says of the two kinds). */
 function engineSetting(tried: WhatIfTry, i: number): WhatIfSetting {
   const name = tried.name ?? `setting ${i + 1}`;
-  if (tried.brakes !== undefined) return { name, brakes: brakeConfig(tried.brakes) };
+  if (tried.brakes !== undefined) return { name, brakes: filledBrakeConfig(tried.brakes) };
   const onTop: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(tried.onTop!)) if (value !== undefined) onTop[key] = value;
-  return { name, brakes: brakeConfig(tried.onTop), onTop: onTop as Partial<BrakeConfig> };
+  return { name, brakes: filledBrakeConfig(tried.onTop), onTop: onTop as Partial<BrakeConfig> };
 }
 
 /**

@@ -3,10 +3,12 @@
  * TypeError (a `null` text, input, list or callback): each checked by one call at the entry point's top,
  * by the kinds of arguments.ts and the option rules of rules.ts, before anything reads them. Pure: no node:*.
  */
+import type { CurveOptions } from '../replay/curve.js';
 import type { GenerateOptions } from '../scenario/generate.js';
 import { arrayIssue, checkArguments, functionIssue, objectArgumentIssue, stringIssue } from './arguments.js';
+import { brakeSettingIssues } from './brakeSettings.js';
 import { requireScenario, requireTraces } from './given.js';
-import { isObject, type ListsEvery, objectIssue, priceTableIssue, validateOptions } from './rules.js';
+import { isObject, type Issue, latencyIssues, type ListsEvery, objectIssue, priceTableIssue, strategyIssues, unknownKeyIssues, validateOptions } from './rules.js';
 
 /** checkRuns, checkScenario: a CheckInput (loadCheckInputs gives them), the recorded runs, a price table and the options. */
 export function requireCheckArguments(entry: string, given: { input: unknown; traces: unknown; prices: unknown; options: unknown }): void {
@@ -31,18 +33,44 @@ export function requireCheckInputArguments(scenarioFiles: unknown, overrides: un
   });
 }
 
-/** compareCurves: the loop (its spec is checked as every curve's: constantSteps.ts), the strategies with their specs, a price table. */
+const CURVE_OPTION_KEYS = ['brakes', 'latency', 'modelPlace', 'strategyPlace'] as const;
+const CURVE_OPTIONS_LISTED: ListsEvery<CurveOptions, typeof CURVE_OPTION_KEYS> = true;
+void CURVE_OPTIONS_LISTED;
+
+/** A curve's options: known keys, brakes by their flags' rules (as `curve --max-steps …` takes them), a latency model. */
+function curveOptionIssues(issue: Issue, options: unknown): void {
+  if (!objectArgumentIssue(issue, options, { field: 'options', hint: '{ brakes, latency } or leave it out', optional: true })) return;
+  unknownKeyIssues(issue, 'options', options, CURVE_OPTION_KEYS, 'option');
+  if (options.brakes !== undefined) brakeSettingIssues(issue, options.brakes, { field: 'options.brakes' });
+  latencyIssues(issue, options.latency, 'options.latency');
+}
+
+/**
+ * curveRun, growthCurve: the strategy, a price table and the options, named as `entry`'s own arguments before
+ * the curve's run is replayed (else a replay's or a pricing's refusal would name replayTrace, resolveTracePricing).
+ */
+export function requireCurveRunArguments(entry: string, given: { strategy: unknown; prices: unknown; options?: unknown }): void {
+  checkArguments(entry, (issue) => {
+    strategyIssues(issue, given.strategy, 'strategy', true);
+    priceTableIssue(issue, 'prices', given.prices);
+    curveOptionIssues(issue, given.options);
+  });
+}
+
+/** compareCurves: the loop (its spec is checked as every curve's: constantSteps.ts), the strategies with their specs, a price table, the options. */
 export function requireCurveArguments(given: { strategies: unknown; prices: unknown; options: unknown }): void {
   checkArguments('compareCurves', (issue) => {
     const hint = "each { spec, strategy }: e.g. { spec: 'window:5', strategy: parseContextSpec('window:5') }";
     arrayIssue(issue, given.strategies, { field: 'strategies', hint, each: 'object' });
     if (Array.isArray(given.strategies)) {
       given.strategies.forEach((entry: Record<string, unknown>, k) => {
-        if (typeof entry?.spec !== 'string') stringIssue(issue, entry?.spec, { field: `strategies[${k}].spec`, hint });
+        if (!isObject(entry)) return;
+        if (typeof entry.spec !== 'string') stringIssue(issue, entry.spec, { field: `strategies[${k}].spec`, hint });
+        strategyIssues(issue, entry.strategy, `strategies[${k}].strategy`, true);
       });
     }
     priceTableIssue(issue, 'prices', given.prices);
-    objectArgumentIssue(issue, given.options, { field: 'options', hint: '{ brakes, latency } or leave it out', optional: true });
+    curveOptionIssues(issue, given.options);
   });
 }
 

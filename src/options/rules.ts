@@ -14,6 +14,8 @@ import { MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT } from '../io/limits.js';
 import { MAX_RUN_COST_TEXT } from '../money.js';
 import { TOKEN_PRICE_KEYS } from '../pricing/cost.js';
 import { isObject, OptionIssues, shown, type Issue } from './issues.js';
+import { BRAKE_NUMBERS } from '../brakes/rules.js';
+import { numberIssue } from './numberArguments.js';
 
 export { isObject, OptionIssues, shown, type Issue } from './issues.js';
 
@@ -81,9 +83,8 @@ export function objectIssue(issue: Issue, field: string, value: unknown, hint: s
 /** `true` when `Keys` lists every key of `T` (a list of known keys the compiler holds complete), else the keys it lacks. */
 export type ListsEvery<T, Keys extends readonly PropertyKey[]> = [Exclude<keyof T, Keys[number]>] extends [never] ? true : Exclude<keyof T, Keys[number]>;
 
-/** Counts given as limits (whole, ≥ 1). */
+/** Counts given as limits (whole, ≥ 1), and counts where 0 means none allowed: each by its flag's rule (brakes/rules.ts BRAKE_NUMBERS). */
 const COUNTS = ['maxSteps', 'maxRepeat', 'maxSameError', 'maxTokens', 'maxOutputTokens'] as const;
-/** Counts where 0 means none allowed. */
 const COUNTS_FROM_ZERO = ['maxBacktracks', 'maxSkips', 'skipWarningTokens'] as const;
 const MODES = { budgetMode: ['check', 'predict'], repeatMode: ['total', 'consecutive', 'cycle'], sameErrorMode: ['consecutive', 'total'], repeatAction: ['stop', 'skip'] } as const;
 /** Every brake setting (BrakeConfig's keys: the compiler holds the list complete). */
@@ -102,14 +103,13 @@ const BRAKE_ALIASES: Record<string, string> = {
 export function brakeIssues(issue: Issue, brakes: unknown, field = 'brakes'): void {
   if (!objectIssue(issue, field, brakes, 'brake settings, e.g. { maxSteps: 12 } or REFERENCE_PRESET')) return;
   unknownKeyIssues(issue, field, brakes, BRAKE_KEYS, 'brake setting', BRAKE_ALIASES);
-  for (const key of COUNTS) countIssue(issue, `${field}.${key}`, brakes[key]);
-  for (const key of COUNTS_FROM_ZERO) countFromZeroIssue(issue, `${field}.${key}`, brakes[key]);
+  for (const key of [...COUNTS, ...COUNTS_FROM_ZERO]) numberIssue(issue, brakes[key], { field: `${field}.${key}`, hint: NO_LIMIT, number: BRAKE_NUMBERS[key].rule, optional: true });
   picoIssue(issue, `${field}.maxCostPico`, brakes.maxCostPico);
   const timeout = brakes.timeoutMs;
   if (timeout !== undefined && !(Number.isFinite(timeout) && (timeout as number) >= 0)) issue(`${field}.timeoutMs`, 'invalid_number', `${shown(timeout)} is not a number of milliseconds, 0 or more`, NO_LIMIT);
   // A clock holds whole milliseconds exactly up to 2^53 − 1 (as --timeout and a recording's timeoutMs take it).
   else if (typeof timeout === 'number' && timeout > Number.MAX_SAFE_INTEGER) issue(`${field}.timeoutMs`, 'too_large', `${shown(timeout)} ms is more than 2^53 − 1 ms, the most a run's clock holds exactly`, NO_LIMIT);
-  if (brakes.contextWindow !== 'model') countIssue(issue, `${field}.contextWindow`, brakes.contextWindow, "a token count, or 'model'");
+  if (brakes.contextWindow !== 'model') numberIssue(issue, brakes.contextWindow, { field: `${field}.contextWindow`, hint: "a token count, or 'model'", number: BRAKE_NUMBERS.contextWindow.rule, optional: true });
   for (const [key, allowed] of Object.entries(MODES)) {
     choiceIssue(issue, `${field}.${key}`, brakes[key], allowed, `leave it out for ${(NO_BRAKES as unknown as Record<string, string>)[key] ?? 'stop'}`);
   }

@@ -26,7 +26,7 @@ import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { replayTrace, type ReplayOptions, type RunResult } from '../replay/replay.js';
 import { tracePricing } from '../replay/tracePricing.js';
 import type { Scenario } from '../scenario/load.js';
-import { prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario } from '../scenario/run.js';
+import { playSynthetic, prepareScenario, runSynthetic, unbrakedSending, type PreparedScenario } from '../scenario/run.js';
 import type { GroundTruth } from '../synthetic/agent.js';
 import type { SubagentLimits } from '../tree/engine.js';
 import type { Trace } from '../trace/types.js';
@@ -292,7 +292,8 @@ export function recordedBaseline(trace: Trace, options: Omit<ReplayOptions, 'bra
 export function syntheticBaselineRunner(prepared: PreparedScenario): (run: number) => BaselineFigures {
   const unbraked = { ...prepared, brakes: unbrakedSending(prepared.brakes), keepSteps: false };
   return (run) => {
-    const { result, truth } = runSynthetic(unbraked, run);
-    return { stopReason: result.stopReason, steps: result.steps, costPico: result.costPico, truth };
+    // Played without its report's run (runSynthetic's): a baseline reads its stop, steps, cost and ground truth.
+    const { outcome, truth } = playSynthetic(unbraked, run);
+    return { stopReason: outcome.stop.reason, steps: outcome.steps, costPico: outcome.costPico, truth };
   };
 }

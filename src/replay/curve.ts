@@ -9,7 +9,7 @@ import { replayTrace } from './replay.js';
 import { tracePricing } from './tracePricing.js';
 import { argumentPlace, type NamedPlace } from '../options/given.js';
 import { maxOf } from '../metrics/extremes.js';
-import { requireCurveArguments } from '../options/entryArguments.js';
+import { requireCurveArguments, requireCurveRunArguments } from '../options/entryArguments.js';
 
 export interface CurveRow {
   step: number;
@@ -51,10 +51,12 @@ export interface CurveOptions {
 
 /**
  * Per-step growth of a constant-step loop, run through the same loop, context and brake code as a
- * replay (no brakes unless given).
+ * replay (no brakes unless given). Its arguments are named as its own (`<curveRun arguments>` field 'strategy').
  */
 export function curveRun(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable, options: CurveOptions = {}): CurveRun {
   const trace = constantStepsTrace(spec, 'curveRun');
+  // Named as curveRun's own arguments, not as the replay's or the pricing's they are handed to.
+  requireCurveRunArguments('curveRun', { strategy, prices, options });
   const pricing = tracePricing(trace, { prices, model: spec.model, modelPlace: options.modelPlace ?? argumentPlace('curveRun', 'spec.model') });
   const result = replayTrace(trace, {
     brakes: options.brakes ?? NO_BRAKES,
@@ -117,5 +119,6 @@ export function compareCurves(spec: ConstantStepsSpec, strategies: readonly { sp
 /** Per-step growth of a constant-step loop without brakes. */
 export function growthCurve(spec: ConstantStepsSpec, strategy: ContextStrategy, prices: PriceTable): CurveRow[] {
   requireConstantStepsSpec('growthCurve', spec);
+  requireCurveRunArguments('growthCurve', { strategy, prices });
   return curveRun(spec, strategy, prices, { modelPlace: argumentPlace('growthCurve', 'spec.model'), strategyPlace: argumentPlace('growthCurve', 'strategy') }).rows;
 }

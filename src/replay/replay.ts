@@ -5,7 +5,7 @@
  * call by call. Money stays in integer picodollars until a report is rendered.
  */
 import type { GroundTruth } from '../synthetic/agent.js';
-import { brakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { filledBrakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { StopReason } from '../brakes/stopReasons.js';
 import { type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import type { CompileScratch } from '../fast/compile.js';
@@ -224,7 +224,7 @@ export function replayTrace(trace: Trace, input: ReplayInput): RunResult {
   // What is kept of a run replayed (its compiled form, its check) stays its own: frozen, unless the caller keeps nothing (scratch).
   if (input.scratch === undefined && handedOverCompiled(trace) === undefined) freezeTrace(trace);
   // A complaint names this entry point's options unless the caller says where they were written (the CLI: its flags).
-  const options: ReplayOptions = { ...input, brakes: brakeConfig(input.brakes), strategyPlace: input.strategyPlace ?? optionPlace('replayTrace', 'strategy') };
+  const options: ReplayOptions = { ...input, brakes: filledBrakeConfig(input.brakes), strategyPlace: input.strategyPlace ?? optionPlace('replayTrace', 'strategy') };
   const pricing = options.pricing ?? tracePricing(trace, { ...options, modelPlace: optionPlace('replayTrace', 'model') });
   const cache = options.strategy.cache ?? defaultCacheMode(trace);
   const outcome = ownWords(input, () => inRunContext(trace, () => replayOutcome(trace, options, pricing, cache)));

@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import type { InputIssue } from '../errors.js';
 import { limitOf, limitWords, numberFault } from '../flags/numberFlags.js';
 import { CACHE_MODES, isObject, priceTableIssue, shown, validateOptions, type Issue, type ListsEvery } from '../options/rules.js';
+import { SCENARIO_SCHEMA } from '../scenario/schema.js';
 import type { ServeOptions } from './server.js';
 
 /** The options a `serve` flag sets, and the library's own maxBodyBytes: one rule each. */
@@ -98,12 +99,27 @@ const SERVE_KEYS = ['sources', 'prices', ...RULED, 'nowMs'] as const;
 const SERVE_KEYS_COMPLETE: ListsEvery<ServeOptions, typeof SERVE_KEYS> = true;
 void SERVE_KEYS_COMPLETE;
 
+/** The two ways of giving what the server answers from, written out as the caller writes them. */
+const SOURCES_WRITTEN = '{ traces: await loadTraceFile(path) } or { scenario: { scenario: loadScenarioFile(path) } }';
+/** sources.scenario written out: the scenario inside (loadScenarioFile returns it, no promise), a seed or strategy beside it. */
+const SCENARIO_SOURCE_WRITTEN = 'sources: { scenario: { scenario: loadScenarioFile(path) } }; its seed and strategy, if given, beside it: { scenario, settings: scenarioSettings(scenario, { seed: 7 }) }';
+
+/**
+ * sources.scenario that is not `{ scenario, settings? }`: a loaded scenario given as it is (`{ scenario: loaded }`, the
+ * shape the scenario file's own first key suggests) is told to be wrapped, anything else what to write. Not taken
+ * as it is: settings (seed, strategy) go beside the scenario, and one shape is what every reader of the sources reads.
+ */
+function scenarioSourceIssue(scenario: unknown, issue: Issue): void {
+  if (isObject(scenario) && scenario['scenario'] === SCENARIO_SCHEMA) return issue('sources.scenario', 'invalid_value', 'is a loaded scenario given as it is, not { scenario, settings? }', `wrap it: ${SCENARIO_SOURCE_WRITTEN}`);
+  issue('sources.scenario', 'invalid_value', `${isObject(scenario) ? '' : `${shown(scenario)} `}is not { scenario, settings? }`, `give ${SCENARIO_SOURCE_WRITTEN}`);
+}
+
 /** What the server answers from: traces (loaded) or one scenario, not both, not neither. */
 function sourceIssues(options: Partial<ServeOptions>, issue: Issue): void {
   const sources: unknown = options.sources;
-  if (!isObject(sources)) return issue('sources', 'missing_field', sources === undefined ? 'is missing' : `${shown(sources)} is not an object`, 'what to answer from: { traces } (loadTraceFile) or { scenario: { scenario } } (loadScenarioFile)');
+  if (!isObject(sources)) return issue('sources', 'missing_field', sources === undefined ? 'is missing' : `${shown(sources)} is not an object`, `what to answer from: ${SOURCES_WRITTEN}`);
   const { traces, scenario } = sources;
-  if (traces === undefined && scenario === undefined) return issue('sources', 'missing_field', 'has neither traces nor a scenario', 'give { traces } (loadTraceFile) or { scenario: { scenario } } (loadScenarioFile)');
+  if (traces === undefined && scenario === undefined) return issue('sources', 'missing_field', 'has neither traces nor a scenario', `give ${SOURCES_WRITTEN}`);
   if (traces !== undefined && scenario !== undefined) issue('sources', 'invalid_value', 'has both traces and a scenario', 'serve answers from recorded traces or from one scenario: start one server for each');
   if (traces !== undefined) {
     if (!Array.isArray(traces) || traces.length === 0) issue('sources.traces', 'invalid_value', `${Array.isArray(traces) ? 'is empty' : `${shown(traces)} is not an array`}`, 'the traces to answer from, loaded: await loadTraceFile(path)');
@@ -111,7 +127,7 @@ function sourceIssues(options: Partial<ServeOptions>, issue: Issue): void {
       if (!isObject(trace) || !isObject(trace['header']) || !Array.isArray(trace['calls'])) issue(`sources.traces[${i}]`, 'invalid_value', 'is not a trace (no header and calls)', 'load it: await loadTraceFile(path)');
     });
   }
-  if (scenario !== undefined && !(isObject(scenario) && isObject(scenario['scenario']))) issue('sources.scenario', 'invalid_value', 'is not { scenario, settings? }', 'give { scenario: loadScenarioFile(path) }');
+  if (scenario !== undefined && !(isObject(scenario) && isObject(scenario['scenario']))) scenarioSourceIssue(scenario, issue);
   if (scenario !== undefined && options.cache !== undefined) issue('cache', 'invalid_value', 'applies to recorded traces only', "a scenario's cache is its strategy's: sources.scenario.settings.strategy.cache");
 }
 

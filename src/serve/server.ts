@@ -26,6 +26,7 @@ import type { SessionSummary } from './sessionSummary.js';
 import { purposeOf } from './purpose.js';
 import { decodedSessionId, headerValueOf, refuseOtherSourceHeader } from './headers.js';
 import { checkServeOptions } from './options.js';
+import { listenProblem } from './listenProblem.js';
 
 export interface ServeOptions {
   sources: ServeSources;
@@ -85,9 +86,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   server.on('clientError', (_error, socket) => socket.destroy());
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    // An address it cannot listen on (a port in use, a host not this machine's) is the user's: a UserError in words, serve's own (listenProblem.ts).
+    const refused = (error: unknown) => reject(listenProblem(error, { host, port: options.port ?? 0 }) ?? error);
+    server.once('error', refused);
     server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
+      server.off('error', refused);
       resolve();
     });
   });
@@ -222,9 +225,10 @@ function sendError(res: ServerResponse, error: ApiError): void {
     res.destroy();
     return;
   }
-  // OpenAI's SDKs retry 409s and 5xx unless told not to: only a recorded provider failure the recorded run
-  // went on from is worth a retry (it is answered as the provider answered, and the next call of the trace is what the retry got).
-  if (!worthRetrying(error)) res.setHeader('x-should-retry', 'false');
+  // OpenAI's SDKs (and the real loop's adapter) obey `x-should-retry`, else retry 408, 409, 429 and 5xx: only a recorded
+  // provider failure the recorded run went on from is worth a retry, whatever its status (a 400 too: its recorded client
+  // asked again, and the next call of the trace is what it got); none of serve's own errors is.
+  res.setHeader('x-should-retry', worthRetrying(error) ? 'true' : 'false');
   sendJson(res, error.status, error.body());
 }
 

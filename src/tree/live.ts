@@ -14,7 +14,7 @@
  * stops and that error.
  */
 import { Interner } from '../brakes/fingerprint.js';
-import { brakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { filledBrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { LoopSession } from '../loop/session.js';
@@ -85,7 +85,7 @@ export function runAgentTree(root: LiveAgent, options: LiveTreeOptions): TreeRes
   requireLiveAgent('runAgentTree', root);
   validateLiveTreeOptions(options);
   requireAgentPricing(root, { field: 'root.pricing' });
-  const budget = new TreeBudget(brakeConfig(options.brakes), options.subagentLimits ?? options.subagent);
+  const budget = new TreeBudget(filledBrakeConfig(options.brakes), options.subagentLimits ?? options.subagent);
   const run: TreeRun = { options, budget, interner: new Interner(), started: [], stopped: [], ids: new Set() };
   runAgent(run, { agent: root });
   return treeResult(run, root);

@@ -7,7 +7,7 @@
  * Pricing is resolved per run as `replayTrace` resolves it (its model, or `model`; dated prices as of its
  * recordedAt), and the cache mode is the strategy's, else the run's default.
  */
-import { brakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { filledBrakeConfig, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import type { ContextStrategy, StrategyPlace } from '../context/strategy.js';
 import { UserError } from '../errors.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -89,7 +89,7 @@ function replayerOf(given: SessionTree, options: Omit<TreeReplayOptions, 'brakes
   const subagentLimits = options.subagentLimits ?? options.subagent;
   const runBrakesOf = own.runBrakesOf === undefined ? undefined : perRun(own.runBrakesOf);
   return (settings) => {
-    const brakes = brakeConfig(settings);
+    const brakes = filledBrakeConfig(settings);
     // A summary trigger no summary call could be answered at is refused before any run, as in a replay of one run.
     for (const run of tree.agents.flatMap((agent) => agent.runs)) {
       if (ranUnder(run) !== undefined) continue; // (its loop made its summary calls: none is refused before the run, as in a replay of it alone)

@@ -68,6 +68,6 @@ describe('brake settings as the CLI gives them', () => {
     );
     expect(brakeConfig()).toEqual(NO_BRAKES);
     expect(brakeConfig({ repeatMode: undefined, maxRepeat: 3 })).toEqual({ ...NO_BRAKES, maxRepeat: 3 });
-    expect(brakeConfig({ repeatMode: 'cycle' }).repeatMode).toBe('cycle');
+    expect(brakeConfig({ maxRepeat: 2, repeatMode: 'cycle' }).repeatMode).toBe('cycle');
   });
 });

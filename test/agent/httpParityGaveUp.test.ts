@@ -123,12 +123,12 @@ describe('a recording whose model gave up, over HTTP (loopcost serve → OpenAI 
     expect(http).toEqual(replay);
     expect([http.stopReason, http.stopDetail, http.steps, http.calls]).toEqual(['trace_end', 'model call failed: 500 busy; gave up after 1 retries', 3, 3]);
     expect(requests()).toBe(3);
-    // The same over serveClient (the parity harness's client): the retried failure answered without the mark.
+    // The same over serveClient (the parity harness's client): the retried failure answered `x-should-retry: true`, without the mark.
     const { client: plain } = serveClient(server, { session: 'retried-plain', traceIndex: 0 });
     await plain.chat.completions.create({ model: pricing.model, messages: [{ role: 'user', content: 'g' }] });
     const retried = await plain.chat.completions.create({ model: pricing.model, messages: [{ role: 'user', content: 'g' }] }).catch((error: unknown) => error);
     expect(retried).toBeInstanceOf(OpenAI.APIError);
-    expect((retried as InstanceType<typeof OpenAI.APIError>).headers?.get('x-should-retry')).toBeNull();
+    expect((retried as InstanceType<typeof OpenAI.APIError>).headers?.get('x-should-retry')).toBe('true');
     expect(((retried as InstanceType<typeof OpenAI.APIError>).error as { loopcost?: { gaveUp?: unknown } }).loopcost?.gaveUp).toBeUndefined();
     const gaveUp = (await plain.chat.completions.create({ model: pricing.model, messages: [{ role: 'user', content: 'g' }] }).catch((error: unknown) => error)) as InstanceType<typeof OpenAI.APIError>;
     expect(gaveUp.headers?.get('x-should-retry')).toBe('false');

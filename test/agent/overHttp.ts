@@ -38,8 +38,9 @@ export async function runOverHttp(server: RunningServer, traces: readonly Trace[
         if (!(error instanceof ModelCallError)) throw error;
         const { record } = last();
         clock.advance(record.latencyMs ?? 0);
-        // Retried as often as the trace failed (a recorded 400 too); billed as the adapter read it; a failed summary call stays one (no step).
-        throw new ModelCallError(error.message, { ...error.options, retryable: true, ...(record.compaction ? { compaction: true } : {}) });
+        // Retried as the adapter reads it (serve's `x-should-retry: true` on a recorded failure the run went on past, a 400 too;
+        // TRACE_RETRY retries as often as the trace failed); billed as the adapter read it; a failed summary call stays one (no step).
+        throw record.compaction ? new ModelCallError(error.message, { ...error.options, compaction: true }) : error;
       }
       const { record } = last();
       clock.advance(record.latencyMs ?? 0);

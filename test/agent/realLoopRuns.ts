@@ -11,17 +11,22 @@ import type { WindowRefusal } from '../../src/loop/types.js';
 import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { brakesArb } from '../core/arbitraries.js';
+import { MODE_BRAKES } from '../../src/flags/modeBrakes.js';
 import { haltTool } from './recordedRuns.js';
 
 const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 
-/** The brakes runAgentLoop accepts (agent/validate.ts), the edges of the recorded ones included. */
+/**
+ * The brakes runAgentLoop accepts (agent/validate.ts), the edges of the recorded ones included: as its flags
+ * take them (brakes/rules.ts), a budget of a picodollar and a timeout of Number.MIN_VALUE at the least, and
+ * a mode other than its default only beside its brake (else its default).
+ */
 export const libraryBrakesArb: fc.Arbitrary<BrakeConfig> = fc
   .record({
     base: brakesArb,
     maxSteps: opt(fc.oneof(fc.integer({ min: 1, max: 12 }), fc.constant(Number.MAX_SAFE_INTEGER))),
-    maxCostPico: opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2_000_000_000 }), fc.constant(Number.MAX_SAFE_INTEGER))),
-    timeoutMs: opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 20_000 }), fc.double({ min: 0, max: 5000, noNaN: true }), fc.constant(Number.MIN_VALUE), fc.constant(Number.MAX_SAFE_INTEGER))),
+    maxCostPico: opt(fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 2_000_000_000 }), fc.constant(Number.MAX_SAFE_INTEGER))),
+    timeoutMs: opt(fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 20_000 }), fc.double({ min: 0, max: 5000, noNaN: true, minExcluded: true }), fc.constant(Number.MIN_VALUE), fc.constant(Number.MAX_SAFE_INTEGER))),
     skip: opt(fc.record({ maxSkips: opt(fc.integer({ min: 0, max: 3 })), skipWarningTokens: opt(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 200 }))) })),
   })
   .map(({ base, maxSteps, maxCostPico, timeoutMs, skip }) => {
@@ -30,11 +35,13 @@ export const libraryBrakesArb: fc.Arbitrary<BrakeConfig> = fc
     if (maxSteps !== undefined) brakes.maxSteps = maxSteps;
     if (maxCostPico !== undefined) brakes.maxCostPico = maxCostPico;
     if (timeoutMs !== undefined) brakes.timeoutMs = timeoutMs;
-    if (skip !== undefined) {
+    if (skip !== undefined && brakes.maxRepeat !== undefined) {
       brakes.repeatAction = 'skip';
       if (skip.maxSkips !== undefined) brakes.maxSkips = skip.maxSkips;
       if (skip.skipWarningTokens !== undefined) brakes.skipWarningTokens = skip.skipWarningTokens;
     }
+    const modes = brakes as unknown as Record<string, unknown>;
+    for (const { mode, brake, unset } of MODE_BRAKES) if (brakes[brake] === undefined && modes[mode] !== undefined) modes[mode] = unset;
     return brakes;
   });
 

@@ -143,6 +143,6 @@ describe('a recording the real loop writes is always readable', () => {
 
   it('a step cap past 2^53 − 1, which no recording holds, is refused before the run as the CLI refuses it', () => {
     const issues = agentOptionIssues({ model: { name: pricings[0]!.model, call: async () => ({ text: null, toolCalls: [], usage: { outputTokens: 0 } }) }, tools: [], brakes: { ...NO_BRAKES, maxSteps: 2 ** 60 }, context: { system: 's', goal: 'g' }, pricing: pricings[0]! });
-    expect(issues.map((issue) => [issue.field, issue.code])).toEqual([['brakes.maxSteps', 'invalid_number']]);
+    expect(issues.map((issue) => [issue.field, issue.code])).toEqual([['brakes.maxSteps', 'too_large']]);
   });
 });

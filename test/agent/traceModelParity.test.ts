@@ -143,7 +143,7 @@ describe('real loop driven by its own recording (traceModel) = replay of the rec
     const largePromptTurnArb = loopingTurnArb.map((turn) => ({ ...turn, inputTokens: turn.inputTokens === undefined ? undefined : 2000 + turn.inputTokens }));
     const settingArb = fc.constantFrom<AgentCacheWrites | undefined>('five-minutes', 'five-minutes', 'none', 'may-last-an-hour', undefined);
     await fc.assert(
-      fc.asyncProperty(fc.array(largePromptTurnArb, { maxLength: 12 }), fc.oneof(libraryBrakesArb, fc.constant(NO_BRAKES)), fc.integer({ min: 0, max: 40_000_000_000 }), fc.integer({ min: 1, max: 300 }), settingArb, async (turns, brakes, maxCostPico, maxOutputTokens, cacheWrites) => {
+      fc.asyncProperty(fc.array(largePromptTurnArb, { maxLength: 12 }), fc.oneof(libraryBrakesArb, fc.constant(NO_BRAKES)), fc.integer({ min: 1, max: 40_000_000_000 }), fc.integer({ min: 1, max: 300 }), settingArb, async (turns, brakes, maxCostPico, maxOutputTokens, cacheWrites) => {
         // A small max_tokens: the prompt's price, where the write lifetimes differ, weighs in the bound.
         const predict: BrakeConfig = { ...brakes, budgetMode: 'predict', maxCostPico, maxOutputTokens };
         const options = { ...loopingRunOptions(turns, predict, hourly, new VirtualClock()), ...(cacheWrites === undefined ? {} : { cacheWrites }) };

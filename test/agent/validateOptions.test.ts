@@ -125,7 +125,7 @@ describe('runAgentLoop option validation', () => {
     const model = new ScriptedModel([answer('done')]);
     const run = await runAgentLoop(
       options(model, {
-        brakes: { maxBacktracks: 0, repeatAction: 'skip', maxSkips: 0, skipWarningTokens: 0, timeoutMs: 1500.5, maxCostPico: 0, contextWindow: 'model' },
+        brakes: { maxBacktracks: 0, maxRepeat: 3, repeatAction: 'skip', maxSkips: 0, skipWarningTokens: 0, timeoutMs: 1500.5, maxCostPico: 1, budgetMode: 'predict', contextWindow: 'model' },
         retry: { maxRetries: Infinity },
         context: { system: 's', goal: 'g', systemTokens: 0, goalTokens: 7, countTokens: (text) => text.length, strategy: { kind: 'full', toolResultCap: 0, cache: 'recorded' } },
       }),

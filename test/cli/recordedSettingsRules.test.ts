@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { brakeConfig } from '../../src/brakes/config.js';
+// The recorder's whole domain: brakes as held, a budget of 0 and a mode alone too (brakeConfig refuses those as the flags do).
+import { filledBrakeConfig } from '../../src/brakes/config.js';
 import { UserError } from '../../src/errors.js';
 import { parseNativeTraces } from '../../src/trace/parseNative.js';
 import { recordedSettingsOf, recordedSettingsViolations } from '../../src/trace/recordedSettings.js';
@@ -70,7 +71,7 @@ describe('recordedSettings by the flags’ rules', () => {
           budgetMode: some(fc.constantFrom('check', 'predict') as fc.Arbitrary<'check' | 'predict'>),
         }),
         (settings) => {
-          expect(recordedSettingsViolations(recordedSettingsOf(brakeConfig(settings)))).toEqual([]);
+          expect(recordedSettingsViolations(recordedSettingsOf(filledBrakeConfig(settings)))).toEqual([]);
         },
       ),
       { numRuns: 300, seed: 19 },
@@ -78,7 +79,7 @@ describe('recordedSettings by the flags’ rules', () => {
   });
 
   it('a mode set alone is left out of the recording (it changed nothing); one beside its brake is kept', () => {
-    expect(recordedSettingsOf(brakeConfig({ repeatMode: 'cycle', budgetMode: 'predict' }))).toEqual({ sameErrorMode: 'consecutive' });
-    expect(recordedSettingsOf(brakeConfig({ maxRepeat: 2, repeatMode: 'cycle' }))).toMatchObject({ maxRepeat: 2, repeatMode: 'cycle' });
+    expect(recordedSettingsOf(filledBrakeConfig({ repeatMode: 'cycle', budgetMode: 'predict' }))).toEqual({ sameErrorMode: 'consecutive' });
+    expect(recordedSettingsOf(filledBrakeConfig({ maxRepeat: 2, repeatMode: 'cycle' }))).toMatchObject({ maxRepeat: 2, repeatMode: 'cycle' });
   });
 });

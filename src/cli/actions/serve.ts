@@ -27,7 +27,9 @@ import { missingTranscriptsOf, warnMissingTranscripts } from './missingTranscrip
 import { counted } from '../../plural.js';
 import { warningLines } from '../../report/warnings.js';
 import { fittedProfileWarnings, TRACES_ELSEWHERE, unreadTracesWarnings } from './scenarioWarnings.js';
-import { checkListenHost, listenProblem } from './serveListen.js';
+import { checkListenHost, SERVE_FLAGS_PLACE } from './serveListen.js';
+import { servePricingBrakeRefusal } from './serveBrakeFlags.js';
+import { ListenProblem } from '../../serve/listenProblem.js';
 import { serveCheckText, type ServeCheck } from '../../report/serveCheck.js';
 import { DEFAULT_TABLE_WIDTH } from '../../report/table.js';
 import { runsCache } from '../../report/runsTook.js';
@@ -151,6 +153,8 @@ function stopSignal(): Promise<string> {
 }
 
 export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO): Promise<number> {
+  const refused = servePricingBrakeRefusal(flags);
+  if (refused) throw refused;
   const { host, port, cache, maxSessions, sessionIdleSeconds } = flagOptions(flags);
   checkReadFlags(flags);
   const sources = await sourcesOf(inputs, flags, io);
@@ -167,7 +171,7 @@ export async function serveAction(inputs: string[], flags: ServeFlags, io: CliIO
   try {
     server = await startServer({ sources, prices, host, port, ...(cache === undefined || !sources.traces ? {} : { cache }), ...(maxSessions === undefined ? {} : { maxSessions }), ...(sessionIdleSeconds === undefined ? {} : { sessionIdleSeconds }) });
   } catch (error) {
-    throw listenProblem(error, { host, port }) ?? error;
+    throw error instanceof ListenProblem ? error.namedAt(SERVE_FLAGS_PLACE) : error; // (startServer's words, naming the flags)
   }
   warnFittedProfile(sources, prices, io);
   // Listened for once listening (a failed start leaves no handler behind): the first SIGINT, SIGTERM or SIGHUP stops the server, a second one the process.

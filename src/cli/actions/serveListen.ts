@@ -10,34 +10,10 @@
 import { lookup } from 'node:dns/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
-import { UserError } from '../../errors.js';
-import { errorCode, knownErrorWords } from '../../io/fileErrorWords.js';
+import { listenProblem, type ListenPlace } from '../../serve/listenProblem.js';
 
-/**
- * The flag to change, and what to do, for each error of listening said to the user (its words: io/fileErrorWords.ts,
- * but EINVAL's, which on a file means something else).
- */
-const LISTEN_ERRORS: Readonly<Record<string, { field: '--port' | '--host'; hint: string; words?: string }>> = {
-  EADDRINUSE: { field: '--port', hint: 'choose another --port, or 0 for any free one' },
-  EACCES: { field: '--port', hint: 'a port below 1024 needs the rights of root: choose another --port, or 0 for any free one' },
-  EADDRNOTAVAIL: { field: '--host', hint: 'give an address of this machine: 127.0.0.1 (this machine only), or 0.0.0.0 (every interface)' },
-  ENOTFOUND: { field: '--host', hint: 'check the name, or give an address: 127.0.0.1, or 0.0.0.0' },
-  EAI_AGAIN: { field: '--host', hint: 'check the name, or give an address: 127.0.0.1, or 0.0.0.0' },
-  EINVAL: {
-    field: '--host',
-    words: 'the system takes no connections on that address as written (a link-local IPv6 address, fe80::…, needs its interface after a %: fe80::1%eth0; a multicast address takes none)',
-    hint: 'give an address of this machine: 127.0.0.1 (this machine only), or 0.0.0.0 (every interface)',
-  },
-};
-
-/** `cannot listen on H:P: the address is in use …`, naming the flag; undefined for an error that is not the user's. */
-export function listenProblem(error: unknown, at: { host: string; port: number }): UserError | undefined {
-  const code = errorCode(error);
-  const known = code === undefined ? undefined : LISTEN_ERRORS[code];
-  const words = known?.words ?? knownErrorWords(error);
-  if (known === undefined || words === undefined) return undefined;
-  return new UserError({ file: '<command line>', field: known.field, code: 'bad_value', message: `cannot listen on ${at.host}:${at.port}: ${words}`, hint: known.hint });
-}
+/** Where serve takes the address from: its flags (startServer names its options: serve/listenProblem.ts, the one message). */
+export const SERVE_FLAGS_PLACE: ListenPlace = { file: '<command line>', host: '--host', port: '--port' };
 
 /** An IPv4 address as a 32-bit number. */
 function ipv4Number(address: string): number {
@@ -82,7 +58,7 @@ const SYSTEM: ListenProbe = {
 };
 
 /**
- * Refuses, as the real start would (listenProblem, the same words), a host that cannot be looked up or whose
+ * Refuses, as the real start would (serve/listenProblem.ts, the same words), a host that cannot be looked up or whose
  * address is not this machine's; nothing listens. An error of the lookup that is not the user's is thrown as it is.
  */
 export async function checkListenHost(at: { host: string; port: number }, probe: ListenProbe = SYSTEM): Promise<void> {
@@ -90,8 +66,8 @@ export async function checkListenHost(at: { host: string; port: number }, probe:
   try {
     address = await probe.lookup(at.host);
   } catch (error) {
-    throw listenProblem(error, at) ?? error;
+    throw listenProblem(error, at, SERVE_FLAGS_PLACE) ?? error;
   }
   const code = refusedAsWritten(address) ? 'EINVAL' : isOwnAddress(address, probe.interfaces()) ? undefined : 'EADDRNOTAVAIL';
-  if (code !== undefined) throw listenProblem(Object.assign(new Error(`cannot listen on ${address}`), { code }), at)!;
+  if (code !== undefined) throw listenProblem(Object.assign(new Error(`cannot listen on ${address}`), { code }), at, SERVE_FLAGS_PLACE)!;
 }

@@ -1,6 +1,7 @@
 import type { CommandModule } from '../command.js';
 import type { ServeFlags } from '../actions/serve.js';
 import { addInputOptions, addPriceOptions, option } from '../options.js';
+import { BRAKE_KEYS } from '../../flags/brakeKeys.js';
 
 const serve: CommandModule = {
   name: 'serve',
@@ -17,6 +18,8 @@ const serve: CommandModule = {
       .addOption(option(command, '--session-idle-seconds <s>', 'retire a session in progress after this many seconds without a request (a run its own brakes stopped), keeping its totals; a later request to it gets a 409', 'never (end one with POST /loopcost/sessions/<id>/end)'))
       .addOption(option(command, '--seed <n>', 'seed of the synthetic runs (scenario input)', "the file's seed, else 1"))
       .addOption(option(command, '--check', 'read and check the inputs, prices and flags, say what would be served, and exit without listening', 'serve until Ctrl-C'));
+    // Replay's brake flags and --model, refused by the action (serveBrakeFlags.ts): serve applies no brakes and no repricing, and says what does.
+    for (const name of [...Object.keys(BRAKE_KEYS), 'model']) command.addOption(option(command, `--${name} [value]`, 'refused: serve applies no brakes and no repricing', 'refused').hideHelp());
     addInputOptions(addPriceOptions(command)).action(async (inputs: string[], opts: ServeFlags) => {
       const { serveAction } = await import('../actions/serve.js');
       setExitCode(await serveAction(inputs, opts, io));
