@@ -17,6 +17,7 @@ export function canonicalJson(value: unknown): string {
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   if (!inOrder(keys)) keys.sort();
+  else if (flatPlainObject(record, keys)) return JSON.stringify(record);
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
@@ -30,6 +31,21 @@ export function canonicalJson(value: unknown): string {
 
 function inOrder(keys: string[]): boolean {
   for (let i = 1; i < keys.length; i++) if (!(keys[i - 1]! < keys[i]!)) return false;
+  return true;
+}
+
+/**
+ * An object JSON.stringify writes exactly as canonicalJson does once its `keys` are in order: a plain object
+ * (Object.prototype, no toJSON) whose values are all strings, numbers, booleans or null — the usual tool
+ * arguments, written in one call as one flat string (the brakes intern it: a string built piece by piece costs
+ * more to hash than to write).
+ */
+function flatPlainObject(record: Record<string, unknown>, keys: string[]): boolean {
+  if (Object.getPrototypeOf(record) !== Object.prototype || typeof record.toJSON === 'function') return false;
+  for (let i = 0; i < keys.length; i++) {
+    const item = record[keys[i]!];
+    if (item !== null && typeof item !== 'string' && typeof item !== 'number' && typeof item !== 'boolean') return false;
+  }
   return true;
 }
 

@@ -30,6 +30,7 @@ import { CompiledField, type CompiledTrace } from './layout.js';
 import { Run, type RunState } from './runState.js';
 import { At, RecordedStretch } from './recordedStretch.js';
 import { RecordedAt, recordedSumsFor, type RecordedSums } from './recordedSums.js';
+import { compiledCountsCacheLost } from './recordsCache.js';
 import { RunSetting, type RunSettings } from './settings.js';
 import type { RunPlan } from './steps.js';
 
@@ -113,8 +114,8 @@ function advance(plan: RunPlan, a: number, e: number, st: RunState, mode: Mode, 
   if (x === a || !madeCalls(s, x, st)) return a;
   if (!endsRun || x < last) appendClosedSteps(ctx, t.stepTokensBefore, t.stepTokensBefore, a, x, t.lastBacktrack > a ? Infinity : keep === Infinity ? 0 : keep);
   const slides = slideStart(mode, a, keep);
-  // Calls from the slide on lose the cache hits of the steps the window moved (no cap: kept = raw).
-  if (slides < x) addSlidWindowLost(st, Run.StrategyCacheLost, sums.block, Math.max(a, slides), x, keep, RecordedAt.Stride, RecordedAt.StepTokensSum);
+  // Calls from the slide on lose the cache hits of the steps the window moved (no cap: kept = raw), where the run has a cache (kernel/cacheLost.ts).
+  if (slides < x && compiledCountsCacheLost(settings[RunSetting.CacheMode]!, t)) addSlidWindowLost(st, Run.StrategyCacheLost, sums.block, Math.max(a, slides), x, keep, RecordedAt.Stride, RecordedAt.StepTokensSum);
   if (mode === Mode.AsSent) recordedFormStats.full += x - a;
   else if (mode === Mode.Filling) {
     recordedFormStats.filling += Math.min(x, slides) - a;

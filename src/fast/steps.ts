@@ -20,6 +20,7 @@ import { endsBeforeNextCall } from '../kernel/gaveUp.js';
 import { ClosedAt, CompiledField, type CompiledTrace } from './layout.js';
 import { callStop, errorCounts, seenCounts, stoppedAt, toolsRunUntil } from './callStop.js';
 import { refusedCallMs } from './refusal.js';
+import { compiledCountsCacheLost } from './recordsCache.js';
 import { Run, type RunState } from './runState.js';
 import { record, type RunTable } from './runTable.js';
 import { RunSetting, type RunSettings } from './settings.js';
@@ -47,7 +48,7 @@ export interface RunPlan {
 /** What the per-step loop reads at every call, derived once per runCalls from its plan (one record reused: no allocation). */
 const loop = {
   cacheMode: CacheModeCode.Off as number,
-  /** A window's cache hits lost to its slides, counted by the tracker as each call is sent (the cache on). */
+  /** A window's cache hits lost to its slides, counted by the tracker as each call is sent (where the run has a cache: kernel/cacheLost.ts). */
   countLost: false,
   predict: false,
   /** The writes the bound prices: the run's, as this configuration's cache leaves them (meter.ts boundWrites). */
@@ -64,7 +65,7 @@ const loop = {
 export function runCalls(plan: RunPlan, st: RunState, until: number): StopCode {
   const { t, settings: s, limits, prices, ctx, table } = plan;
   loop.cacheMode = s[RunSetting.CacheMode]! | 0;
-  loop.countLost = loop.cacheMode !== CacheModeCode.Off && s[RunSetting.Keep] !== Infinity;
+  loop.countLost = s[RunSetting.Keep] !== Infinity && compiledCountsCacheLost(loop.cacheMode, t);
   loop.predict = predicts(limits);
   loop.cacheWrites = boundWrites(t.cacheWrites, loop.cacheMode);
   loop.seen = seenCounts(t, limits);

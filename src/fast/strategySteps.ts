@@ -14,7 +14,7 @@ import { ContextTracker, rewriteSettings } from '../kernel/context.js';
 import { cacheAtBreakpoints } from '../kernel/rewrittenContext.js';
 import { modelledCallMs, modelledToolMs } from '../kernel/latency.js';
 import { Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
-import { boundWrites, CacheModeCode, Metered, meterCall, meterSummaryCall, Prompt, summaryCachedPrefixTokens } from '../kernel/meter.js';
+import { boundWrites, Metered, meterCall, meterSummaryCall, Prompt, summaryCachedPrefixTokens } from '../kernel/meter.js';
 import type { CacheWrites } from '../kernel/cacheWrites.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import { StopCode } from '../kernel/stopCodes.js';
@@ -26,6 +26,7 @@ import { rewritesHistory, summaryTriggerTokens, type ContextStrategy } from '../
 import { contextWindowTokens } from '../kernel/limits.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
 import { refusedCallMs, refusedCalls } from './refusal.js';
+import { compiledCountsCacheLost } from './recordsCache.js';
 import { resetRun, Run, type RunState } from './runState.js';
 import { RunSetting, type RunSettings } from './settings.js';
 
@@ -103,6 +104,7 @@ class StepwiseRun {
   readonly identity: boolean;
   /** The writes the bound prices: the run's, as this configuration's cache leaves them (meter.ts boundWrites). */
   readonly cacheWrites: CacheWrites;
+  private readonly countsLost: boolean; // (the cache hits the strategy loses: where the run has a cache, kernel/cacheLost.ts)
 
   constructor(
     readonly t: CompiledTrace,
@@ -116,6 +118,7 @@ class StepwiseRun {
     this.cacheMode = s[RunSetting.CacheMode]! | 0;
     this.identity = s[RunSetting.Identity] === 1;
     this.cacheWrites = boundWrites(t.cacheWrites, this.cacheMode);
+    this.countsLost = compiledCountsCacheLost(this.cacheMode, t);
   }
 
   steps(): number {
@@ -151,7 +154,7 @@ class StepwiseRun {
     if (code !== StopCode.None) return this.summaryStop(code, size);
     const m = metered;
     meterSummaryCall(m, this.summaryPrices, this.cacheMode, input, summaryCachedPrefixTokens(this.summaryPrices, this.prices, ctx.unchangedTokens(), input - ctx.promptTokens()), output);
-    if (this.cacheMode !== CacheModeCode.Off) this.lost += ctx.cacheLostTokens();
+    if (this.countsLost) this.lost += ctx.cacheLostTokens();
     ctx.markSent();
     ctx.summarize();
     const cost = m[Metered.CostPico]!;
@@ -210,7 +213,7 @@ class StepwiseRun {
     meterCall(metered, this.prices, this.identity, this.cacheMode, t.records, i * CompiledField.Stride, prompt);
     const input = metered[Metered.Input]!;
     // The call is made and paid.
-    if (this.cacheMode !== CacheModeCode.Off) this.lost += ctx.cacheLostTokens();
+    if (this.countsLost) this.lost += ctx.cacheLostTokens();
     ctx.markSent();
     this.i = i + 1;
     const at = i * CompiledField.Stride;

@@ -10,8 +10,8 @@
 import { CallField } from '../kernel/callRecord.js';
 import { enterWholeCall } from '../kernel/callContext.js';
 import { ContextTracker } from '../kernel/context.js';
-import { CacheModeCode } from '../kernel/meter.js';
 import { CompiledField, type CompiledTrace } from './layout.js';
+import { compiledCountsCacheLost } from './recordsCache.js';
 import { RunSetting, type RunSettings } from './settings.js';
 
 interface LostEntry {
@@ -24,10 +24,10 @@ interface LostEntry {
 const tracker = new ContextTracker();
 const computed = new WeakMap<CompiledTrace, LostEntry[]>();
 
-/** The run's lost tokens before each call (k = 0..calls) under `settings`; null when none can be lost (no window, or the cache off). */
+/** The run's lost tokens before each call (k = 0..calls) under `settings`; null when none can be lost (no window, or no cache: kernel/cacheLost.ts). */
 export function windowLostBefore(t: CompiledTrace, settings: RunSettings): Float64Array | null {
   const keep = settings[RunSetting.Keep]!;
-  if (keep === Infinity || settings[RunSetting.CacheMode] === CacheModeCode.Off) return null;
+  if (keep === Infinity || !compiledCountsCacheLost(settings[RunSetting.CacheMode]!, t)) return null;
   const cap = settings[RunSetting.Cap]!;
   let entries = computed.get(t);
   if (entries === undefined) computed.set(t, (entries = []));

@@ -7,19 +7,19 @@ import { overshootPico } from '../kernel/brakes.js';
 import type { BrakeState } from '../brakes/state.js';
 import type { Stop } from '../brakes/stopReasons.js';
 import { costOutOfRange } from '../kernel/cost.js';
-import { CallField, writeCallRecord } from '../kernel/callRecord.js';
 import { CallCostOutOfRange, callPastExact, type CallPastExact } from '../kernel/callPastExact.js';
 import type { FlatPrices } from '../kernel/prices.js';
 import type { PromptView } from '../kernel/context.js';
 import { usdToPico } from '../money.js';
 import type { CallRecord } from '../trace/types.js';
-import type { MeteredCall } from './meter.js';
+import { callFieldsOf, type MeteredCall } from './meter.js';
 import type { CallUsage } from '../pricing/types.js';
 import { addStrategyFigures, type MeteredTotals, type RunOutcome, type StepRow } from './types.js';
 
 /**
  * The figures of `from` (a run's accounts' totals, or any report of a run) that MeteredTotals lists, in the
- * order every report gives them: the one place the list is copied.
+ * order every report gives them: the one place the list is copied (a run's outcome, RunAccounts.outcome, names
+ * them in this order itself).
  */
 export function meteredTotals(from: Readonly<MeteredTotals>): MeteredTotals {
   return {
@@ -37,9 +37,6 @@ export function meteredTotals(from: Readonly<MeteredTotals>): MeteredTotals {
 export function cacheWriteTokensOf(usage: Readonly<CallUsage>): number {
   return usage.cacheWrite + usage.cacheWrite1h;
 }
-
-/** One call's figures (CallField layout), written to ask callPastExact of them. */
-const OWN = new Float64Array(CallField.Size);
 
 export class RunAccounts {
   readonly rows: StepRow[] = [];
@@ -80,12 +77,20 @@ export class RunAccounts {
   /** The run's figures when it stopped with `stop`. */
   outcome(stop: Stop, state: Readonly<BrakeState>, budgetPico: number): RunOutcome {
     const totals = this.totals;
+    // meteredTotals' figures named one by one, in its order, not spread in (a spread before more keys is
+    // copied through V8's runtime, slow before the code is optimised: once a run).
     const outcome: RunOutcome = {
       stop,
       steps: state.steps,
       calls: state.calls,
       backtracks: state.backtracks,
-      ...meteredTotals(totals),
+      failedCalls: totals.failedCalls,
+      toolCalls: totals.toolCalls,
+      inputTokens: totals.inputTokens,
+      cachedInputTokens: totals.cachedInputTokens,
+      cacheWriteTokens: totals.cacheWriteTokens,
+      outputTokens: totals.outputTokens,
+      reasoningTokens: totals.reasoningTokens,
       costPico: state.spentPico,
       overshootPico: overshootPico(state.spentPico, budgetPico),
       elapsedMs: state.elapsedMs,
@@ -117,8 +122,7 @@ export class RunAccounts {
    */
   private notePastExact(response: CallRecord): void {
     if (this.prices === undefined || this.pastExact !== undefined || response.failed?.contextLengthExceeded !== undefined) return;
-    writeCallRecord(OWN, 0, response);
-    const past = callPastExact(this.prices, OWN, 0);
+    const past = callPastExact(this.prices, callFieldsOf(response), 0);
     if (past !== undefined) this.pastExact = { call: response, past };
   }
 

@@ -4,7 +4,7 @@
  */
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
 import { isIdentity } from '../context/strategy.js';
-import { writeCallRecord, CallField } from '../kernel/callRecord.js';
+import { writeCallRecord, CallField, CallFlag } from '../kernel/callRecord.js';
 import type { PromptView } from '../kernel/context.js';
 import { CacheModeCode, Metered, Prompt, meterCall as meterKernel } from '../kernel/meter.js';
 import type { FlatPrices } from '../kernel/prices.js';
@@ -25,8 +25,24 @@ export function cacheModeCode(cache: CacheMode): CacheModeCode {
 }
 
 const record = new Float64Array(CallField.Size);
+/** The call whose figures `record` holds (the call metered last). */
+let recorded: CallRecord | undefined;
 const out = new Float64Array(Metered.Size);
 const prompt = new Float64Array(Prompt.Size);
+
+/**
+ * `call`'s figures in the CallField layout (kernel/callRecord.ts writeCallRecord): those the meter wrote when it
+ * metered this very call last (a response is not changed once sent), else written now. What the session reads of a
+ * call's flags and its accounts of its own cost (accounts.ts notePastExact), so a call's fields are read once.
+ * Read it before the next call is metered.
+ */
+export function callFieldsOf(call: CallRecord): Float64Array {
+  if (call !== recorded) {
+    writeCallRecord(record, 0, call);
+    recorded = call;
+  }
+  return record;
+}
 
 /** What meters a run's calls, resolved once per run: its prices, whether its strategy is full history, its cache mode. */
 export interface MeterSettings {
@@ -53,6 +69,7 @@ export function newMeteredCall(): MeteredCall {
 /** The call metered into `into` (every field written): `into`, its usage as billed and its cost. */
 export function meterCallInto(into: MeteredCall, call: CallRecord, view: PromptView, settings: MeterSettings): MeteredCall {
   writeCallRecord(record, 0, call);
+  recorded = call;
   prompt[Prompt.View] = view.inputTokens;
   prompt[Prompt.Full] = settings.asSent === true ? view.inputTokens : view.fullInputTokens;
   prompt[Prompt.Unchanged] = view.unchangedPrefixTokens;
@@ -66,6 +83,7 @@ export function meterCallInto(into: MeteredCall, call: CallRecord, view: PromptV
   usage.reasoning = out[Metered.Reasoning]!;
   into.costPico = out[Metered.CostPico]!;
   into.cacheRuleLostTokens = out[Metered.RuleLost]!;
-  into.recordedInputDelta = call.inputTokens !== undefined && !call.failed ? out[Metered.RecordedDelta]! : undefined;
+  // A recorded prompt (CallFlag.RecordedInput: `inputTokens` given) of a call that did not fail, read from its flags.
+  into.recordedInputDelta = ((record[CallField.Flags]! | 0) & (CallFlag.RecordedInput | CallFlag.Failed)) === CallFlag.RecordedInput ? out[Metered.RecordedDelta]! : undefined;
   return into;
 }

@@ -1,4 +1,5 @@
 import { cacheWritesOf, type CacheWrites } from '../kernel/cacheWrites.js';
+import { callRecordsCache } from '../kernel/cacheLost.js';
 import { endsAfterLastCall, endsBeforeNextCall, exhaustedStop } from '../kernel/gaveUp.js';
 import { callsLeft } from '../kernel/summaryBeforeCall.js';
 import { reasoningReentersOf } from '../kernel/stepTokens.js';
@@ -25,6 +26,8 @@ export class ReplaySource implements StepSource {
   readonly readsToolState = false;
   /** How long its cache writes may last (kernel/cacheWrites.ts): a recording's may last an hour, a synthetic run's do not. */
   readonly cacheWrites: CacheWrites;
+  /** Whether its calls record a cache read or write (none: under the cache as recorded, no cache hit is lost to the strategy: kernel/cacheLost.ts). */
+  readonly recordsCache: boolean;
   /** Whether its calls' reasoning enters its later prompts: as its header says (kernel/stepTokens.ts reasoningReentersOf). */
   readonly reasoningReenters: boolean;
   /** The call `next` gives next (past the last: none). */
@@ -41,6 +44,7 @@ export class ReplaySource implements StepSource {
     const options = typeof given === 'boolean' ? { summariesRecorded: given } : given;
     this.endsAfterLast = endsAfterLastCall(trace);
     this.cacheWrites = cacheWritesOf(trace);
+    this.recordsCache = trace.calls.some(callRecordsCache);
     this.reasoningReenters = reasoningReentersOf(trace);
     this.calls = options.calls ?? replayedCalls(trace);
     if (options.summariesRecorded === true) this.recordedSummary = () => (this.calls[this.index]?.compaction === true ? this.calls[this.index++]! : null);

@@ -7,16 +7,27 @@ import type { Stop } from '../brakes/stopReasons.js';
 import { LoopSession, SKIPPED, type TreeCheck } from './session.js';
 import type { LoopOptions, RunOutcome, StepSource } from './types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import type { PromptView } from '../kernel/context.js';
-import { Limit } from '../kernel/limits.js';
+import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { sessionSetupOf } from './sourceFacts.js';
 
 const NO_TOOL_CALLS: readonly ToolCallRecord[] = [];
 
+/**
+ * Context trackers of runs that ended, for the next runs: a run's outcome holds nothing of its tracker, and
+ * ContextTracker.reset empties one for a new run keeping its arrays (as the compiled replay reuses its own),
+ * so a batch of runs allocates none after its first. A run inside a run (a source that runs one) takes another.
+ */
+const spareContexts: ContextTracker[] = [];
+
 /** Runs `source` to its stop under `options` (its prices' provider cache rule taken where the kernel flattens them: kernel/prices.ts flattenPrices). */
 export function runLoop(source: StepSource, options: LoopOptions): RunOutcome {
-  const session = new LoopSession(options, sessionSetupOf(source));
-  return session.finish(drive(source, session));
+  const context = spareContexts.pop() ?? new ContextTracker();
+  const setup = sessionSetupOf(source);
+  setup.context = context;
+  const session = new LoopSession(options, setup);
+  const outcome = session.finish(drive(source, session));
+  spareContexts.push(context);
+  return outcome;
 }
 
 function drive(source: StepSource, session: LoopSession): Stop {
@@ -58,7 +69,7 @@ export function beforeCall(session: LoopSession, source: StepSource, tree?: Tree
   // The source is asked first (a synthetic policy draws its answer from the state before the call), with
   // the max_tokens the request sends (a provider refuses prompt + max_tokens past the window); the brakes
   // decide on what a live loop knows before the call, never on the answer.
-  const response = source.next(view, session.state, { maxOutputTokens: session.limits[Limit.MaxOutputTokens]! });
+  const response = source.next(view, session.state, session.request);
   const stop = session.checkBeforeCall(view, tree);
   if (stop) return { stop };
   if (!response) return { stop: session.exhausted(source.exhaustedReason(), source.exhaustedDetail?.()) };

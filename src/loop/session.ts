@@ -29,10 +29,11 @@ import { FULL_HISTORY, summaryTriggerTokens } from '../context/strategy.js';
 import { ContextTracker, type PromptView } from '../kernel/context.js';
 import { outputEnteringContext } from '../kernel/stepTokens.js';
 import { cacheAtBreakpoints } from '../kernel/rewrittenContext.js';
-import { CallFlag, callFlags, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
+import { CallField, CallFlag, TOOLS_DO_NOT_RUN } from '../kernel/callRecord.js';
 import { Fact } from '../kernel/describe.js';
 import { predictiveBoundPico } from '../kernel/cost.js';
 import { CacheWrites } from '../kernel/cacheWrites.js';
+import { countsCacheLost } from '../kernel/cacheLost.js';
 import { boundWrites } from '../kernel/meter.js';
 import { brakeLimits, contextWindowTokens, Limit, predicts, type BrakeLimits } from '../kernel/limits.js';
 import { flattenPrices, type FlatPrices } from '../kernel/prices.js';
@@ -42,23 +43,28 @@ import { refusedCallLabel } from '../kernel/providerWindow.js';
 import { callLatencyMs } from '../kernel/latency.js';
 import { cutShort } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
+import { callFieldsOf, meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import { RunStops } from './runStops.js';
 import { refusalFacts, SummaryCalls, type SummaryDue } from './summary.js';
 import { SessionSummaries } from './sessionSummaries.js';
 import { PromptOverhead } from './promptOverhead.js';
-import type { LoopOptions, RunOutcome, SessionSetup, StepSource, TreeCheck, WindowRefusal } from './types.js';
+import type { LoopOptions, RunOutcome, SessionSetup, StepRequest, StepSource, TreeCheck, WindowRefusal } from './types.js';
 import { SKIPPED, ToolBrakes } from './toolBrakes.js';
 import { runsTools as responseRunsTools } from '../trace/toolsRun.js';
 
 export { SKIPPED } from './toolBrakes.js';
 export type { TreeCheck } from './types.js';
 
+/** The MeteredCall `meter(…, reuse)` meters into, for a driver that hands it straight to recordResponse and keeps nothing of it (playCall): one for every session, as the meter's own record is (meter.ts). */
+const REUSED_METERED = newMeteredCall();
+
 export class LoopSession {
   readonly state: BrakeState = newBrakeState();
   readonly limits: BrakeLimits;
-  private readonly context = new ContextTracker();
+  /** What each call's request carries besides its prompt (StepSource.next): the max_tokens the run sends. */
+  readonly request: Readonly<StepRequest>;
+  private readonly context: ContextTracker;
   /** Each stop told (runStops.ts), with the facts the stopping brake sets. */
   private readonly stops: RunStops;
   /** The run's prices, with their cache rule, stated or their provider's (kernel/prices.ts flattenPrices, one rule for every engine). */
@@ -69,11 +75,12 @@ export class LoopSession {
   /** What the next prompt is estimated at: the context plus the overhead the last call showed (promptOverhead.ts). */
   private readonly overhead: PromptOverhead;
   private readonly accounts: RunAccounts;
-  private readonly metered = newMeteredCall();
   /** The repeated-action and same-error brakes (toolBrakes.ts). */
   private readonly toolBrakes: ToolBrakes;
   /** The cache writes the predictive bound prices: the run's (kernel/cacheWrites.ts), as its cache mode leaves them (kernel meter.ts boundWrites). */
   readonly cacheWrites: CacheWrites;
+  /** Whether the cache hits the strategy loses are counted: the run has a cache (kernel/cacheLost.ts). */
+  private readonly countsCacheLost: boolean;
   private readonly reasoningReenters: boolean;
 
   /** The run's totals so far (tokens as billed, failed calls, …): what a live loop can report mid-run. */
@@ -85,17 +92,20 @@ export class LoopSession {
     private readonly options: LoopOptions,
     setup: SessionSetup = {},
   ) {
+    this.context = setup.context ?? new ContextTracker();
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = options.usageAsSent ? { ...meterSettings(FULL_HISTORY, options.cache, this.prices), asSent: true } : meterSettings(options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough, this.prices);
     this.overhead = new PromptOverhead(options.usageAsSent === true);
     this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
+    this.request = { maxOutputTokens: this.limits[Limit.MaxOutputTokens]! };
     this.stops = new RunStops(this.limits, this.state);
     this.cacheWrites = boundWrites(setup.cacheWrites ?? CacheWrites.MayLastAnHour, this.meterSettings.cacheMode);
+    this.countsCacheLost = countsCacheLost(this.meterSettings.cacheMode, setup.recordsCache !== false);
     const countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
     this.toolBrakes = new ToolBrakes({ limits: this.limits, state: this.state, stops: this.stops, accounts: this.accounts, context: this.context, options, interner: setup.interner ?? new Interner(), countsActions });
     this.reasoningReenters = setup.reasoningReenters !== false;
-    const calls = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options, reasoningReenters: this.reasoningReenters });
+    const calls = new SummaryCalls(this.meterSettings, options.summaryPricing ? flattenPrices(options.summaryPricing) : this.prices, { context: this.context, state: this.state, accounts: this.accounts, options, reasoningReenters: this.reasoningReenters, countsCacheLost: this.countsCacheLost });
     this.summaries = new SessionSummaries({ session: this, context: this.context, stops: this.stops, overhead: this.overhead, calls });
     this.context.reset(options.systemTokens + options.goalTokens, options.strategy, summaryTriggerTokens(options.strategy, contextWindowTokens(this.limits, this.prices)), cacheAtBreakpoints(this.prices, this.cacheWrites));
   }
@@ -126,7 +136,7 @@ export class LoopSession {
 
   /** Usage and cost of a response to the prompt `view` under the run's strategy, cache mode and prices; `reuse`: into one object the session reuses (for a driver that hands it straight to recordResponse and keeps nothing of it: playCall). */
   meter(response: CallRecord, view: PromptView, reuse = false): MeteredCall {
-    return meterCallInto(reuse ? this.metered : newMeteredCall(), response, view, this.meterSettings);
+    return meterCallInto(reuse ? REUSED_METERED : newMeteredCall(), response, view, this.meterSettings);
   }
 
   /** The next prompt as a live loop would estimate it now: what the context holds plus the overhead the last call showed. */
@@ -210,7 +220,7 @@ export class LoopSession {
 
   /** The call was made: pay for it and let its output into the context. */
   recordResponse(response: CallRecord, metered: MeteredCall, view: PromptView): Stop | null {
-    if (this.options.cache !== 'off') this.accounts.totals.strategyCacheLostTokens += this.context.cacheLostTokens();
+    if (this.countsCacheLost) this.accounts.totals.strategyCacheLostTokens += this.context.cacheLostTokens();
     this.context.markSent();
     const { usage, costPico } = metered;
     const state = this.state;
@@ -224,7 +234,7 @@ export class LoopSession {
     state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, usage.input, usage.output);
     if (!response.failed) this.overhead.shown(view, usage.input);
     this.accounts.add(response, metered, view, this.state);
-    const flags = callFlags(response);
+    const flags = callFieldsOf(response)[CallField.Flags]!;
     this.overhead.entered(this.context, flags, outputEnteringContext(usage.output, usage.reasoning, this.reasoningReenters));
     if (backtrack) return this.stops.stopIf(backtrackStop(this.limits, state.backtracks));
     if ((flags & TOOLS_DO_NOT_RUN) !== 0) return null;

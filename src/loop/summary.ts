@@ -44,15 +44,18 @@ export interface SummaryRun {
   readonly context: ContextTracker;
   readonly state: BrakeState;
   readonly accounts: RunAccounts;
-  readonly options: Pick<LoopOptions, 'cache' | 'latency'>;
+  readonly options: Pick<LoopOptions, 'latency'>;
+  /** Whether the cache hits the strategy loses are counted: the run has a cache (kernel/cacheLost.ts countsCacheLost). */
+  readonly countsCacheLost: boolean;
   /** Whether a call's reasoning enters the run's later prompts: the summary holds its output less its reasoning where it does not (kernel/stepTokens.ts outputEnteringContext). */
   readonly reasoningReenters: boolean;
 }
 
 /** A run's summary calls: metered, and paid into the run (LoopSession.recordSummary). */
 export class SummaryCalls {
-  private readonly settings: MeterSettings;
-  private readonly out = new Float64Array(Metered.Size);
+  /** The run's meter settings at the summary model's prices, and the estimate's scratch (Metered layout): made at the run's first summary call (most runs make none). */
+  private meterAtPrices: MeterSettings | undefined;
+  private scratch: Float64Array | undefined;
   /** The run's call count right after a summary call that answered no text (-1: none): no other is due before the next call. */
   private emptyAtCalls = -1;
 
@@ -61,8 +64,10 @@ export class SummaryCalls {
     private readonly run: MeterSettings,
     readonly prices: FlatPrices,
     private readonly into: SummaryRun,
-  ) {
-    this.settings = { ...run, prices };
+  ) {}
+
+  private get settings(): MeterSettings {
+    return (this.meterAtPrices ??= { ...this.run, prices: this.prices });
   }
 
   /**
@@ -77,7 +82,7 @@ export class SummaryCalls {
     const metered = this.meter(due, response);
     const empty = response?.unparseable === true && !response.failed;
     if (summaryReplaces(response)) {
-      if (options.cache !== 'off') accounts.totals.strategyCacheLostTokens += context.cacheLostTokens();
+      if (this.into.countsCacheLost) accounts.totals.strategyCacheLostTokens += context.cacheLostTokens();
       context.markSent();
       context.summarize(outputEnteringContext(metered.usage.output, metered.usage.reasoning, this.into.reasoningReenters));
     }
@@ -109,7 +114,7 @@ export class SummaryCalls {
   /** The estimate, as replay bills a summary call. */
   private estimate(due: SummaryDue): MeteredCall {
     const { promptEstimate, summaryTokens } = due.size;
-    return estimatedSummaryCall(this.out, { prices: this.prices, runPrices: this.run.prices, cacheMode: this.settings.cacheMode, promptTokens: promptEstimate, view: due.view, summaryTokens });
+    return estimatedSummaryCall((this.scratch ??= new Float64Array(Metered.Size)), { prices: this.prices, runPrices: this.run.prices, cacheMode: this.settings.cacheMode, promptTokens: promptEstimate, view: due.view, summaryTokens });
   }
 }
 

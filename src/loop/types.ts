@@ -3,7 +3,7 @@ import type { Interner } from '../brakes/fingerprint.js';
 import type { BrakeState } from '../brakes/state.js';
 import type { Stop, StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
-import type { PromptView } from '../kernel/context.js';
+import type { ContextTracker, PromptView } from '../kernel/context.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
 import type { SummaryCallSize } from '../kernel/cost.js';
@@ -98,6 +98,12 @@ export interface StepSource {
    */
   readonly cacheWrites?: CacheWrites;
   /**
+   * Whether its calls record a cache read or write (a recording's: replay/runFacts.ts hasRecordedCache): under the
+   * cache as recorded, a run whose calls record none loses no cache hit to its strategy (kernel/cacheLost.ts).
+   * Left out: they may (a live loop's, before its calls).
+   */
+  readonly recordsCache?: boolean;
+  /**
    * Whether its calls' reasoning enters the later prompts of the run (kernel/stepTokens.ts reasoningReentersOf:
    * a recording's header `reasoningInPrompt`). Left out: it does.
    */
@@ -112,8 +118,12 @@ export interface SessionSetup {
   sourceReadsToolState?: boolean;
   /** How long the run's cache writes may last (StepSource.cacheWrites; the real loop's own setting): the predictive bound's write price, as the cache mode leaves it (kernel meter.ts boundWrites). Default: they may last an hour. */
   cacheWrites?: CacheWrites;
+  /** Whether the run's calls record a cache (StepSource.recordsCache): under the cache as recorded, the cache hits its strategy loses are counted only if so (kernel/cacheLost.ts). Default: they may. */
+  recordsCache?: boolean;
   /** Whether a call's reasoning enters the run's later prompts (StepSource.reasoningReenters; the real loop's `reasoningInPrompt`): kernel/stepTokens.ts outputEnteringContext. Default: it does. */
   reasoningReenters?: boolean;
+  /** A context tracker to run in, emptied for this run (ContextTracker.reset keeps its arrays): one a finished run no longer uses (run.ts runLoop reuses them). Default: a new one. */
+  context?: ContextTracker;
 }
 
 export interface LoopOptions {

@@ -7,6 +7,8 @@
 import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { billedCall } from '../kernel/cost.js';
 import { billedRequest } from '../kernel/meter.js';
+import { callRecordsCache } from '../kernel/cacheLost.js';
+import { compiledRecordsCache } from '../fast/recordsCache.js';
 import { CompiledField, type CompiledTrace } from '../fast/layout.js';
 import { usdToPico } from '../money.js';
 import { checkRecordedCosts, recordedCostCheck, type RecordedCallCost, type RecordedCostCheck } from '../pricing/recordedCost.js';
@@ -34,12 +36,7 @@ export function hasRecordedInput(trace: Trace): boolean {
 /** Some call recorded cache reads or writes (a recording `generate` made with the cache on carries them). */
 export function hasRecordedCache(trace: Trace): boolean {
   const c = handedOverCompiled(trace);
-  if (c === undefined) return trace.calls.some((call) => (call.cachedInputTokens ?? 0) + (call.cacheWriteTokens ?? 0) + (call.cacheWrite1hTokens ?? 0) > 0);
-  const r = c.records;
-  for (let at = 0; at < c.calls * CompiledField.Stride; at += CompiledField.Stride) {
-    if (r[at + CallField.RecordedCached]! + r[at + CallField.RecordedCacheWrite]! + r[at + CallField.RecordedCacheWrite1h]! > 0) return true;
-  }
-  return false;
+  return c === undefined ? trace.calls.some(callRecordsCache) : compiledRecordsCache(c);
 }
 
 /**

@@ -3,7 +3,7 @@
  * the context strategy built), under the brakes, context and prices given. Run i's randomness depends
  * only on (seed, i), so the same run under two settings is the same agent.
  */
-import { brakeConfig, NO_BRAKES, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
+import { filledBrakeConfig, NO_BRAKES, type BrakeConfig, type BrakeSettings } from '../brakes/config.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode, type ContextStrategy, type StrategyPlace } from '../context/strategy.js';
 import { flattenPrices } from '../kernel/prices.js';
 import type { LatencyModel } from '../loop/latency.js';
@@ -65,15 +65,20 @@ export interface SyntheticRun {
   cache: CacheMode;
 }
 
-/** Which population entry run `run` belongs to: a weighted draw from its own stream. */
+/** Which population entry run `run` belongs to: a weighted draw from its own stream (indexed loops: it runs once a run, mostly cold). */
 export function pickEntry(scenario: Scenario, seed: number, run: number): PopulationEntry {
-  const total = scenario.population.reduce((sum, entry) => sum + entry.weight, 0);
+  const population = scenario.population;
+  let total = 0;
+  for (let i = 0; i < population.length; i++) total += population[i]!.weight;
   let target = Rng.stream(seed, run, STREAM.pick).next() * total;
-  for (const entry of scenario.population) {
+  for (let i = 0; i < population.length; i++) {
+    const entry = population[i]!;
     if (target < entry.weight) return entry;
     target -= entry.weight;
   }
-  return scenario.population.filter((entry) => entry.weight > 0).at(-1)!;
+  // Rounding took it past the last: the last entry with a weight.
+  for (let i = population.length - 1; i >= 0; i--) if (population[i]!.weight > 0) return population[i]!;
+  return undefined!;
 }
 
 // A Recorder states its source's facts (loop/sourceFacts.ts), assigned in its constructor (a class and an interface of one name merge).
@@ -182,18 +187,34 @@ export function unbrakedSending(brakes: BrakeConfig): BrakeConfig {
 }
 
 
-/** Run `run` (0-based) of a prepared scenario. */
-export function runSynthetic(p: PreparedScenario, run: number, record = false): SyntheticRun {
-  const { scenario } = p;
-  const { agent, entry, systemTokens, goalTokens, cache } = syntheticStart(p, run);
-  const cacheOn = p.strategy.cache === 'on';
-  const source = record ? new Recorder(agent) : agent;
-  const options: LoopOptions = { brakes: p.brakes, strategy: p.strategy, cache, pricing: p.pricing, systemTokens, goalTokens, keepSteps: p.keepSteps };
+/** A synthetic run played through the loop: its start, its outcome, its agent's ground truth, and (`record`) what it sent. */
+export interface PlayedRun {
+  start: SyntheticStart;
+  outcome: RunOutcome;
+  truth: GroundTruth;
+  /** What it sent, when recorded. */
+  calls: CallRecord[] | undefined;
+}
+
+/** Run `run` (0-based) of a prepared scenario through the loop, without its report's run (what a baseline reads: population/run.ts syntheticBaselineRunner; runSynthetic makes the run). */
+export function playSynthetic(p: PreparedScenario, run: number, record = false): PlayedRun {
+  const start = syntheticStart(p, run);
+  const recorder = record ? new Recorder(start.agent) : undefined;
+  const source = recorder ?? start.agent;
+  const options: LoopOptions = { brakes: p.brakes, strategy: p.strategy, cache: start.cache, pricing: p.pricing, systemTokens: start.systemTokens, goalTokens: start.goalTokens, keepSteps: p.keepSteps };
   if (p.keepStepsThrough !== undefined) options.keepStepsThrough = p.keepStepsThrough;
   if (p.summaryPricing !== undefined) options.summaryPricing = p.summaryPricing;
   if (p.latency !== undefined) options.latency = p.latency;
-  const outcome: RunOutcome = atDrawPlace(scenario, entry, run, p.seed, () => runLoop(source, options));
-  const truth = agent.truth(outcome.steps);
+  const outcome: RunOutcome = atDrawPlace(p.scenario, start.entry, run, p.seed, () => runLoop(source, options));
+  return { start, outcome, truth: start.agent.truth(outcome.steps), calls: recorder?.calls };
+}
+
+/** Run `run` (0-based) of a prepared scenario. */
+export function runSynthetic(p: PreparedScenario, run: number, record = false): SyntheticRun {
+  const { scenario } = p;
+  const { start, outcome, truth, calls } = playSynthetic(p, run, record);
+  const { agent, entry, systemTokens, goalTokens, cache } = start;
+  const cacheOn = p.strategy.cache === 'on';
   const result = runResultOf(outcome, {
     source: `${scenario.source}#${run + 1}`,
     recordedModel: scenario.model,
@@ -206,7 +227,7 @@ export function runSynthetic(p: PreparedScenario, run: number, record = false): 
   result.synthetic = truth;
   // The agent had nothing more to send: why, in the words serve's 409 past its end uses (synthetic/endingWords.ts).
   if (outcome.stop.reason === 'trace_end') result.stopDetail = agentEndingWords(agent.ending ?? 'hard_cap', p.hardCapSteps);
-  return { result, truth, entry, systemTokens, goalTokens, calls: source instanceof Recorder ? source.calls : [], ending: agent.ending, cache };
+  return { result, truth, entry, systemTokens, goalTokens, calls: calls ?? [], ending: agent.ending, cache };
 }
 
 /** What prepareScenario takes beyond the library's options (see below). */
@@ -235,7 +256,7 @@ export function prepareScenario(scenario: Scenario, given: RunScenarioOptions & 
     ...(options.seed === undefined ? {} : { seed: options.seed }),
   });
   const strategy = options.strategy ?? settings.strategy;
-  const brakes = options.brakes === undefined ? settings.brakes : brakeConfig(options.brakes);
+  const brakes = options.brakes === undefined ? settings.brakes : filledBrakeConfig(options.brakes);
   const pricing = scenarioPricing(scenario, options.prices, { model: options.model, modelPlace: modelPlace ?? undefined });
   checkFixedPromptFits(scenario, { pricing, asModel: options.model, ...(served ? {} : { sends: brakes }), words: fitWordsOf({ modelPlace, maxOutputTokensPlace }) });
   const place = options.strategy === undefined ? scenarioContextPlace(scenario) : (options.strategyPlace ?? COMMAND_LINE_CONTEXT);

@@ -57,8 +57,8 @@ describe('a step source’s facts reach its session through every wrapper', () =
 
   it('sourceFacts states every fact of a source, those left out as undefined', () => {
     const source: StepSource = { next: () => null, exhaustedReason: () => 'trace_end', cacheWrites: 1 as never, reasoningReenters: false };
-    expect(sourceFacts(source)).toEqual({ readsToolState: undefined, cacheWrites: 1, reasoningReenters: false });
+    expect(sourceFacts(source)).toEqual({ readsToolState: undefined, cacheWrites: 1, recordsCache: undefined, reasoningReenters: false });
     const replay = new ReplaySource(reasoningTrace(false));
-    expect(sourceFacts(replay)).toEqual({ readsToolState: false, cacheWrites: replay.cacheWrites, reasoningReenters: false });
+    expect(sourceFacts(replay)).toEqual({ readsToolState: false, cacheWrites: replay.cacheWrites, recordsCache: replay.recordsCache, reasoningReenters: false });
   });
 });
