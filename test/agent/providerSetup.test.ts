@@ -5,7 +5,6 @@
  * fix, thrown out of runAgentLoop with the figures so far, never retried (before: a failed call, and the
  * run ended trace_end after one step as if the agent had stopped).
  */
-import { createServer } from 'node:net';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
@@ -17,15 +16,8 @@ import type { ErrorWithPartialRun } from '../../src/agent/thrownRun.js';
 import { ModelCallError, type Model } from '../../src/agent/types.js';
 import { UserError } from '../../src/errors.js';
 import { MINI } from '../helpers.js';
+import { closedPort } from './netDoubles.js';
 
-/** A port nothing listens on: one the system gave, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** What the SDK throws for one request to `baseURL` (answered by `fetchDouble` when given). */
 async function sdkError(baseURL: string, fetchDouble?: typeof fetch): Promise<Error> {

@@ -7,7 +7,7 @@
  * shape OpenAIChatClient types (create() returning something with asResponse()) still runs.
  */
 import OpenAI from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
 import { openAIChatModel, type OpenAIChatClient } from '../../src/agent/openaiChat.js';
 import { memoryRecorder } from '../../src/agent/recorder.js';
@@ -16,18 +16,11 @@ import type { ErrorWithPartialRun } from '../../src/agent/thrownRun.js';
 import type { AgentRunResult } from '../../src/agent/types.js';
 import { UserError } from '../../src/errors.js';
 import { MINI } from '../helpers.js';
+import { unhandledRejections } from './netDoubles.js';
 
 const FINAL = { id: 'r', object: 'chat.completion', created: 0, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'done' }, finish_reason: 'stop' }], usage: { prompt_tokens: 70, completion_tokens: 7 } };
 
-let unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-beforeEach(() => {
-  unhandled = [];
-  process.on('unhandledRejection', onUnhandled);
-});
-afterEach(() => {
-  process.off('unhandledRejection', onUnhandled);
-});
+const unhandled = unhandledRejections();
 
 /** Lets Node report a rejection left unhandled (it does so once the microtasks of the turn have run). */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
@@ -61,13 +54,13 @@ describe("a client whose create() returns no SDK APIPromise: refused at its firs
     expectClientRefused(thrown, 'a plain promise');
     expect(calls).toBe(1); // Never retried: every call would be refused the same.
     expect(recording.end).toMatchObject({ outcome: 'error' });
-    expect(unhandled).toEqual([]);
+    expect(unhandled.reasons).toEqual([]);
   });
 
   it('one that resolves to a completion (a mock): refused the same, nothing unhandled', async () => {
     const { thrown } = await runWith({ baseURL: 'http://mock/v1', chat: { completions: { create: async () => FINAL } } });
     expectClientRefused(thrown, 'a plain promise');
-    expect(unhandled).toEqual([]);
+    expect(unhandled.reasons).toEqual([]);
   });
 
   it('one that returns an object that is no promise: refused the same', async () => {
@@ -83,6 +76,6 @@ describe("a client whose create() returns no SDK APIPromise: refused at its firs
       const { run } = await runWith(client);
       expect([run?.stop.reason, run?.finalText, run?.costPico]).toEqual(['completed', 'done', 70 * 150_000 + 7 * 600_000]);
     }
-    expect(unhandled).toEqual([]);
+    expect(unhandled.reasons).toEqual([]);
   });
 });

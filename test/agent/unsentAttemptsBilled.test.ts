@@ -7,34 +7,18 @@
  * user's own that threw ('proxy down') was billed at the estimate on each attempt (4 attempts, 20,000,000
  * pico for gpt-4o) while ECONNREFUSED was billed $0, as was a TLS handshake that failed at the estimate.
  */
-import { createServer } from 'node:net';
 import OpenAI from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
 import { openAIChatModel } from '../../src/agent/openaiChat.js';
 import { memoryRecorder } from '../../src/agent/recorder.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import { MINI } from '../helpers.js';
+import { closedPort, unhandledRejections } from './netDoubles.js';
 
-let unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-beforeEach(() => {
-  unhandled = [];
-  process.on('unhandledRejection', onUnhandled);
-});
-afterEach(() => {
-  expect(unhandled).toEqual([]);
-  process.off('unhandledRejection', onUnhandled);
-});
+const unhandled = unhandledRejections();
+afterEach(() => expect(unhandled.reasons).toEqual([]));
 
-/** A port nothing listens on: one the system gave, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A prompt the loop's counter sizes at 1,000 tokens (system 999 characters + goal 1), priced $0.15 a million. */
 const PROMPT_ESTIMATE_PICO = 1000 * 150_000;
