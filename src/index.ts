@@ -19,6 +19,7 @@ export { runLoop } from './loop/checkedRun.js';
 export { LoopSession, SKIPPED } from './loop/session.js';
 export { ReplaySource, type ReplaySourceOptions } from './loop/replaySource.js';
 export type * from './loop/types.js';
+export type { SpareParts } from './loop/spareParts.js';
 export { meterCall, type MeteredCall } from './loop/meter.js';
 export * from './replay/replay.js';
 export * from './replay/summary.js';

@@ -60,10 +60,10 @@ export function promptAllowedTokens(windowTokens: number, maxOutputTokens: numbe
 /**
  * The brakes as numbers; `modelContextWindow` stands in for `contextWindow: 'model'` (Infinity when
  * unknown). Under `'model'` the prompt allowed is the window less the max_tokens sent (a provider refuses
- * more); an explicit `contextWindow: n` is the largest prompt itself.
+ * more); an explicit `contextWindow: n` is the largest prompt itself. Written into `into` (every limit), else a new array.
  */
-export function brakeLimits(config: BrakeConfig, modelContextWindow = Infinity): BrakeLimits {
-  const limits = new Float64Array(Limit.Size);
+export function brakeLimits(config: BrakeConfig, modelContextWindow = Infinity, into: BrakeLimits = new Float64Array(Limit.Size)): BrakeLimits {
+  const limits = into;
   const budget = config.maxCostPico ?? Infinity;
   const maxOutputTokens = maxOutputTokensSent(config);
   const windowTokens = config.contextWindow === 'model' ? modelContextWindow : (config.contextWindow ?? Infinity);

@@ -12,7 +12,7 @@ import type { FlatPrices } from '../kernel/prices.js';
 import type { PromptView } from '../kernel/context.js';
 import { usdToPico } from '../money.js';
 import type { CallRecord } from '../trace/types.js';
-import { callFieldsOf, type MeteredCall } from './meter.js';
+import { writeCallFields, type MeteredCall } from './meter.js';
 import type { CallUsage } from '../pricing/types.js';
 import { addStrategyFigures, type MeteredTotals, type RunOutcome, type StepRow } from './types.js';
 
@@ -118,17 +118,17 @@ export class RunAccounts {
   /**
    * Notes `response` when it is the first call paid whose own figures pass exact picodollars (as the compiled
    * replay finds it among the calls made: fast/runState.ts). A call its provider refused for its length is no
-   * compiled call (fast/refusal.ts) and bills nothing.
+   * compiled call (fast/refusal.ts) and bills nothing. `fields`: its figures written (CallField layout), else written here.
    */
-  private notePastExact(response: CallRecord): void {
+  private notePastExact(response: CallRecord, fields: Float64Array | undefined): void {
     if (this.prices === undefined || this.pastExact !== undefined || response.failed?.contextLengthExceeded !== undefined) return;
-    const past = callPastExact(this.prices, callFieldsOf(response), 0);
+    const past = callPastExact(this.prices, fields ?? writeCallFields(response), 0);
     if (past !== undefined) this.pastExact = { call: response, past };
   }
 
-  /** Adds a call to the totals and (keepSteps) its row; `response` null: a summary call. */
-  add(response: CallRecord | null, metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>): void {
-    if (response !== null) this.notePastExact(response);
+  /** Adds a call to the totals and (keepSteps) its row; `response` null: a summary call. `fields`: the response's figures as the caller has them written (CallField layout: meter.ts), if it has. */
+  add(response: CallRecord | null, metered: MeteredCall, view: PromptView, state: Readonly<BrakeState>, fields?: Float64Array): void {
+    if (response !== null) this.notePastExact(response, fields);
     // Picodollars are exact in a double only up to 2^53 ≈ $9,007 for one run: refused at the call that
     // passes it, so a live loop (serve, the real agent) stops there too, not only a replay at its end.
     if (!Number.isSafeInteger(state.spentPico)) throw this.pastExact === undefined ? costOutOfRange() : new CallCostOutOfRange(costOutOfRange(), this.pastExact.call, this.pastExact.past);

@@ -25,22 +25,21 @@ export function cacheModeCode(cache: CacheMode): CacheModeCode {
 }
 
 const record = new Float64Array(CallField.Size);
-/** The call whose figures `record` holds (the call metered last). */
-let recorded: CallRecord | undefined;
 const out = new Float64Array(Metered.Size);
 const prompt = new Float64Array(Prompt.Size);
 
+/** `call`'s figures in the CallField layout (kernel/callRecord.ts writeCallRecord), in the meter's record: read them before anything is metered again. */
+export function writeCallFields(call: CallRecord): Float64Array {
+  writeCallRecord(record, 0, call);
+  return record;
+}
+
 /**
- * `call`'s figures in the CallField layout (kernel/callRecord.ts writeCallRecord): those the meter wrote when it
- * metered this very call last (a response is not changed once sent), else written now. What the session reads of a
- * call's flags and its accounts of its own cost (accounts.ts notePastExact), so a call's fields are read once.
- * Read it before the next call is metered.
+ * The figures of the call metered last, as the meter wrote them (meterCallInto): for a caller that metered a
+ * call and reads them before anything is metered again, the call unchanged since (LoopSession.recordResponse after
+ * its own meter: a call's fields read once, for its meter, its flags and its cost alone).
  */
-export function callFieldsOf(call: CallRecord): Float64Array {
-  if (call !== recorded) {
-    writeCallRecord(record, 0, call);
-    recorded = call;
-  }
+export function meteredCallFields(): Float64Array {
   return record;
 }
 
@@ -69,7 +68,6 @@ export function newMeteredCall(): MeteredCall {
 /** The call metered into `into` (every field written): `into`, its usage as billed and its cost. */
 export function meterCallInto(into: MeteredCall, call: CallRecord, view: PromptView, settings: MeterSettings): MeteredCall {
   writeCallRecord(record, 0, call);
-  recorded = call;
   prompt[Prompt.View] = view.inputTokens;
   prompt[Prompt.Full] = settings.asSent === true ? view.inputTokens : view.fullInputTokens;
   prompt[Prompt.Unchanged] = view.unchangedPrefixTokens;

@@ -7,26 +7,20 @@ import type { Stop } from '../brakes/stopReasons.js';
 import { LoopSession, SKIPPED, type TreeCheck } from './session.js';
 import type { LoopOptions, RunOutcome, StepSource } from './types.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { ContextTracker, type PromptView } from '../kernel/context.js';
+import type { PromptView } from '../kernel/context.js';
 import { sessionSetupOf } from './sourceFacts.js';
+import { returnSpareParts, takeSpareParts } from './spareParts.js';
 
 const NO_TOOL_CALLS: readonly ToolCallRecord[] = [];
 
-/**
- * Context trackers of runs that ended, for the next runs: a run's outcome holds nothing of its tracker, and
- * ContextTracker.reset empties one for a new run keeping its arrays (as the compiled replay reuses its own),
- * so a batch of runs allocates none after its first. A run inside a run (a source that runs one) takes another.
- */
-const spareContexts: ContextTracker[] = [];
-
-/** Runs `source` to its stop under `options` (its prices' provider cache rule taken where the kernel flattens them: kernel/prices.ts flattenPrices). */
+/** Runs `source` to its stop under `options` (its prices' provider cache rule taken where the kernel flattens them: kernel/prices.ts flattenPrices), in the parts of a run that ended (spareParts.ts). */
 export function runLoop(source: StepSource, options: LoopOptions): RunOutcome {
-  const context = spareContexts.pop() ?? new ContextTracker();
+  const spare = takeSpareParts();
   const setup = sessionSetupOf(source);
-  setup.context = context;
+  setup.spare = spare;
   const session = new LoopSession(options, setup);
   const outcome = session.finish(drive(source, session));
-  spareContexts.push(context);
+  returnSpareParts(spare);
   return outcome;
 }
 

@@ -30,15 +30,19 @@ export function toldStop(code: StopCode, limits: BrakeLimits, told: { facts: Flo
 
 export class RunStops {
   /** What the stopping brake saw beyond the run's figures, by Fact: set before stop(). */
-  readonly facts = new Float64Array(Fact.Size);
+  readonly facts: Float64Array;
   /** The run's last call (a summary call's: `lastIsSummary`): a timeout right after it names what its record shows (cut at the deadline, or a tool call run on past it: kernel/cutWords.ts timeoutWords). */
   private lastCall: CallRecord | undefined;
   private lastIsSummary = false;
 
+  /** `facts`: an array to keep them in (a run's that ended: spareParts.ts), zeroed; else a new one. */
   constructor(
     private readonly limits: BrakeLimits,
     private readonly state: BrakeState,
-  ) {}
+    facts?: Float64Array,
+  ) {
+    this.facts = facts === undefined ? new Float64Array(Fact.Size) : facts.fill(0);
+  }
 
   /** The run stops for `code` (`label`: what stopped it, as `tool search`). */
   stop(code: StopCode, label = ''): Stop {

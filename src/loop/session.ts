@@ -43,7 +43,7 @@ import { refusedCallLabel } from '../kernel/providerWindow.js';
 import { callLatencyMs } from '../kernel/latency.js';
 import { cutShort } from '../trace/rules.js';
 import type { CallRecord, ToolCallRecord } from '../trace/types.js';
-import { callFieldsOf, meterCallInto, meterSettings, newMeteredCall, type MeteredCall, type MeterSettings } from './meter.js';
+import { meterCallInto, meteredCallFields, meterSettings, newMeteredCall, writeCallFields, type MeteredCall, type MeterSettings } from './meter.js';
 import { RunAccounts } from './accounts.js';
 import { RunStops } from './runStops.js';
 import { refusalFacts, SummaryCalls, type SummaryDue } from './summary.js';
@@ -82,6 +82,8 @@ export class LoopSession {
   /** Whether the cache hits the strategy loses are counted: the run has a cache (kernel/cacheLost.ts). */
   private readonly countsCacheLost: boolean;
   private readonly reasoningReenters: boolean;
+  /** The response `meter(…, reuse)` metered last, until recordResponse reads its figures as the meter wrote them (meter.ts meteredCallFields). */
+  private meteredResponse: CallRecord | undefined;
 
   /** The run's totals so far (tokens as billed, failed calls, …): what a live loop can report mid-run. */
   get totals(): Readonly<RunAccounts['totals']> {
@@ -92,14 +94,15 @@ export class LoopSession {
     private readonly options: LoopOptions,
     setup: SessionSetup = {},
   ) {
-    this.context = setup.context ?? new ContextTracker();
+    const spare = setup.spare;
+    this.context = spare?.context ?? new ContextTracker();
     this.prices = flattenPrices(options.pricing);
     this.meterSettings = options.usageAsSent ? { ...meterSettings(FULL_HISTORY, options.cache, this.prices), asSent: true } : meterSettings(options.strategy, options.cache, this.prices);
     this.accounts = new RunAccounts(options.keepSteps === true, options.keepStepsThrough, this.prices);
     this.overhead = new PromptOverhead(options.usageAsSent === true);
-    this.limits = brakeLimits(options.brakes, this.prices.contextWindow);
+    this.limits = brakeLimits(options.brakes, this.prices.contextWindow, spare?.limits);
     this.request = { maxOutputTokens: this.limits[Limit.MaxOutputTokens]! };
-    this.stops = new RunStops(this.limits, this.state);
+    this.stops = new RunStops(this.limits, this.state, spare?.facts);
     this.cacheWrites = boundWrites(setup.cacheWrites ?? CacheWrites.MayLastAnHour, this.meterSettings.cacheMode);
     this.countsCacheLost = countsCacheLost(this.meterSettings.cacheMode, setup.recordsCache !== false);
     const countsActions = repeatBrakeOn(this.limits) || setup.sourceReadsToolState !== false;
@@ -136,7 +139,10 @@ export class LoopSession {
 
   /** Usage and cost of a response to the prompt `view` under the run's strategy, cache mode and prices; `reuse`: into one object the session reuses (for a driver that hands it straight to recordResponse and keeps nothing of it: playCall). */
   meter(response: CallRecord, view: PromptView, reuse = false): MeteredCall {
-    return meterCallInto(reuse ? REUSED_METERED : newMeteredCall(), response, view, this.meterSettings);
+    const metered = meterCallInto(reuse ? REUSED_METERED : newMeteredCall(), response, view, this.meterSettings);
+    // A driver that hands it straight to recordResponse changes nothing of the response in between: its figures as the meter wrote them serve recordResponse too.
+    this.meteredResponse = reuse ? response : undefined;
+    return metered;
   }
 
   /** The next prompt as a live loop would estimate it now: what the context holds plus the overhead the last call showed. */
@@ -233,8 +239,11 @@ export class LoopSession {
     state.tokensUsed += usage.input + usage.output;
     state.elapsedMs += callLatencyMs(response.latencyMs ?? NaN, this.options.latency, usage.input, usage.output);
     if (!response.failed) this.overhead.shown(view, usage.input);
-    this.accounts.add(response, metered, view, this.state);
-    const flags = callFieldsOf(response)[CallField.Flags]!;
+    // The response's figures (CallField layout) read once: as its meter wrote them, when it was just metered for this (playCall), else now.
+    const fields = this.meteredResponse === response ? meteredCallFields() : writeCallFields(response);
+    this.meteredResponse = undefined;
+    this.accounts.add(response, metered, view, this.state, fields);
+    const flags = fields[CallField.Flags]!;
     this.overhead.entered(this.context, flags, outputEnteringContext(usage.output, usage.reasoning, this.reasoningReenters));
     if (backtrack) return this.stops.stopIf(backtrackStop(this.limits, state.backtracks));
     if ((flags & TOOLS_DO_NOT_RUN) !== 0) return null;

@@ -3,13 +3,14 @@ import type { Interner } from '../brakes/fingerprint.js';
 import type { BrakeState } from '../brakes/state.js';
 import type { Stop, StopReason } from '../brakes/stopReasons.js';
 import type { CacheMode, ContextStrategy } from '../context/strategy.js';
-import type { ContextTracker, PromptView } from '../kernel/context.js';
+import type { PromptView } from '../kernel/context.js';
 import type { ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
 import type { SummaryCallSize } from '../kernel/cost.js';
 import type { CacheWrites } from '../kernel/cacheWrites.js';
 import type { LatencyModel } from './latency.js';
 import type { LoopSession } from './session.js';
+import type { SpareParts } from './spareParts.js';
 
 /**
  * The check a tree of agents (src/tree/budget.ts) makes before a call of one of its runs, on the tree's and
@@ -122,8 +123,8 @@ export interface SessionSetup {
   recordsCache?: boolean;
   /** Whether a call's reasoning enters the run's later prompts (StepSource.reasoningReenters; the real loop's `reasoningInPrompt`): kernel/stepTokens.ts outputEnteringContext. Default: it does. */
   reasoningReenters?: boolean;
-  /** A context tracker to run in, emptied for this run (ContextTracker.reset keeps its arrays): one a finished run no longer uses (run.ts runLoop reuses them). Default: a new one. */
-  context?: ContextTracker;
+  /** Parts of a run that ended to run in, each emptied or written whole for this run (spareParts.ts; run.ts runLoop passes them on). Default: new ones. */
+  spare?: SpareParts;
 }
 
 export interface LoopOptions {
