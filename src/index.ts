@@ -98,6 +98,7 @@ export { defineSubagentTool, type LiveTreeReport, type LiveTreeAgent, type LiveT
 export { SubagentAfterToolCallError } from './agent/toolCallStarts.js';
 export { traceModel, type TraceDriven } from './agent/traceModel.js';
 export type { TraceDrivenOptions, TraceModelOptions } from './agent/traceModel.js';
+export { scriptedModel, ScriptedModelError, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn } from './agent/scriptedModel.js';
 export { ModelTurnError } from './agent/turnCheck.js';
 export { LoopValueError } from './agent/valueCheck.js';
 export type { ErrorWithPartialRun } from './agent/thrownRun.js';
@@ -163,7 +164,10 @@ export type { BaselineFigures, PopulationRunFigures, RunObserver, ScenarioConfig
 export type { StrategyTotals } from './population/sweep.js';
 export type { WorstCase } from './population/worstCase.js';
 export type { CorrectionsChange, StoredCorrections } from './pricing/correctionsChange.js';
-export type { TOKEN_PRICE_KEYS, TokenPriceKey } from './pricing/cost.js';
+export type { TOKEN_PRICE_KEYS, TokenPriceKey, PricingDescription, TokenPricesDescription } from './pricing/cost.js';
+// check's report's prices block (every command's one shape).
+export type { PricedModelRecord, PricesRecord } from './report/pricedModels.js';
+export type { PriceDays } from './pricing/source.js';
 export type { ReportSettings } from './report/settings.js';
 export type { FigureKey, ReportName, StrategyFigureRecord } from './report/strategyFigureNames.js';
 export type { UnrecordedInTree } from './report/warnings.js';

@@ -8,25 +8,23 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/agent/clock.js';
 import { runAgentLoop } from '../../src/agent/run.js';
-import { ModelCallError, type AgentLoopOptions, type Model } from '../../src/agent/types.js';
+import { scriptedModel, type ScriptedModel } from '../../src/agent/scriptedModel.js';
+import { ModelCallError, type AgentLoopOptions } from '../../src/agent/types.js';
 import { UserError } from '../../src/errors.js';
 import { MINI } from '../helpers.js';
 import { answer } from './scripted.js';
 
-class Counting implements Model {
-  calls = 0;
-  readonly name = 'mini';
-  constructor(private readonly fail = false) {}
-  async call() {
-    this.calls += 1;
-    if (this.fail) throw new ModelCallError('overloaded', { status: 503, retryable: true });
-    return answer('done');
-  }
+/** One call scripted: answered `done`, or (`failing`) failed with a retryable 503; a second call throws. */
+function counting(failing = false): ScriptedModel {
+  const overloaded = () => {
+    throw new ModelCallError('overloaded', { status: 503, retryable: true });
+  };
+  return scriptedModel([failing ? overloaded : answer('done')], { name: 'mini' });
 }
 
 const echo = { name: 'echo', description: 'says it back', parameters: { type: 'object' }, run: () => 'echoed' };
 
-async function refusal(extra: Record<string, unknown>, model = new Counting()) {
+async function refusal(extra: Record<string, unknown>, model = counting()) {
   const options = { model, tools: [echo], brakes: {}, unbounded: true, context: { system: 's', goal: 'g', countTokens: (t: string) => t.length }, pricing: MINI, clock: new VirtualClock(), ...extra } as AgentLoopOptions;
   const error = await runAgentLoop(options).then(
     () => new Error('the run completed'),
@@ -68,7 +66,7 @@ describe('the options the loop calls into are checked', () => {
   });
 
   it('a back-off of -5 ms: a UserError naming retry.backoffMs at the first retry', async () => {
-    const { issues, calls, message } = await refusal({ retry: { backoffMs: () => -5 } }, new Counting(true));
+    const { issues, calls, message } = await refusal({ retry: { backoffMs: () => -5 } }, counting(true));
     expect(issues).toEqual([['retry.backoffMs', 'invalid_number']]);
     expect(calls).toBe(1);
     expect(message).toContain('returned -5 for retry 1');
@@ -83,7 +81,7 @@ describe('the options the loop calls into are checked', () => {
   });
 
   it('the parts as given work: a real AbortSignal, a clock and recorder with their methods', async () => {
-    const model = new Counting();
+    const model = counting();
     const result = await runAgentLoop({ model, tools: [echo], brakes: {}, unbounded: true, context: { system: 's', goal: 'g' }, pricing: MINI, clock: new VirtualClock(), signal: new AbortController().signal, recorder: { header() {}, call() {}, end() {} } });
     expect(result.stop.reason).toBe('completed');
   });
