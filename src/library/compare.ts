@@ -42,5 +42,5 @@ export function compareWithRecorded(traces: readonly Trace[], options: CompareOp
   pricedTraces(ENTRY, traces, options);
   const tolerance = options.tolerance ?? 1e-6;
   const runs = inOwnWords(ENTRY, () => compareRuns(traces, options.prices, tolerance));
-  return { runs, warnings: compareWarnings(traces, { prices: options.prices, tolerance }) };
+  return { runs, warnings: compareWarnings(traces, { prices: options.prices, tolerance, runs }) };
 }

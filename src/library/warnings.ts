@@ -24,6 +24,8 @@ import { cacheOnWarnings } from '../cli/actions/scenarioWarnings.js';
 import { whatIfStoppedRuns } from '../cli/actions/whatifOpenLoop.js';
 import { whatIfWindowSettings } from '../cli/actions/whatifWindows.js';
 import { whatIfSentCaps } from '../report/outputOverCap.js';
+import { comparedCalls, compareRunNotes } from '../cli/actions/compareNotes.js';
+import type { FidelityRow } from '../replay/compare.js';
 import type { WhatIfRun } from '../replay/whatif.js';
 
 /** The runs' notes (runNotes.ts) as replay, whatif and compare take them, each run priced as the command prices it. */
@@ -40,9 +42,11 @@ export function whatIfWarnings(traces: readonly Trace[], settings: readonly { br
   return [...notedRuns(traces, notes, { prices: options.prices, ...model }).warnings([], whatIfStoppedRuns(options.runs)), ...skipOpenLoopWarnings(skips ? traces.length : 0)];
 }
 
-/** `loopcost compare`'s warnings (cli/actions/compare.ts): the runs' notes, replayed as recorded. */
-export function compareWarnings(traces: readonly Trace[], options: { prices: PriceTable; tolerance: number }): ReportWarning[] {
-  return notedRuns(traces, new RunNotes({ strategy: { kind: 'full' }, tolerance: options.tolerance }), { prices: options.prices }).warnings([]);
+/** `loopcost compare`'s warnings (cli/actions/compare.ts): the runs' notes as the command takes them (compareNotes.ts), each over the calls its comparison replay made (`runs`: compareWithRecorded's rows, one per trace). */
+export function compareWarnings(traces: readonly Trace[], options: { prices: PriceTable; tolerance: number; runs: readonly Pick<FidelityRow, 'calls'>[] }): ReportWarning[] {
+  const notes = compareRunNotes(options.tolerance);
+  traces.forEach((trace, i) => notes.addNote(notes.noteOf(trace, pricingFor(trace, { prices: options.prices }), comparedCalls(options.runs[i]!))));
+  return notes.warnings([]);
 }
 
 /** `loopcost project`'s warnings (cli/actions/project.ts) for recorded runs replayed under `config`; `results`: each run's rows and pricing, for the prompts past a window; `runs`: each run's steps and summary calls. */

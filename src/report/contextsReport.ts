@@ -148,5 +148,5 @@ export function renderContextsTable(report: ContextsReport, view: ReportView, wa
   const against = againstFirst(report, label);
   const table = formatTable(against.columns, rows.map(([strategy, ...rest]) => [label(strategy as string), ...rest]), { maxWidth: view.wide ? Infinity : view.width });
   const asRecorded = report.asRecorded === undefined ? '' : wrapLine('', report.asRecorded, view.width);
-  return `${legend}${table}${against.legend === '' ? '' : wrapLine('', against.legend, view.width)}${asRecorded}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices.source, warnings, width: view.width })}`;
+  return `${legend}${table}${against.legend === '' ? '' : wrapLine('', against.legend, view.width)}${asRecorded}${wrapLine('note: ', report.note, view.width)}\n${reportFooter({ settings: report.settings, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings, width: view.width })}`;
 }

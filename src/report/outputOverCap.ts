@@ -5,8 +5,11 @@
  * on a provider, or on `loopcost serve` answering from the recording — has such an answer cut at it (the one
  * rule: synthetic/outputCap.ts cutAtCap: billed at the cap, its tool calls gone, a step that makes no
  * progress), so its run goes otherwise and costs otherwise. Counted per run, for each cap its settings send,
- * over the calls its replay made (replay's one setting) or its whole recording (what-if's several); failed
- * calls (no output) and compaction calls (the summary's own cap) are not counted. Pure: no node:*, no clock.
+ * over the calls its replay made (one setting, one replay at hand: replay, compare, project) or its whole
+ * recording (several settings: whatif's tries, contexts' rows, sweep's and calibrate's grid); failed calls
+ * (no output) and compaction calls (the summary's own cap) are not counted. Counts are plain data and add up:
+ * a sweep's threads count their runs apart (cli/actions/sweepHeaderFacts.ts) and the command joins them.
+ * Pure: no node:*, no clock.
  */
 import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { CompiledField } from '../fast/layout.js';
@@ -58,33 +61,71 @@ export function whatIfSentCaps(settings: readonly Pick<WhatIfSetting, 'brakes' |
   };
 }
 
-/** The runs' calls past each cap, added up run by run; `wholeRecordings`: some runs were counted over their whole recording. */
+/** The calls past one cap, over the runs counted: how many, in how many runs, and the largest output among them. */
+export interface OutputOverCapCount {
+  capTokens: number;
+  calls: number;
+  runs: number;
+  largestOutputTokens: number;
+}
+
+/** What the runs gave (plain data: a sweep's worker thread sends it), by cap ascending; `wholeRecordings`: some were counted over their whole recording. */
+export interface OutputOverCapCounts {
+  caps: OutputOverCapCount[];
+  wholeRecordings?: true;
+}
+
+/** The runs' calls past each cap, added up run by run, or counts made apart (another thread's) added up; `wholeRecordings`: some runs were counted over their whole recording. */
 export class OutputOverCapTally {
-  private readonly byCap = new Map<number, { calls: number; runs: number; largestOutputTokens: number }>();
+  private readonly byCap = new Map<number, OutputOverCapCount>();
   private wholeRecordings = false;
 
-  add(run: readonly RunOverCap[] | undefined, wholeRecording: boolean): void {
+  add(run: readonly RunOverCap[] | undefined, wholeRecording: boolean): this {
     for (const { capTokens, calls, largestOutputTokens } of run ?? []) {
-      const sum = this.byCap.get(capTokens) ?? { calls: 0, runs: 0, largestOutputTokens: 0 };
-      this.byCap.set(capTokens, { calls: sum.calls + calls, runs: sum.runs + 1, largestOutputTokens: Math.max(sum.largestOutputTokens, largestOutputTokens) });
+      this.addCount({ capTokens, calls, runs: 1, largestOutputTokens });
       if (wholeRecording) this.wholeRecordings = true;
     }
+    return this;
+  }
+
+  /** Counts made apart (another file's, another thread's). */
+  addCounted(counts: OutputOverCapCounts | undefined): this {
+    for (const count of counts?.caps ?? []) this.addCount(count);
+    if (counts?.wholeRecordings === true) this.wholeRecordings = true;
+    return this;
+  }
+
+  private addCount({ capTokens, calls, runs, largestOutputTokens }: OutputOverCapCount): void {
+    const sum = this.byCap.get(capTokens) ?? { capTokens, calls: 0, runs: 0, largestOutputTokens: 0 };
+    this.byCap.set(capTokens, { capTokens, calls: sum.calls + calls, runs: sum.runs + runs, largestOutputTokens: Math.max(sum.largestOutputTokens, largestOutputTokens) });
+  }
+
+  /** What it counted (copies), by cap ascending; none when no call passed a cap. */
+  counted(): OutputOverCapCounts | undefined {
+    if (this.byCap.size === 0) return undefined;
+    const caps = [...this.byCap.values()].map((count) => ({ ...count })).sort((a, b) => a.capTokens - b.capTokens);
+    return { caps, ...(this.wholeRecordings ? { wholeRecordings: true as const } : {}) };
   }
 
   warnings(): ReportWarning[] {
-    if (this.byCap.size === 0) return [];
-    const caps = [...this.byCap.entries()].sort(([a], [b]) => a - b);
-    const largest = maxOf(caps.map(([, sum]) => sum.largestOutputTokens));
-    const each = caps.map(([cap, sum]) => `${counted(sum.calls, 'recorded call')} in ${counted(sum.runs, 'run')} output more than the max_tokens ${cap} ${caps.length === 1 ? 'these settings send' : 'some settings send'}`);
-    const over = this.wholeRecordings ? ' (counted over the whole recordings)' : '';
-    return [
-      {
-        code: 'recorded_output_over_cap',
-        message:
-          `${each.join('; ')}${over}, the largest ${largest} tokens: replayed open loop, they are billed as recorded, but a real loop sending that cap (on a provider, or on loopcost serve answering from these recordings) has them cut at it ` +
-          `(billed at the cap, finish_reason length, their tool calls gone: a step that makes no progress), so its runs go and cost otherwise; ` +
-          `to compare with a real loop, send a cap of at least ${largest} (--max-output-tokens ${largest}, and max_completion_tokens in the loop), or for the cap's effect on what agents do, fit a synthetic population to these runs and replay it closed loop under the cap (loopcost fit, then replay profile.yaml --runs N)`,
-      },
-    ];
+    return outputOverCapWarnings(this.counted());
   }
+}
+
+/** The recorded_output_over_cap warning of the calls counted (none: no warning). */
+export function outputOverCapWarnings(counts: OutputOverCapCounts | undefined): ReportWarning[] {
+  if (counts === undefined || counts.caps.length === 0) return [];
+  const { caps } = counts;
+  const largest = maxOf(caps.map((count) => count.largestOutputTokens));
+  const each = caps.map((count) => `${counted(count.calls, 'recorded call')} in ${counted(count.runs, 'run')} output more than the max_tokens ${count.capTokens} ${caps.length === 1 ? 'these settings send' : 'some settings send'}`);
+  const over = counts.wholeRecordings === true ? ' (counted over the whole recordings)' : '';
+  return [
+    {
+      code: 'recorded_output_over_cap',
+      message:
+        `${each.join('; ')}${over}, the largest ${largest} tokens: replayed open loop, they are billed as recorded, but a real loop sending that cap (on a provider, or on loopcost serve answering from these recordings) has them cut at it ` +
+        `(billed at the cap, finish_reason length, their tool calls gone: a step that makes no progress), so its runs go and cost otherwise; ` +
+        `to compare with a real loop, send a cap of at least ${largest} (--max-output-tokens ${largest}, and max_completion_tokens in the loop), or for the cap's effect on what agents do, fit a synthetic population to these runs and replay it closed loop under the cap (loopcost fit, then replay profile.yaml --runs N)`,
+    },
+  ];
 }

@@ -21,6 +21,7 @@ import { pastWindowWarnings } from './pastWindowWarnings.js';
 import { openLoopWarnings, SessionParts, sessionPartsWarnings, skipOpenLoopWarnings, unrecordedAgentsWarnings, type PartsSaid, type ReportWarning, type UnrecordedInTree } from './warnings.js';
 import type { SessionRuns } from './sessionParts.js';
 import { pastWindowCountWarnings, sendsRecordedPrompts, type PastWindowCounts } from './pastWindowRuns.js';
+import { outputOverCapWarnings, type OutputOverCapCounts } from './outputOverCap.js';
 
 /** A configuration as the lists read it: its brakes and context. */
 type ConfigSaid = Pick<PopulationConfig, 'brakes' | 'strategy' | 'model'>;
@@ -59,6 +60,8 @@ export interface HeaderFactsSaid {
   sessionRuns?: SessionRuns;
   /** The runs counted against each window less max_tokens, and those whose recorded prompts pass it (report/pastWindowRuns.ts). */
   pastWindow?: PastWindowCounts;
+  /** The recorded calls whose outputs pass each max_tokens the configurations send (report/outputOverCap.ts). */
+  outputOverCap?: OutputOverCapCounts;
 }
 
 /** What a sweep's and a calibration's figures do with runs that are parts of session trees, and the way to see each session as one run. */
@@ -100,6 +103,8 @@ export function gridWarningList(p: GridWarningPieces): ReportWarning[] {
     ...(p.openLoop === undefined ? [] : openLoopWarnings(openLoopRuns(p.recordedRuns, p.facts.ownStrategyRuns), p.openLoop)),
     // A configuration that skips repeated actions: the recorded runs' calls after a skip are replayed as recorded, as replay says it.
     ...(p.configs.some((c) => c.brakes.repeatAction === 'skip') ? skipOpenLoopWarnings(p.recordedRuns) : []),
+    // Recorded outputs past a max_tokens the configurations send (counted where the runs were read: sweepHeaderFacts.ts), as replay and whatif say them.
+    ...outputOverCapWarnings(p.facts.outputOverCap),
     ...p.cache,
     // Recorded prompts past a window less max_tokens, with no --context-window model (counted where the runs were read: sweepHeaderFacts.ts), as project says them.
     ...pastWindowCountWarnings(p.facts.pastWindow, { configurations: { counted: p.configs.filter(sendsRecordedPrompts).length, of: p.configs.length } }),

@@ -7,15 +7,8 @@
  * runs at DeepSeek's prices of 2025-08-01 (a 64,000-token window): sqlfluff-1517's 68,339-token prompt passes it.
  */
 import { describe, expect, it } from 'vitest';
-import { cli, cliJson } from './run.js';
-
-type Warning = { code: string; message: string };
-
-const CHAT = '../shared/traces/mini-swe-agent/deepseek_chat_dev';
-const PAIR = [`${CHAT}/sqlfluff__sqlfluff-1517.traj.json.gz`, `${CHAT}/sqlfluff__sqlfluff-2419.traj.json.gz`];
-const DATED = ['--prices-as-of', '2025-08-01'];
-
-const pastWindowOf = async (...argv: string[]): Promise<Warning[]> => ((await cliJson(...argv)).warnings as Warning[]).filter((w) => w.code === 'past_context_window');
+import { DATED, PAIR, pastWindowOf } from './pastWindowPair.js';
+import { cli } from './run.js';
 
 describe('compare says past_context_window as replay does', () => {
   it("replay's count and words, its way out as replay's brake, in JSON, under the table and beside a CSV; not of a run within the window", async () => {

@@ -9,15 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { liveRecording, windowOverride } from './contextsLiveRecordings.js';
-import { cli, cliJson, tempDir } from './run.js';
-
-type Warning = { code: string; message: string };
-
-const CHAT = '../shared/traces/mini-swe-agent/deepseek_chat_dev';
-const PAIR = [`${CHAT}/sqlfluff__sqlfluff-1517.traj.json.gz`, `${CHAT}/sqlfluff__sqlfluff-2419.traj.json.gz`];
-const DATED = ['--prices-as-of', '2025-08-01'];
-
-const pastWindowOf = async (...argv: string[]): Promise<Warning[]> => ((await cliJson(...argv)).warnings as Warning[]).filter((w) => w.code === 'past_context_window');
+import { DATED, PAIR, pastWindowOf } from './pastWindowPair.js';
+import { cli, tempDir } from './run.js';
 
 describe('contexts says past_context_window as whatif does', () => {
   it('on real runs whose prompts pass the window: the words whatif says of them, in JSON and under the table; not where no row sends them', async () => {

@@ -1,41 +1,34 @@
-import { NO_BRAKES } from '../../brakes/config.js';
 import { loadPriceTable, type LoadPriceTableOptions } from '../../pricing/index.js';
 import { compareRun } from '../../replay/compare.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { buildCompareReport, renderCompareCsv, renderCompareTable } from '../../report/compareReport.js';
 import { PricedModels, pricesRecord } from '../../report/pricedModels.js';
-import { windowSettingsOf } from '../../report/pastWindowRuns.js';
-import { PAST_WINDOW_REMEDY_ELSEWHERE } from '../../report/pastWindowWarnings.js';
 import type { ReportView } from '../../report/view.js';
 import type { CliIO } from '../io.js';
 import { parseTolerance } from '../../check/baseline.js';
 import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parseFlags.js';
 import { checkOutputs, emitReport, pricedInputs, reportView, type ViewFlags } from './output.js';
-import { pricingFor, RunNotes } from './runNotes.js';
+import { pricingFor } from './runNotes.js';
+import { comparedCalls, compareRunNotes } from './compareNotes.js';
 import { inputWarningsOf } from './inputWarnings.js';
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { recordedTraceFiles } from './recordedInputs.js';
-
-/** What compare replays each run under (replay/compare.ts compareRun): full context, no brakes, so every recorded call and the default max_tokens. */
-const REPLAYED_UNDER = [{ brakes: NO_BRAKES, strategy: { kind: 'full' as const } }];
 
 export async function runCompare(
   command: { inputs: string[]; priceOptions: LoadPriceTableOptions; tolerance: number; format: 'table' | 'csv' | 'json'; view: ReportView; out?: string; read: ReadFlags },
   io: CliIO,
 ): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
-  const windows = windowSettingsOf(REPLAYED_UNDER);
-  const notes = new RunNotes({ strategy: { kind: 'full' }, tolerance: command.tolerance, windowSettings: () => windows, windowRemedy: PAST_WINDOW_REMEDY_ELSEWHERE });
+  // Each run replayed as recorded: its prompts past the window and outputs past max_tokens counted as replay counts them (compareNotes.ts).
+  const notes = compareRunNotes(command.tolerance);
   const { files, unread, broughtIn } = recordedTraceFiles(command.inputs, { command: 'compare', instead: 'synthetic runs have no recorded figures to compare with; replay the scenario instead', read: command.read }, io);
   const compared = await workOnRuns(traceInputs(files, command.read, { unread, broughtIn }), io, (trace) => {
     // Priced first: an unknown model is named in the field the run's own format gives it (pricingFor).
     const pricing = pricingFor(trace, { prices });
     const row = compareRun(trace, prices, command.tolerance);
-    // Its prompts past the window counted over the calls its replay made: with no brakes, every one (row.calls).
-    const ran = { modelCalls: row.calls, recordedCalls: row.calls };
     // The cache the run took (replayed as recorded: defaultCacheMode), for the settings line.
-    return { note: notes.noteOf(trace, pricing, ran), row, cache: defaultCacheMode(trace) };
+    return { note: notes.noteOf(trace, pricing, comparedCalls(row)), row, cache: defaultCacheMode(trace) };
   });
   // Each run priced once (replay's `prices.models`).
   const pricings = new PricedModels();

@@ -22,6 +22,7 @@ import { ContextsRunWarnings } from './contextsWarnings.js';
 import { ContextsRecordedRuns, leftOutRunOf, recordedRunFacts, type LeftOutRun, type RecordedRunFacts } from './contextsRecorded.js';
 import { ContextsPastWindows, type ContextsRunWindows } from './contextsWindows.js';
 import { holdsBrake } from '../../population/run.js';
+import { sentMaxTokens } from '../../population/modelWindow.js';
 import { checkBrakeFlags, chooseFormat, warnViewFlags } from './flagChecks.js';
 import { traceInputs, workOnRuns } from './inputs.js';
 import { inputWarningsOf, repeatedInputsWarning, sayInputWarning } from './inputWarnings.js';
@@ -92,8 +93,9 @@ export async function contextsAction(inputs: string[], opts: ContextsFlags, io: 
   const view = reportView(opts, io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
   const model = opts.model === undefined ? {} : { model: opts.model };
-  // Under a cache-on cell, models with no cached-input price are noted as replay notes them (runNotes.ts).
-  const notes = new RunNotes({ strategy: { ...strategies[0]!, ...(caches.includes('on') ? { cache: 'on' as const } : {}) }, ...model, ...(latency === undefined ? {} : { latency }), partsBraked: holdsBrake(brakes), parts: CONTEXTS_PARTS });
+  // Under a cache-on cell, models with no cached-input price are noted as replay notes them (runNotes.ts); recorded outputs past the max_tokens every row sends, over the whole recordings (several rows, as whatif counts its tries).
+  const caps = sentMaxTokens([brakes]);
+  const notes = new RunNotes({ strategy: { ...strategies[0]!, ...(caches.includes('on') ? { cache: 'on' as const } : {}) }, ...model, ...(latency === undefined ? {} : { latency }), partsBraked: holdsBrake(brakes), parts: CONTEXTS_PARTS, sentCaps: () => caps });
   const { files, repeated, unread, broughtIn, checkBaselines } = collectInputFiles(inputs, { skipBad: opts.skipBad === true });
   sayInputWarning(io, repeatedInputsWarning(repeated), repeatedInputsMessage(repeated));
   io.stderr(checkBaselinesMessage(checkBaselines));

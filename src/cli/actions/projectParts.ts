@@ -29,8 +29,7 @@ import { reportSettings, type ReportSettings } from '../../report/settings.js';
 import { scenarioLatency } from '../../report/runsTook.js';
 import type { ReportWarning } from '../../report/warnings.js';
 import { cacheOnRuns, pricedRunsWarnings } from './scenarioWarnings.js';
-import type { StoppedRun } from './runNotes.js';
-import { stoppedRunOf } from './projectStops.js';
+import { stoppedRunOf, type MadeRun } from './projectStops.js';
 import type { PreparedSweep } from './sweepWork.js';
 import { perPartConfig } from './projectTree.js';
 
@@ -74,7 +73,7 @@ function partsOf(prepared: PreparedSweep, config: PopulationConfig): RunsPart[] 
  */
 export interface ObservedRuns {
   pricings: ModelPricing[];
-  stopped: StoppedRun[];
+  stopped: MadeRun[];
 }
 
 /**

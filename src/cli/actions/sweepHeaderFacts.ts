@@ -2,8 +2,9 @@
  * What a sweep's (a calibration's) warnings say of its recorded runs' own headers, counted run by run:
  * their importers' notes (importNotesWarning.ts), the context strategies their recordings state and what the
  * configurations' contexts do with them, rebuilt or replayed as they ran (recordedStrategyWarning.ts
- * ConfiguredContextTally), the session trees they are parts of (sessionParts.ts), and the runs whose recorded prompts
- * pass the configurations' context windows less max_tokens (report/pastWindowRuns.ts). One value, carried through
+ * ConfiguredContextTally), the session trees they are parts of (sessionParts.ts), the runs whose recorded prompts
+ * pass the configurations' context windows less max_tokens (report/pastWindowRuns.ts), and their recorded calls whose
+ * outputs pass the max_tokens the configurations send (report/outputOverCap.ts). One value, carried through
  * the same per-file, per-unit and per-thread plumbing (sweepStream.ts, sweepUnits.ts, sweepShares.ts) and joined by one merge, so another such fact
  * is one field here: its tally in RunHeaderFactsTally, its warning in sweepWarnings.ts.
  *
@@ -24,6 +25,8 @@ import { PastWindowTally, runWindowsOf, windowSettingsOf, type PastWindowCounts,
 import type { PopulationConfig } from '../../population/run.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { pricingFor } from './runNotes.js';
+import { OutputOverCapTally, runOverCaps, type OutputOverCapCounts } from '../../report/outputOverCap.js';
+import { sentMaxTokens } from '../../population/modelWindow.js';
 
 /** Facts of runs' headers (plain data: a worker thread sends them), each absent where none of the runs has it. */
 export interface RunHeaderFacts {
@@ -41,17 +44,23 @@ export interface RunHeaderFacts {
   sessionRuns?: SessionRuns;
   /** The runs counted against each context window less max_tokens the configurations price them at, and those whose recorded prompts pass it (over the whole recordings); absent: none counted. */
   pastWindow?: PastWindowCounts;
+  /** The recorded calls whose outputs pass each max_tokens the configurations send (over the whole recordings); absent: none. */
+  outputOverCap?: OutputOverCapCounts;
 }
 
-/** The configurations (every one, a shard's too) as the facts read them: their contexts, and the windows (with the table that prices them) the runs' prompts are counted against. */
+/**
+ * The configurations (every one, a shard's too) as the facts read them: their contexts, the windows (with the table that prices them) the runs' prompts are
+ * counted against, and the max_tokens they send (each once: sentMaxTokens), which the runs' recorded outputs are counted against, as whatif counts its tries'.
+ */
 export interface GridFactsReading {
   contexts: readonly ContextStrategy[];
   windows: { settings: readonly WindowSetting[]; prices: PriceTable };
+  sentCaps: readonly number[];
 }
 
-/** What the facts read of `configs` priced by `prices`: every context (one of each), the settings that count prompts past a window (windowSettingsOf). */
+/** What the facts read of `configs` priced by `prices`: every context (one of each), the settings that count prompts past a window (windowSettingsOf), the max_tokens sent. */
 export function gridFactsReading(configs: readonly Pick<PopulationConfig, 'brakes' | 'strategy' | 'model'>[], prices: PriceTable): GridFactsReading {
-  return { contexts: distinctContexts(configs.map((c) => c.strategy)), windows: { settings: windowSettingsOf(configs), prices } };
+  return { contexts: distinctContexts(configs.map((c) => c.strategy)), windows: { settings: windowSettingsOf(configs), prices }, sentCaps: sentMaxTokens(configs.map((c) => c.brakes)) };
 }
 
 /** Facts of some runs (a sweep unit's) and where they come among the inputs (the unit's `order`: sweepUnits.ts). */
@@ -72,19 +81,22 @@ export class RunHeaderFactsTally {
   private readonly idle = new CacheIdleTally();
   private readonly sessions = new SessionParts();
   private readonly pastWindow = new PastWindowTally();
+  private readonly overCap = new OutputOverCapTally();
   private readonly lastPricing = new Map<string | undefined, { key: string; pricing: ModelPricing }>();
 
-  /** `windows`: the settings and table the runs' prompts are counted against (GridFactsReading); none: not counted. */
-  constructor(
-    contexts: Iterable<ContextStrategy> = [],
-    private readonly windows?: GridFactsReading['windows'],
-  ) {
+  private readonly windows: GridFactsReading['windows'] | undefined;
+  private readonly sentCaps: readonly number[];
+
+  /** `grid`: the settings and table the runs' prompts are counted against and the max_tokens their outputs are (GridFactsReading); none: not counted. */
+  constructor(contexts: Iterable<ContextStrategy> = [], grid?: Pick<GridFactsReading, 'windows' | 'sentCaps'>) {
     this.configured = new ConfiguredContextTally(contexts);
+    this.windows = grid?.windows;
+    this.sentCaps = grid?.sentCaps ?? [];
   }
 
   /** A tally of runs read under a grid's configurations (gridFactsReading). */
   static ofGrid(read: GridFactsReading): RunHeaderFactsTally {
-    return new RunHeaderFactsTally(read.contexts, read.windows);
+    return new RunHeaderFactsTally(read.contexts, read);
   }
 
   /** One run, read after those counted so far. */
@@ -98,6 +110,8 @@ export class RunHeaderFactsTally {
     this.idle.add(compiled === undefined ? idleCallsOf(trace) : idleCallsOfCompiled(compiled), true);
     this.sessions.add(trace.header.agent?.sessionId);
     if (this.windows !== undefined) this.addWindows(trace, this.windows);
+    // No setting's replay at hand: counted over the whole recording, as whatif counts its tries'.
+    this.overCap.add(runOverCaps(trace, this.sentCaps), true);
     return this;
   }
 
@@ -123,6 +137,7 @@ export class RunHeaderFactsTally {
     this.idle.addCounted(facts?.cacheIdle);
     this.sessions.addCounted(facts?.sessionRuns);
     this.pastWindow.addCounted(facts?.pastWindow);
+    this.overCap.addCounted(facts?.outputOverCap);
     return this;
   }
 
@@ -134,7 +149,16 @@ export class RunHeaderFactsTally {
     const idle = counted === undefined ? {} : { cacheIdle: counted };
     const sessionRuns = this.sessions.counted();
     const pastWindow = this.pastWindow.counted();
-    return { ...(notes.runs === 0 ? {} : { importNotes: notes }), ...(stated === undefined ? {} : { statedStrategies: stated }), ...this.configured.counted(), ...idle, ...(sessionRuns === undefined ? {} : { sessionRuns }), ...(pastWindow === undefined ? {} : { pastWindow }) };
+    const overCap = this.overCap.counted();
+    return {
+      ...(notes.runs === 0 ? {} : { importNotes: notes }),
+      ...(stated === undefined ? {} : { statedStrategies: stated }),
+      ...this.configured.counted(),
+      ...idle,
+      ...(sessionRuns === undefined ? {} : { sessionRuns }),
+      ...(pastWindow === undefined ? {} : { pastWindow }),
+      ...(overCap === undefined ? {} : { outputOverCap: overCap }),
+    };
   }
 }
 
@@ -162,7 +186,7 @@ export function treeHeaderFactsOf(traces: readonly Trace[], trees: readonly Sess
 
 /** Whether `facts` say anything (a part saying nothing need not be sent; a run rebuilt or replayed under its own strategy states it: statedStrategies). */
 export function saysAnything(facts: RunHeaderFacts): boolean {
-  return facts.importNotes !== undefined || facts.statedStrategies !== undefined || facts.cacheIdle !== undefined || facts.sessionRuns !== undefined || facts.pastWindow !== undefined;
+  return facts.importNotes !== undefined || facts.statedStrategies !== undefined || facts.cacheIdle !== undefined || facts.sessionRuns !== undefined || facts.pastWindow !== undefined || facts.outputOverCap !== undefined;
 }
 
 /** The one merge: parts counted apart (units, on whichever thread) joined in the inputs' order, as one tally of them all in that order counts them. */
