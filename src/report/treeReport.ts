@@ -280,15 +280,19 @@ export function renderTreeTable(report: TreeReport, view: ReportView): string {
 const CSV_COLUMNS = [
   'sessionId', 'agent', 'kind', 'parent', 'parentToolCallId', 'models', 'parts', 'calls', 'recordedCalls', 'steps', 'compactionCalls',
   'failedCalls', 'inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'costUsd', 'overshootUsd', 'elapsedSeconds', 'stopReason',
-  'stopDetail', 'stoppedBy', 'endedToolCall', 'background', 'unlinked', ...FIGURE_KEYS,
+  'stopDetail', 'stoppedBy', 'countedAs', 'endedToolCall', 'background', 'unlinked', ...FIGURE_KEYS,
 ];
 
-/** One row per agent, then one per tree (`agent` = `tree`, with its overshoot under a budget brake); settings, per-agent limits and price table on every row. */
+/**
+ * One row per agent, then one per tree (`agent` = `tree`, with its overshoot under a budget brake, and `countedAs`: the
+ * stop reason its session counts as where a stopped sub-agent makes it one, TreeRecord.countedAs); settings, per-agent
+ * limits and price table on every row.
+ */
 export function renderTreeCsv(report: TreeReport): string {
   const rows: object[] = [];
   for (const tree of report.trees) {
     rows.push(...tree.agents);
-    rows.push({ sessionId: tree.sessionId, agent: 'tree', kind: 'tree', ...tree.totals, overshootUsd: tree.overshootUsd, stopReason: tree.stopReason, stopDetail: tree.stopDetail, stoppedBy: tree.stopped.map((stop) => `${stop.agent}:${stop.reason}`).join(' ') });
+    rows.push({ sessionId: tree.sessionId, agent: 'tree', kind: 'tree', ...tree.totals, overshootUsd: tree.overshootUsd, stopReason: tree.stopReason, stopDetail: tree.stopDetail, stoppedBy: tree.stopped.map((stop) => `${stop.agent}:${stop.reason}`).join(' '), countedAs: tree.countedAs?.stopReason });
   }
   const shared = { ...settingsColumns(report.settings.spec), subagentLimits: report.settings.subagent, ...priceSourceColumns(report.prices.source) };
   return formatCsv(rows, [...CSV_COLUMNS, ...SETTINGS_COLUMNS, 'subagentLimits', ...PRICE_SOURCE_COLUMNS], shared);

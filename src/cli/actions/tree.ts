@@ -29,9 +29,9 @@ import { emitReport } from './output.js';
 import { pricingFor, RunNotes, type RunNote } from './runNotes.js';
 import { treesDropping } from './treeDrop.js';
 import { inputWarningsOf } from './inputWarnings.js';
-import { recordedTreeSettings, type RecordedTreeSettings } from './treeRecorded.js';
+import { recordedRunBrakes, recordedTreeSettings, type RecordedTreeSettings } from './treeRecorded.js';
 export { treeTraceInputs } from './treeHeaders.js';
-import { modelWindowMaxTokens } from '../../population/modelWindow.js';
+import { modelWindowMaxTokens, sentMaxTokens } from '../../population/modelWindow.js';
 import type { FalseStopMark } from '../../report/replayFalseStops.js';
 import { treeFalseStopFigures, treeFalseStopMark } from '../../report/treeFalseStops.js';
 import { anyTreeBrakeOn } from './replayBaselines.js';
@@ -123,7 +123,16 @@ function treeReplays(command: TreeCommand, prices: PriceTable): (trees: SessionT
 /** `replay --tree`. */
 export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
-  const notes = new RunNotes({ strategy: command.strategy, ...(command.model === undefined ? {} : { model: command.model }), modelWindowBrake: modelWindowMaxTokens([command.brakes]), ...(command.latency === undefined ? {} : { latency: command.latency }), windowSettings: () => windowSettingsOf([command]) });
+  // Each run counted (prompts past a window, outputs past the max_tokens sent) under the per-call brakes its replay took: the flags', or under --preset recorded its recording's, the flags on top.
+  const runBrakes = (trace: Trace) => (command.recorded === undefined ? command.brakes : recordedRunBrakes(trace, command.recorded));
+  const notes = new RunNotes({
+    strategy: command.strategy,
+    ...(command.model === undefined ? {} : { model: command.model }),
+    modelWindowBrake: modelWindowMaxTokens([command.brakes]),
+    ...(command.latency === undefined ? {} : { latency: command.latency }),
+    windowSettings: (trace) => windowSettingsOf([{ brakes: runBrakes(trace), strategy: command.strategy, model: command.model }]),
+    sentCaps: (trace) => sentMaxTokens([runBrakes(trace)]),
+  });
   const { result: replayed, pricings, took } = await workOnTrees({ inputs: command.traces, prices, notes, model: command.model }, io, treeReplays(command, prices));
   const results = replayed.map(({ result }) => result);
   // What reading the inputs said on stderr first (inputWarnings.ts: files and trees --skip-bad left out), as every report's warnings.

@@ -52,6 +52,11 @@ function treeLimits(tree: SessionTree, given: SubagentLimits | undefined): Subag
   return stated;
 }
 
+/** A run's own brakes under --preset recorded: its recording's, the flags on top (`brakesFor`: brakesForRun); its per-call ones bind its calls in the tree. */
+export function recordedRunBrakes(run: Trace, brakesFor: (recorded: BrakeConfig) => BrakeConfig): BrakeConfig {
+  return brakesFor(recordedBrakes(run));
+}
+
 /**
  * `tree`'s settings under --preset recorded: its main agent's recorded brakes with the flags on top (`brakesFor`:
  * brakesForRun), and the per-agent limits its sub-agents state with those given as flags (`given`) on top.
@@ -60,6 +65,6 @@ export function recordedTreeSettings(tree: SessionTree, brakesFor: (recorded: Br
   const main = tree.agents.find((agent) => agent.kind === 'main') ?? tree.agents[0]!;
   const subagent = treeLimits(tree, given);
   // Each run's per-call brakes its recording's (a sub-agent's own: SubagentSpec.brakes), the flags on top.
-  const runBrakesOf = (run: Trace) => brakesFor(recordedBrakes(run));
+  const runBrakesOf = (run: Trace) => recordedRunBrakes(run, brakesFor);
   return { brakes: brakesFor(recordedBrakes(main.runs[0]!)), ...(Object.keys(subagent).length === 0 ? {} : { subagent }), runBrakesOf };
 }
