@@ -5,15 +5,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
+import { NO_BRAKES } from '../../src/brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../../src/context/strategy.js';
 import { compileTrace } from '../../src/fast/compile.js';
 import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
 import type { LatencyModel } from '../../src/loop/latency.js';
-import { runLoop } from '../../src/loop/run.js';
-import { ReplaySource } from '../../src/loop/replaySource.js';
 import type { CallRecord } from '../../src/trace/types.js';
-import { handPriced, trace, figuresOf, lcg } from '../helpers.js';
+import { atRunningTotals, expectFastAgrees, rowAt, seededTrace, seededTraceArb, unbrakedRun } from '../fast/recordedTraces.js';
+import { handPriced } from '../helpers.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { usdPerMillionToPico } from '../../src/money.js';
 
@@ -25,44 +24,36 @@ const tiered: ModelPricing = {
 };
 const flat = flattenPrices(plain);
 
-const longTraceArb = fc
-  .record({
-    n: fc.integer({ min: 100, max: 450 }),
-    seed: fc.integer({ min: 1, max: 2 ** 30 }),
-    recorded: fc.boolean(),
-    fractional: fc.boolean(),
-    unusualEvery: fc.integer({ min: 7, max: 200 }),
-    toolsPerCall: fc.integer({ min: 1, max: 3 }),
-  })
-  .map(({ n, seed, recorded, fractional, unusualEvery, toolsPerCall }) => {
-    // A small deterministic generator so one arbitrary value describes a whole long trace.
-    const next = lcg(seed);
-    const calls: CallRecord[] = [];
-    let prompt = 1500;
-    for (let i = 0; i < n; i++) {
-      const call: CallRecord = { type: 'call', outputTokens: 20 + next(300), latencyMs: fractional ? 100 + next(900) / 7 : 100 + next(900) };
-      if (recorded) {
-        prompt += 50 + next(400);
-        call.inputTokens = prompt;
-        call.cachedInputTokens = Math.max(0, prompt - 200 - next(400));
-      }
-      const kind = i % unusualEvery === unusualEvery - 1 ? next(4) : -1;
-      if (kind === 0) call.backtrack = true;
-      else if (kind === 1) call.failed = { status: 429, message: 'rate limited' };
-      else if (kind === 2) call.unparseable = true;
-      if (kind !== 0 && kind !== 1) {
-        call.toolCalls = Array.from({ length: toolsPerCall }, (_, j) => ({
-          name: next(2) ? 'read' : 'run',
-          arguments: { f: next(60) },
-          resultTokens: next(700),
-          latencyMs: next(300),
-          ...(next(9) === 0 ? { error: `E${next(2)}` } : {}),
-        }));
-      }
-      calls.push(call);
+const longTraceArb = seededTraceArb(fc.integer({ min: 100, max: 450 }), {
+  recorded: fc.boolean(),
+  fractional: fc.boolean(),
+  unusualEvery: fc.integer({ min: 7, max: 200 }),
+  toolsPerCall: fc.integer({ min: 1, max: 3 }),
+}).map(({ n, seed, recorded, fractional, unusualEvery, toolsPerCall }) => {
+  let prompt = 1500;
+  return seededTrace({ n, seed, header: { system: 800, outcome: 'error', origin: recorded ? 'recorded' : 'synthetic' } }, ({ i, next }) => {
+    const call: CallRecord = { type: 'call', outputTokens: 20 + next(300), latencyMs: fractional ? 100 + next(900) / 7 : 100 + next(900) };
+    if (recorded) {
+      prompt += 50 + next(400);
+      call.inputTokens = prompt;
+      call.cachedInputTokens = Math.max(0, prompt - 200 - next(400));
     }
-    return trace(calls, { system: 800, outcome: 'error', origin: recorded ? 'recorded' : 'synthetic' });
+    const kind = i % unusualEvery === unusualEvery - 1 ? next(4) : -1;
+    if (kind === 0) call.backtrack = true;
+    else if (kind === 1) call.failed = { status: 429, message: 'rate limited' };
+    else if (kind === 2) call.unparseable = true;
+    if (kind !== 0 && kind !== 1) {
+      call.toolCalls = Array.from({ length: toolsPerCall }, (_, j) => ({
+        name: next(2) ? 'read' : 'run',
+        arguments: { f: next(60) },
+        resultTokens: next(700),
+        latencyMs: next(300),
+        ...(next(9) === 0 ? { error: `E${next(2)}` } : {}),
+      }));
+    }
+    return call;
   });
+});
 
 const strategyArb: fc.Arbitrary<ContextStrategy> = fc.constantFrom<ContextStrategy>(
   { kind: 'full' },
@@ -86,15 +77,9 @@ describe('fast path = readable path on long traces, brakes at the boundary', () 
         fc.constantFrom(plain, tiered),
         (t, strategy, cache, where, delta, brakes, budgetMode, latency, pricing) => {
           const options = { strategy, cache, pricing: pricing as ModelPricing, systemTokens: t.header.systemTokens, goalTokens: 0, ...(latency ? { latency } : {}) };
-          const free = runLoop(new ReplaySource(t), { ...options, brakes: NO_BRAKES, keepSteps: true });
-          const rows = free.rows;
-          if (rows.length === 0) return;
-          const row = rows[Math.min(rows.length - 1, Math.floor(where * rows.length))]!;
-          const config: BrakeConfig = { ...NO_BRAKES, budgetMode };
-          if (brakes.includes('cost')) config.maxCostPico = Math.max(0, row.cumulativeCostPico + delta);
-          if (brakes.includes('tokens')) config.maxTokens = Math.max(1, row.cumulativeInputTokens + row.cumulativeOutputTokens + delta);
-          if (brakes.includes('steps')) config.maxSteps = Math.max(1, row.step + delta);
-          if (brakes.includes('window')) config.contextWindow = Math.max(1, row.inputTokens + delta);
+          const free = unbrakedRun(t, options);
+          if (free.rows.length === 0) return;
+          const config = atRunningTotals({ ...NO_BRAKES, budgetMode }, rowAt(free.rows, where), { delta, brakes });
           if (brakes.includes('time')) config.timeoutMs = Math.max(0, (free.elapsedMs * where) + delta);
           if (brakes.includes('repeat')) {
             config.maxRepeat = 2 + Math.floor(where * 6);
@@ -104,9 +89,7 @@ describe('fast path = readable path on long traces, brakes at the boundary', () 
             config.maxSameError = 1 + Math.floor(where * 4);
             config.sameErrorMode = delta < 0 ? 'total' : 'consecutive';
           }
-          const slow = runLoop(new ReplaySource(t), { ...options, brakes: config });
-          const fast = replayFast(compileTrace(t), config, strategy, cache, flattenPrices(pricing), latency);
-          expect(fast).toEqual(figuresOf(slow));
+          expectFastAgrees(t, options, config);
         },
       ),
       { numRuns: 400, seed: 7401 },

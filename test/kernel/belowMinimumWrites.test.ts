@@ -9,17 +9,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NO_BRAKES, type BrakeConfig } from '../../src/brakes/config.js';
+import { NO_BRAKES } from '../../src/brakes/config.js';
 import type { CacheMode, ContextStrategy } from '../../src/context/strategy.js';
-import { compileTrace } from '../../src/fast/compile.js';
 import { recordedFormStats } from '../../src/fast/recordedForm.js';
-import { flattenPrices, replayFast } from '../../src/fast/replayFast.js';
+import { flattenPrices } from '../../src/fast/replayFast.js';
 import { runLoop } from '../../src/loop/run.js';
 import { ReplaySource } from '../../src/loop/replaySource.js';
 import type { ModelPricing } from '../../src/pricing/types.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import type { CallRecord, Trace } from '../../src/trace/types.js';
-import { call, figuresOf, handPriced, handTable, lcg, toolCall, trace } from '../helpers.js';
+import { brakesAtRow, expectFastAgrees, seededTrace, seededTraceArb, unbrakedRun } from '../fast/recordedTraces.js';
+import { call, handPriced, handTable, toolCall, trace } from '../helpers.js';
 
 /** claude-sonnet-* takes Anthropic's rule (pricing/cacheRules.ts): from 1,024 tokens, whole prefixes. */
 const SONNET = handPriced('claude-sonnet-4', { input: 3, output: 15, cached: 0.3, cacheWrite: 3.75 }, 200_000);
@@ -100,43 +100,30 @@ const PRICINGS = [SONNET, anthropicRule(2048), anthropicRule(4096)];
  * their own, or none), system prompts about the rules' minimums, steps small enough that a window's prompt
  * crosses them.
  */
-const recordedTraceArb = fc
-  .record({
-    n: fc.oneof(fc.integer({ min: 20, max: 90 }), fc.integer({ min: 2, max: 12 })),
-    seed: fc.integer({ min: 1, max: 2 ** 30 }),
-    system: fc.integer({ min: 300, max: 4200 }),
-    hourEvery: fc.integer({ min: 2, max: 60 }),
-    /** Of five calls, how many write, and how many record a prompt below the growth model's (none of either: a window may slide in closed form). */
-    writeFifths: fc.integer({ min: 0, max: 5 }),
-    belowGrowthFifths: fc.constantFrom(0, 0, 1),
-    failEvery: fc.integer({ min: 8, max: 200 }),
-  })
-  .map(({ n, seed, system, hourEvery, writeFifths, belowGrowthFifths, failEvery }) => {
-    const next = lcg(seed);
-    const calls: CallRecord[] = [];
-    let history = 0;
-    let previousPrompt = 0;
-    for (let i = 0; i < n; i++) {
-      const output = 5 + next(120);
-      const prompt = Math.max(0, system + history + next(150) - (next(5) < belowGrowthFifths ? 400 : 0));
-      const read = Math.min(prompt, Math.max(0, previousPrompt - next(80)));
-      const written = prompt - read;
-      const call: CallRecord = { type: 'call', outputTokens: output, latencyMs: 100 + next(2000), inputTokens: prompt, cachedInputTokens: read };
-      if (next(5) < writeFifths) {
-        if (i % hourEvery === hourEvery - 1) call.cacheWrite1hTokens = written;
-        else call.cacheWriteTokens = written;
-      }
-      previousPrompt = prompt;
-      if (i % failEvery === failEvery - 1) call.failed = { status: 529, message: 'overloaded' };
-      else {
-        call.toolCalls = [{ name: next(2) ? 'read' : 'run', arguments: { f: next(300) }, resultTokens: next(500), latencyMs: next(300) }];
-        history += output + call.toolCalls[0]!.resultTokens;
-      }
-      if (i === n - 1 && call.failed === undefined) call.final = true;
-      calls.push(call);
+const recordedTraceArb = seededTraceArb(fc.oneof(fc.integer({ min: 20, max: 90 }), fc.integer({ min: 2, max: 12 })), {
+  system: fc.integer({ min: 300, max: 4200 }),
+  hourEvery: fc.integer({ min: 2, max: 60 }),
+  /** Of five calls, how many write, and how many record a prompt below the growth model's (none of either: a window may slide in closed form). */
+  writeFifths: fc.integer({ min: 0, max: 5 }),
+  belowGrowthFifths: fc.constantFrom(0, 0, 1),
+  failEvery: fc.integer({ min: 8, max: 200 }),
+}).map(({ n, seed, system, hourEvery, writeFifths, belowGrowthFifths, failEvery }) =>
+  seededTrace({ n, seed, header: { system, outcome: 'completed', origin: 'recorded' } }, ({ i, last, next, history, previousPrompt }) => {
+    const output = 5 + next(120);
+    const prompt = Math.max(0, system + history + next(150) - (next(5) < belowGrowthFifths ? 400 : 0));
+    const read = Math.min(prompt, Math.max(0, previousPrompt - next(80)));
+    const written = prompt - read;
+    const call: CallRecord = { type: 'call', outputTokens: output, latencyMs: 100 + next(2000), inputTokens: prompt, cachedInputTokens: read };
+    if (next(5) < writeFifths) {
+      if (i % hourEvery === hourEvery - 1) call.cacheWrite1hTokens = written;
+      else call.cacheWriteTokens = written;
     }
-    return trace(calls, { system, outcome: 'completed', origin: 'recorded' });
-  });
+    if (i % failEvery === failEvery - 1) call.failed = { status: 529, message: 'overloaded' };
+    else call.toolCalls = [{ name: next(2) ? 'read' : 'run', arguments: { f: next(300) }, resultTokens: next(500), latencyMs: next(300) }];
+    if (last && call.failed === undefined) call.final = true;
+    return call;
+  }),
+);
 
 const strategyArb = fc.constantFrom<ContextStrategy>(
   { kind: 'window', windowSteps: 1 },
@@ -153,7 +140,7 @@ describe('readable = fast where a changed prompt crosses the rule minimum (seede
     fc.assert(
       fc.property(recordedTraceArb, strategyArb, fc.constantFrom(...PRICINGS), fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(-1, 0, 1), fc.subarray(['cost', 'tokens', 'window'] as const), (t, strategy, pricing, where, delta, brakes) => {
         const options = { strategy, cache: 'recorded' as const, pricing, systemTokens: t.header.systemTokens, goalTokens: 0 };
-        const free = runLoop(new ReplaySource(t), { ...options, brakes: NO_BRAKES, keepSteps: true });
+        const free = unbrakedRun(t, options);
         const min = flattenPrices(pricing).minCachePrefix;
         free.rows.forEach((row, k) => {
           // Every strategy here changes the prompt; a failed call stays as recorded.
@@ -164,17 +151,7 @@ describe('readable = fast where a changed prompt crosses the rule minimum (seede
             if ((recorded.cachedInputTokens ?? 0) + (recorded.cacheWriteTokens ?? 0) + (recorded.cacheWrite1hTokens ?? 0) > 0) reached.belowWithRecordedCache++;
           } else if (row.cacheWriteTokens > 0) reached.atOrAboveWritten++;
         });
-        const config: BrakeConfig = { ...NO_BRAKES, contextWindow: 'model' };
-        const rows = free.rows;
-        if (rows.length > 0) {
-          const row = rows[Math.min(rows.length - 1, Math.floor(where * rows.length))]!;
-          if (brakes.includes('cost')) config.maxCostPico = Math.max(0, row.cumulativeCostPico + delta);
-          if (brakes.includes('tokens')) config.maxTokens = Math.max(1, row.cumulativeInputTokens + row.cumulativeOutputTokens + delta);
-          if (brakes.includes('window')) config.contextWindow = Math.max(1, row.inputTokens + delta);
-        }
-        const slow = runLoop(new ReplaySource(t), { ...options, brakes: config });
-        const fast = replayFast(compileTrace(t), config, strategy, 'recorded', flattenPrices(pricing), undefined);
-        expect(fast).toEqual(figuresOf(slow));
+        expectFastAgrees(t, options, brakesAtRow(free, { where, delta, brakes }));
       }),
       { numRuns: 300, seed: 20_260_611 },
     );
