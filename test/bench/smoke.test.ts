@@ -2,16 +2,17 @@
 // budget the library had come to refuse). `node bench/run.mjs --smoke --json` runs every script's code
 // path once on tiny inputs (bench/lib/smoke.mjs); here it must end in exit 0 with every part's JSON.
 // No timing is asserted: the figures of a smoke run mean nothing. Runs bench/ on dist/ (built first).
-// The benches run a few at once, each as `bench/run.mjs --smoke --json --only=<bench>` (run.mjs runs them
-// one after another, each in its own process, so the parts are the same); that run.mjs lists exactly these
-// benches is read from its BENCHES table.
+// The benches run in a few lanes at once, each lane one `bench/run.mjs --smoke --json --only=<a>,<b>,…`
+// (run.mjs runs its benches one after another, each in its own process, so the parts are the same as one
+// run.mjs for all, without a run.mjs start for each bench); that run.mjs lists exactly these benches is read
+// from its BENCHES table.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Each bench (bench/run.mjs's names) and fields its JSON must hold, the longest smoke runs first (they run
- * a few at once: one of the longest started last would run on alone at the end).
+ * Each bench (bench/run.mjs's names) and fields its JSON must hold, the longest smoke runs first (dealt to
+ * the lanes in turn, so that each lane gets one of the longest and the lanes end about together).
  */
 const FIELDS: Record<string, string[]> = {
   cache: ['inputMb', 'runs', 'noCache', 'coldCache', 'warmCache', 'warmFirstRun', 'compiled', 'smallRuns'],
@@ -29,31 +30,31 @@ const FIELDS: Record<string, string[]> = {
   nativeStreamMemory: ['builds', 'peakGrowth'],
 };
 
-/** `node bench/run.mjs --smoke --json --only=<bench>`: its exit status, its JSON report and its standard error. */
-function smokeRun(bench: string): Promise<{ bench: string; status: number | null; stdout: string; stderr: string }> {
+/** `node bench/run.mjs --smoke --json --only=<benches>`: its exit status, its JSON report and its standard error. */
+function smokeRun(benches: string[]): Promise<{ benches: string[]; status: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['bench/run.mjs', '--smoke', '--json', `--only=${bench}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bench/run.mjs', '--smoke', '--json', `--only=${benches.join(',')}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const timer = setTimeout(() => child.kill(), 120_000);
+    const timer = setTimeout(() => child.kill(), 150_000);
     child.on('error', fail).on('close', (status) => {
       clearTimeout(timer);
-      done({ bench, status, stdout, stderr });
+      done({ benches, status, stdout, stderr });
     });
   });
 }
 
-/** Each bench's smoke run, `atOnce` at a time. */
-async function smokeRuns(benches: string[], atOnce: number): Promise<Awaited<ReturnType<typeof smokeRun>>[]> {
-  const results: Awaited<ReturnType<typeof smokeRun>>[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < benches.length) results.push(await smokeRun(benches[next++]!));
-  };
-  await Promise.all(Array.from({ length: atOnce }, worker));
-  return results;
+/** The benches dealt to `lanes` lanes in turn, back and forth (the first and last lane each get one of the longest). */
+export function lanesOf(benches: readonly string[], lanes: number): string[][] {
+  const out: string[][] = Array.from({ length: Math.min(lanes, benches.length) }, () => []);
+  benches.forEach((bench, i) => {
+    const round = Math.floor(i / out.length);
+    const at = i % out.length;
+    out[round % 2 === 0 ? at : out.length - 1 - at]!.push(bench);
+  });
+  return out;
 }
 
 describe('bench smoke run', () => {
@@ -62,13 +63,18 @@ describe('bench smoke run', () => {
     expect([...table.matchAll(/^\s*(\w+):/gm)].map((m) => m[1]).sort()).toEqual(Object.keys(FIELDS).sort());
   });
 
+  it('deals the benchmarks to lanes, each once, the longest first in each lane', () => {
+    expect(lanesOf(['a', 'b', 'c', 'd', 'e', 'f', 'g'], 3)).toEqual([['a', 'f', 'g'], ['b', 'e'], ['c', 'd']]);
+    expect(lanesOf(['a', 'b'], 3)).toEqual([['a'], ['b']]);
+  });
+
   it('runs every benchmark once on tiny inputs and prints each one\'s JSON', async () => {
     const report: Record<string, Record<string, unknown> | undefined> = {};
-    for (const r of await smokeRuns(Object.keys(FIELDS), 3)) {
-      expect(r.status, `${r.bench}: ${r.stderr}`).toBe(0);
+    for (const r of await Promise.all(lanesOf(Object.keys(FIELDS), 3).map(smokeRun))) {
+      expect(r.status, `${r.benches.join(',')}: ${r.stderr}`).toBe(0);
       const own = JSON.parse(r.stdout) as Record<string, Record<string, unknown>>;
-      expect(Object.keys(own), r.bench).toEqual([r.bench]);
-      report[r.bench] = own[r.bench];
+      expect(Object.keys(own).sort(), r.benches.join(',')).toEqual([...r.benches].sort());
+      for (const bench of r.benches) report[bench] = own[bench];
     }
     const part = (bench: string): Record<string, unknown> => report[bench] ?? {};
     expect(Object.keys(report).sort()).toEqual(Object.keys(FIELDS).sort());
@@ -87,5 +93,5 @@ describe('bench smoke run', () => {
     const serve = part('serveSessionsMemory') as unknown as { sessions: number; cases: { sessions: number; ended: number; bytesPerSession: number }[] };
     expect(serve.cases).toHaveLength(5);
     for (const c of serve.cases) expect([c.sessions, c.ended, Number.isFinite(c.bytesPerSession)]).toEqual([serve.sessions + 1, serve.sessions + 1, true]);
-  }, 120_000);
+  }, 180_000);
 });

@@ -6,8 +6,13 @@
  * ILLUSTRATIVE (keep it short); lines that are not examples (`npm test`: this suite) in NOT_EXAMPLES.
  * A command the README repeats (Start here copies its commands from the sections below) counts as its
  * earlier run when every file it names holds what it held then (examplesRepeating, inputsFingerprint).
+ * The first loopcost example, `npm start` and any example the shell does more than split into words run as
+ * written (`sh -c`, through bin/loopcost.js: the binary as a user runs it); the others run through the
+ * copy's bin/loadCli.js `main` (the bin's own code: its bundles, its code cache, its sweep workers) in one
+ * forked process (examplesRunner.cjs), one after another: each example's exit status and standard error,
+ * without a Node start and a cold compile for each (~40 s of the ~55 s of CPU the examples took spawned).
  */
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -125,6 +130,72 @@ function runShell(shell: string, cwd: string): Promise<{ status: number | null; 
   });
 }
 
+/**
+ * The words `sh` splits `command` into (quotes removed; a quoted part joins the text beside it), or
+ * undefined where the shell would do more: an operator, a redirect, an expansion, a glob, an escape.
+ */
+export function shellWords(command: string): string[] | undefined {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (c === "'" || c === '"') {
+      const end = command.indexOf(c, i + 1);
+      const quoted = command.slice(i + 1, end);
+      if (end < 0 || (c === '"' && /[$`\\!]/.test(quoted))) return undefined;
+      word = (word ?? '') + quoted;
+      i = end;
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (/[|&;<>()$`\\*?[\]{}~#!]/.test(c)) return undefined;
+    else word = (word ?? '') + c;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+interface Exit {
+  status: number | null;
+  stderr: string;
+}
+
+/**
+ * examplesRunner.cjs forked in `cwd` (as `node`, none of this worker's flags): `run(argv)` is `loopcost argv`
+ * run there by the copy's `main` (in the order asked, one at a time), as its exit status and standard error.
+ */
+function examplesRunner(cwd: string): { run: (argv: string[]) => Promise<Exit>; close: () => Promise<void> } {
+  const child = fork(resolve('test/readme/examplesRunner.cjs'), [], { cwd, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const pending = new Map<number, (exit: Exit) => void>();
+  let ownErrors = '';
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (ownErrors += text));
+  child.on('message', ({ id, code, stderr }: { id: number; code: number; stderr: string }) => {
+    pending.get(id)?.({ status: code, stderr });
+    pending.delete(id);
+  });
+  const ended = (why: string) => {
+    for (const done of pending.values()) done({ status: null, stderr: `the examples runner ${why}: ${ownErrors}` });
+    pending.clear();
+  };
+  child.on('error', (error) => ended(`failed (${error.message})`)).on('exit', (code, signal) => ended(`ended (${signal ?? code})`));
+  let next = 0;
+  return {
+    run: (argv) =>
+      new Promise((done) => {
+        if (!child.connected) return done({ status: null, stderr: `the examples runner is gone: ${ownErrors}` });
+        pending.set(next, done);
+        child.send({ id: next++, argv });
+      }),
+    // Disconnected, it exits: waited for, so that no runner outlives its test.
+    close: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', () => done());
+        if (child.connected) child.disconnect();
+      }),
+  };
+}
+
 /** Runs each task once those it waits for have finished, at most `atOnce` at a time. */
 async function runInOrderOfNeed(tasks: readonly (() => Promise<void>)[], waitsFor: readonly number[][], atOnce: number): Promise<void> {
   const finished = tasks.map(() => false);
@@ -171,17 +242,18 @@ describe('README examples', () => {
     symlinkSync(resolve('node_modules'), join(root, 'node_modules'), 'dir');
     symlinkSync(resolve('..', 'shared'), join(base, 'shared'), 'dir');
     const failures: { line: number; message: string }[] = [];
-    const runs: { line: number; shell: string }[] = [];
+    // argv: run by the examples runner; without, as written (`sh -c shell`).
+    const runs: { line: number; shell: string; argv?: string[] }[] = [];
     for (const { line, command } of examples) {
       if (ILLUSTRATIVE.includes(command) || NOT_EXAMPLES.includes(command)) continue;
-      const shell = command.startsWith('loopcost ')
-        ? `node bin/loopcost.js ${command.slice('loopcost '.length)}`
-        : command === 'npm ci && npm start'
-          ? 'npm start --silent'
-          : undefined;
+      const loopcost = command.startsWith('loopcost ') ? command.slice('loopcost '.length) : undefined;
+      const shell = loopcost !== undefined ? `node bin/loopcost.js ${loopcost}` : command === 'npm ci && npm start' ? 'npm start --silent' : undefined;
+      const spawned = loopcost === undefined || !runs.some((r) => r.shell.startsWith('node bin/loopcost.js '));
+      const argv = spawned || loopcost === undefined ? undefined : shellWords(loopcost);
       if (shell === undefined) failures.push({ line, message: `README.md:${line}: '${command}' is neither a loopcost example nor listed as skipped` });
-      else runs.push({ line, shell });
+      else runs.push({ line, shell, ...(argv ? { argv } : {}) });
     }
+    expect(runs.filter((r) => r.argv === undefined && r.shell.startsWith('node bin/loopcost.js ')).length).toBeGreaterThanOrEqual(1);
     const waitsFor = examplesWaitFor(
       runs.map((r) => r.shell),
       (file) => existsSync(join(root, file)),
@@ -190,15 +262,20 @@ describe('README examples', () => {
     const twins = examplesRepeating(runs.map((r) => r.shell));
     twins.forEach((twin, i) => twin !== undefined && waitsFor[i]!.push(twin));
     const found = runs.map(() => ({ fingerprint: '', exitedZero: false }));
-    const tasks = runs.map(({ line, shell }, i) => async () => {
+    const runner = examplesRunner(root);
+    const tasks = runs.map(({ line, shell, argv }, i) => async () => {
       const twin = twins[i];
       if (twins.includes(i) || twin !== undefined) found[i]!.fingerprint = inputsFingerprint(shell, root);
       if (twin !== undefined && found[twin]!.exitedZero && found[twin]!.fingerprint === found[i]!.fingerprint) return void (found[i]!.exitedZero = true);
-      const r = await runShell(shell, root);
+      const r = argv ? await runner.run(argv) : await runShell(shell, root);
       found[i]!.exitedZero = r.status === 0;
       if (r.status !== 0) failures.push({ line, message: `README.md:${line}: '${examples.find((e) => e.line === line)!.command}' exited ${r.status}: ${r.stderr.trim().split('\n').slice(0, 3).join(' / ')}` });
     });
-    await runInOrderOfNeed(tasks, waitsFor, Math.min(3, availableParallelism()));
+    try {
+      await runInOrderOfNeed(tasks, waitsFor, Math.min(3, availableParallelism()));
+    } finally {
+      await runner.close();
+    }
     expect(failures.sort((a, b) => a.line - b.line).map((f) => f.message)).toEqual([]);
   }, 180_000);
 });
@@ -244,6 +321,13 @@ describe('reading the README', () => {
     expect(inputsFingerprint(command, dir)).toBe(written);
     writeFileSync(join(dir, 'a', 'c.jsonl'), 'one');
     expect(inputsFingerprint(command, dir)).not.toBe(written);
+  });
+
+  it('splits a command into the words sh gives it, and leaves to sh what it would do more with', () => {
+    expect(shellWords("curve --compare-context 'window:5;mask:10' --x=\"a b\"c  --tolerance 5%")).toEqual(['curve', '--compare-context', 'window:5;mask:10', '--x=a bc', '--tolerance', '5%']);
+    expect(shellWords("replay '' b")).toEqual(['replay', '', 'b']);
+    for (const command of ['replay a > out.txt', 'replay a | head', 'replay a; b', 'replay $HOME', 'replay *.jsonl', 'replay ~/a', 'replay a\\ b', "replay 'a", 'replay "$X"', 'replay a && b', 'replay a # note'])
+      expect(shellWords(command), command).toBeUndefined();
   });
 
   it('joins continued lines and drops comments', () => {
