@@ -137,6 +137,7 @@ export type { RateRuns } from './check/rareRates.js';
 export type { CheckedTrees } from './check/run.js';
 export type { RunsDropped } from './check/runsDropped.js';
 export type { ScenarioKeys } from './check/scenarioKey.js';
+export type { BaselineWritten } from './check/baselineCarry.js';
 export type { Renamed } from './check/scenarioMatch.js';
 export type { ScenarioChanges, SettingChange } from './check/settingChanges.js';
 export type { WorstCaseMove } from './check/worstCaseDrift.js';

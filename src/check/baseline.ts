@@ -220,7 +220,7 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
  */
 export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: DriftOptions): Drift {
   const formatOne = baseline.baseline !== BASELINE_SCHEMA;
-  const { entries, gone, renamed } = matchScenarios(checks, baseline, { file: args.file, keys: args.keys });
+  const { entries, gone, renamed, pathOf, keysNote } = matchScenarios(checks, baseline, { file: args.file, keys: args.keys, keysNote: args.keysNote });
   const into: Gathered = { rows: [], changes: [], removed: [], loosened: [], switchNotJudged: [], dropped: [], worst: { moved: [], notCompared: [] }, sameAgents: [], paired: [], unpaired: [] };
   const { rows, changes, removed, worst } = into;
   let added = 0;
@@ -230,7 +230,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     added++;
     rows.push({ scenario: check.source, figure: 'scenario', baseline: null, measured: null, status: 'new' });
   });
-  for (const entry of gone) rows.push({ scenario: formatOne ? entry.source : args.keys.pathOf(entry.source), figure: 'scenario', baseline: null, measured: null, status: 'gone' });
+  for (const entry of gone) rows.push({ scenario: pathOf(entry), figure: 'scenario', baseline: null, measured: null, status: 'gone' });
   const now = priceIdentity(args.prices);
   const tables = { baseline: priceLabel(baseline.prices), now: priceLabel(now) };
   const tableChanged = tables.baseline !== tables.now;
@@ -246,7 +246,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(tableChanged && formatOne ? { pricesUnknown: tables } : {}),
     ...(corrections === undefined ? {} : { corrections }),
     ...(formatOne ? { formatOne: true as const } : {}),
-    ...(args.keysNote === undefined ? {} : { keysNote: args.keysNote }),
+    ...(keysNote === undefined ? {} : { keysNote }),
     ...(args.version === undefined || args.version === baseline.loopcost ? {} : { loopcost: { baseline: baseline.loopcost, now: args.version } }),
     changes,
     ...(into.sameAgents.length === 0 ? {} : { sameAgents: into.sameAgents }),

@@ -31,6 +31,7 @@ import { scenarioNoise, scenarioSample, type FigureNoise } from './noise.js';
 import { agentsSchema, scenarioAgents, type StoredAgents } from './pairedAgents.js';
 import type { ScenarioCheck } from './run.js';
 import { requireStrings } from '../options/textArguments.js';
+import { limitSchema, limitsOf } from './expectationLimits.js';
 import { storedCorrections, type StoredCorrections } from '../pricing/correctionsChange.js';
 
 import { BASELINE_SCHEMA, BASELINE_SCHEMA_V1, BASELINE_SCHEMA_V2, WRITTEN_BY } from './baselineFormats.js';
@@ -83,6 +84,8 @@ function commonFields(costs: 'usd' | 'pico') {
           agents: agentsSchema.optional(),
           // Each expectation's measured value: informational, read strictly (baselineExpectations.ts).
           expectations: z.record(z.string(), z.unknown()),
+          // Each expectation's limits (expectationLimits.ts): a bound changed in place is said; absent in files written before.
+          limits: z.record(z.string(), limitSchema).optional(),
         })
         .superRefine(checkBaselineExpectations(costs))
         // Figures that no runs make (a mean past the max, a p50 past the p95, …): refused, not reported as drift.
@@ -134,6 +137,8 @@ export interface BaselineWriting {
   version: string;
   /** A scenario file's key: its path relative to the baseline file's directory (scenarioKey.ts). */
   scenarioKey: (source: string) => string;
+  /** Entries of the baseline written over carried as they were after the checked ones (baselineCarry.ts). */
+  kept?: readonly BaselineScenario[];
 }
 
 /** The baseline of a check, as the file's text (stable key order, no date). */
@@ -145,7 +150,7 @@ export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineW
     models: [...args.models],
     // Judged as session trees (check --tree): a later check compares with it only so (baselineTree.ts).
     ...(checks.some((check) => check.tree !== undefined) ? { tree: true as const } : {}),
-    scenarios: checks.map((check) => ({
+    scenarios: checks.map((check): BaselineScenario => ({
       source: args.scenarioKey(check.source),
       name: check.name,
       settings: storedSettings(check),
@@ -157,7 +162,8 @@ export function renderBaseline(checks: readonly ScenarioCheck[], args: BaselineW
       figures: { ...figuresOf(check.metrics), ...(check.worstCase === undefined ? {} : { worstCasePerRunUsd: check.worstCase.perRunUsd }) },
       ...noiseField(check),
       expectations: Object.fromEntries(check.results.map((result) => [result.expectation, result.measured])),
-    })),
+      limits: limitsOf(check.results),
+    })).concat(args.kept ?? []),
   };
   return JSON.stringify(file, null, 2) + '\n';
 }

@@ -57,9 +57,12 @@ export function failsAgainstBaseline(drift: Drift | undefined, scenario?: string
  * The drift of a check that writes the baseline it compared with again (`file`): its failures accepted,
  * said in place of the hint that says how to accept them.
  */
-export function acceptedDrift(drift: Drift, file: string): Drift {
+export function acceptedDrift(drift: Drift, file: string, said: { carried?: string; implicit?: boolean } = {}): Drift {
   if (!anyBaselineFailure(baselineFailures(drift)) && drift.scenarios.new === 0 && drift.renamed === undefined) return drift;
-  return { ...drift, accepted: file, hint: `accepted: the differences above are the baseline now, written again to ${file} (--update-baseline); commit it` };
+  // No --baseline given: the file --update-baseline replaces was compared with, as --baseline F --update-baseline F does.
+  const how = said.implicit === true ? ' (no --baseline given: compared with the baseline it replaces)' : '';
+  const carried = said.carried === undefined || said.carried === '' ? '' : `; ${said.carried}`;
+  return { ...drift, accepted: file, hint: `accepted${how}: the differences above are the baseline now, written again to ${file} (--update-baseline)${carried}; commit it` };
 }
 
 /**

@@ -45,7 +45,7 @@ export interface CheckInput {
  * bad inputs, as every command lists them), else refused.
  */
 export function checkScenarioFiles(paths: readonly string[], read: { skipBad?: boolean } = {}): { scenarioFiles: string[]; skipped: string[]; repeated: string[]; unread: UnreadInput[] } {
-  const { files, repeated, unread, broughtIn } = collectInputFiles(paths, read);
+  const { files, repeated, unread, broughtIn } = asCheckInputs(() => collectInputFiles(paths, read));
   // A directory inside one given that cannot be listed is bad: refused here unless --skip-bad (check lists it then).
   if (read.skipBad !== true && unread.length > 0) throw new UserError(unread.map((entry) => entry.issue));
   const { scenarioFiles, traceFiles } = splitInputs(files);
@@ -78,9 +78,22 @@ function onlyTracesIssues(found: { traceFiles: readonly string[]; scenarioFiles:
   return tracesOnly.map(([input, count]) => ({
     file: input,
     ...NOT_A_SCENARIO,
-    message: `brings in ${counted(count, 'trace file')} and no scenario file: check reads scenario files, and runs a recording only when a scenario file names it under \`traces:\``,
-    hint: `to check these recordings, name them under \`traces:\` in a scenario file with an \`expect:\` block — \`traces: [${input}]\`, a relative path read from the scenario file’s directory — and give check that scenario file (docs/check.md)`,
+    message: `${NO_SCENARIO_FILES} in ${input}: check reads scenario files; the ${counted(count, 'other file')} it brings in (read as recorded traces) run only when a scenario file names them under \`traces:\``,
+    hint: `give check the directory or files that hold your scenario files (docs/check.md); to check recordings found here, name them under \`traces:\` in a scenario file with an \`expect:\` block — \`traces: [${input}]\`, a relative path read from the scenario file’s directory — and give check that scenario file`,
   }));
+}
+
+/** What check looks for in a directory: said when it finds none. */
+const NO_SCENARIO_FILES = 'no scenario files (*.yaml with `scenario: loopcost.scenario/1`, or *.check.yaml)';
+
+/** collectInputFiles, a directory that holds nothing read said in check's words: it looks for scenario files, not trace files. */
+function asCheckInputs<T>(collect: () => T): T {
+  try {
+    return collect();
+  } catch (error) {
+    if (!(error instanceof UserError) || !error.issues.some((issue) => issue.code === 'empty_dir')) throw error;
+    throw new UserError(error.issues.map((issue) => (issue.code !== 'empty_dir' ? issue : { ...issue, message: `${NO_SCENARIO_FILES} in ${issue.file}: it holds no file check reads`, ...(issue.hint === 'check the path' ? { hint: 'give check the directory or files that hold your scenario files (a scenario file starts `scenario: loopcost.scenario/1`; docs/check.md)' } : {}) })));
+  }
 }
 
 /** Whether the directory or glob, read on its own, brings in a scenario file (one an earlier input named is not brought in again). */

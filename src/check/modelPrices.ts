@@ -88,7 +88,7 @@ function keyOf(model: string, provider: string | undefined, recordedOn: string |
   return `${model}\u0000${provider ?? ''}\u0000${recordedOn ?? ''}`;
 }
 
-function rowKey(row: PriceRow): string {
+export function rowKey(row: PriceRow): string {
   return keyOf(row.model, row.provider, row.recordedOn);
 }
 

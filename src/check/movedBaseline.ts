@@ -5,7 +5,9 @@
  * naming what it holds and what the check found, and how to fix it. Two causes are told apart: a baseline
  * moved from where `--update-baseline` wrote it (its scenarios are keyed by their path relative to its own
  * directory, so a copy elsewhere matches none — seen when a file name it holds is one checked; format 1 keyed
- * them by the path given where it was written), and a baseline of other scenarios. Pure.
+ * them by the path given where it was written), and a baseline of other scenarios. A directory given is matched
+ * by its files' paths within it first (movedDirectory.ts): what is refused as moved here are files given one by
+ * one, or a directory whose paths within it the baseline holds none of. Pure.
  */
 import { UserError } from '../errors.js';
 import { shellWord } from '../report/settings.js';
@@ -36,7 +38,7 @@ function movedWords(args: WrongBaseline): { why: string; fix: string } | undefin
   if (args.formatOne === true) {
     return { why: `this baseline (format 1) names scenario files by the path given where it was written, so its ${moved} is not this check's ${read}`, fix: `run the check from the directory it was written in, or ${again} (keying them by their path from the baseline)` };
   }
-  return { why: `they are keyed by their path relative to the baseline's directory, so its ${fileName(moved)} is ${moved} from here, while this check read ${read}`, fix: `keep the baseline where --update-baseline wrote it, beside the paths it names, or ${again}` };
+  return { why: `they are keyed by their path relative to the baseline's directory, so its ${fileName(moved)} is ${moved} from here, while this check read ${read}`, fix: `keep the baseline where --update-baseline wrote it, beside the paths it names; or check the directory that holds the scenario files (its files are then matched by their paths within it); or ${again}` };
 }
 
 /** Refuses (exit 2) a baseline none of whose scenarios matched those checked; with `movedOnly`, only a moved one. */

@@ -25,12 +25,12 @@ export function noiseBandText(row: Pick<DriftRow, 'figure' | 'baseline' | 'noise
 }
 
 /** The status cell of a row that is not a DRIFT, new or gone: `within noise: ↓ -8.7% (±10.2% at 95%)`, `not held: …`, `not compared: …`. */
-export function quietStatusText(row: DriftRow, direction: string): string {
+export function quietStatusText(row: DriftRow, direction: string, byModel = false): string {
   const moved = direction === '' ? '' : ` ${direction}`;
   if (row.status === 'noise') return `within noise:${moved} (${noiseBandText(row) ?? 'band'} at ${LEVEL})`;
   if (row.status === 'not held') return `not held:${moved} (the largest run of a sample)`;
   if (row.status === 'not compared') return 'not compared: totals of different run counts';
-  if (row.status === 'tighter') return `tighter:${moved} (the brakes allow less: no failure)`;
+  if (row.status === 'tighter') return `tighter:${moved} (${byModel ? 'the model allows' : 'the brakes allow'} less: no failure)`;
   return row.status;
 }
 

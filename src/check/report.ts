@@ -5,12 +5,15 @@
  */
 import { describePriceSource } from '../pricing/source.js';
 import type { PriceSource } from '../pricing/types.js';
+import type { BaselineWritten } from './baselineCarry.js';
+import { pricesRecord, type PricesRecord } from '../report/pricedModels.js';
 import { formatGroupedTable, formatTable, type Cell, type Column, type RowGroup } from '../report/table.js';
 import { wrapGroups, wrapRows } from '../report/wrapCells.js';
 import { SETTINGS_SEPARATOR, settingsText, shellWord } from '../report/settings.js';
 import { labelledLine } from '../report/view.js';
 import { warningLines, type ReportWarning } from '../report/warnings.js';
-import { displayWidth, printableText, truncateMiddle } from '../report/text.js';
+import { displayWidth, printableText } from '../report/text.js';
+import { maxOf } from '../metrics/extremes.js';
 import { strategyFieldsText } from '../report/strategyFields.js';
 import type { Drift, DriftRow } from './baseline.js';
 import { priceChangeText } from './priceChangeText.js';
@@ -23,10 +26,9 @@ import { driftDirection, driftValue, droppedBelowBaseline } from './driftText.js
 import { brakesRemovedLines, distrustedLines, noiseLines, pairedLines, quietStatusText, removedVerdict, sameAgentsLines } from './noiseText.js';
 import { WORST_CASE_FIGURE, worstCaseLines, worstCaseVerdict } from './worstCaseDrift.js';
 import { budgetBindsLines, budgetBindsVerdict } from './budgetBinds.js';
-import { baselineFailures, failsAgainstBaseline } from './gateCounts.js';
+import { acceptText, baselineFailures, failsAgainstBaseline } from './gateCounts.js';
 import { gateLines, gateVerdict, loosenedVerdict } from './gateFailures.js';
 import { expectationNotes, failedWithinNoiseText, resultText } from './expectationText.js';
-import { maxOf } from '../metrics/extremes.js';
 import { renamedLines } from './scenarioMatch.js';
 
 export { renderCheckJson } from './reportJson.js';
@@ -40,11 +42,15 @@ export interface CheckReport {
   failed: number;
   scenarios: ScenarioCheck[];
   drift?: Drift;
-  prices: PriceSource;
+  /** Replay's prices block (pricedModels.ts pricesRecord): the table, `source`, `models` (each run of each scenario priced once), `days`, `note`. */
+  prices: PricesRecord;
   warnings: ReportWarning[];
+  /** The baseline `--update-baseline` wrote: what it carried over, replaced, and the overrides it holds (baselineCarry.ts). */
+  baselineWritten?: BaselineWritten;
 }
 
-export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Drift; prices: PriceSource; version: string; warnings: ReportWarning[] }): CheckReport {
+/** The report; `prices` the block of the runs checked (the CLI's), or the table alone (a library caller's: `models` empty, `days` absent). */
+export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Drift; prices: PriceSource | PricesRecord; version: string; warnings: ReportWarning[]; baselineWritten?: BaselineWritten }): CheckReport {
   const expectations = args.scenarios.reduce((n, s) => n + s.results.length, 0);
   const failed = args.scenarios.reduce((n, s) => n + s.results.filter((r) => !r.pass).length, 0);
   // A figure past the tolerance fails, and so does a baseline scenario this check did not run, a brake
@@ -57,8 +63,9 @@ export function buildCheckReport(args: { scenarios: ScenarioCheck[]; drift?: Dri
     failed,
     scenarios: args.scenarios,
     ...(args.drift === undefined ? {} : { drift: args.drift }),
-    prices: args.prices,
+    prices: 'models' in args.prices ? args.prices : pricesRecord(args.prices, { models: [] }),
     warnings: args.warnings,
+    ...(args.baselineWritten === undefined ? {} : { baselineWritten: args.baselineWritten }),
   };
 }
 
@@ -87,8 +94,8 @@ interface DriftColumns {
   paired: boolean;
   repriced: boolean;
   tolerance: number;
-  /** The scenarios whose worst case rose with the model, the brakes as they were (worstCaseModel.ts). */
-  risenWithModel: ReadonlySet<string>;
+  /** The scenarios whose worst case moved with the model, the brakes as they were (worstCaseModel.ts). */
+  movedWithModel: ReadonlySet<string>;
 }
 
 /**
@@ -108,7 +115,7 @@ function driftCells(row: DriftRow, shown: DriftColumns): Cell[] {
     ...(shown.paired ? [row.paired === undefined ? '' : driftValue(row, row.paired)] : []),
     driftValue(row, row.measured),
     ...(shown.repriced ? [row.atBaselinePrices === undefined ? '' : driftValue(row, row.atBaselinePrices)] : []),
-    row.status === 'drift' ? `DRIFT ${direction}`.trimEnd() : row.status === 'looser' ? `LOOSER ${direction}: ${shown.risenWithModel.has(row.scenario) ? 'the model allows more' : 'the brakes allow more'}` : row.status === 'budget binds' ? `BUDGET BINDS ${direction}: at the new prices` : quietStatusText(row, direction),
+    row.status === 'drift' ? `DRIFT ${direction}`.trimEnd() : row.status === 'looser' ? `LOOSER ${direction}: ${shown.movedWithModel.has(row.scenario) ? 'the model allows more' : 'the brakes allow more'}` : row.status === 'budget binds' ? `BUDGET BINDS ${direction}: at the new prices` : quietStatusText(row, direction, shown.movedWithModel.has(row.scenario)),
   ];
 }
 
@@ -141,10 +148,12 @@ function goneNote(drift: Drift): string {
   const keyed = drift.formatOne
     ? 'this baseline (format 1) names scenario files by the path given where it was written: run from that directory, or write it again with --update-baseline to key them by their path from the baseline'
     : drift.keysNote !== undefined
-      ? `this baseline's keys are read as the keys line says (${drift.keysNote})`
+      ? "this baseline's keys are read as the keys line above says"
       : "a baseline matches scenario files by their path relative to the baseline's directory, else a renamed one by its `name:` or its synthetic runs";
   // A new scenario beside a gone one may be it renamed, unmatched: accepted as new, its brakes would be compared with nothing.
   const renamed = drift.scenarios.new > 0 ? "; if a new scenario is a gone one renamed, give it the gone one's `name:`: it is then compared as that scenario, not accepted as new" : '';
+  // Accepted: the baseline written keeps those whose file is there and drops the others, as `next:` says.
+  if (drift.accepted !== undefined) return `gone: ${counted(drift.scenarios.gone, 'baseline scenario')} not checked in this run (next: what the baseline written kept and dropped); ${keyed}${renamed}`;
   return `gone: ${counted(drift.scenarios.gone, 'baseline scenario')} not checked (a failure): check ${drift.scenarios.gone === 1 ? 'it' : 'them'} too, or, if removed on purpose, drop ${drift.scenarios.gone === 1 ? 'it' : 'them'} from the baseline (next); ${keyed}${renamed}`;
 }
 
@@ -186,7 +195,8 @@ export function dropReason(figures: readonly string[]): string {
 export function dropNote(drift: Drift): string | undefined {
   const dropped = drift.rows.filter(droppedBelowBaseline).map((row) => row.figure);
   if (dropped.length === 0) return undefined;
-  return `drops: ${dropReason(dropped)}; if the drop is intended, accept it: run the same check with --update-baseline ${shellWord(drift.file)}`;
+  const accept = drift.accepted === undefined ? `if the drop is intended, accept it: run the same check with --update-baseline ${shellWord(drift.file)}` : acceptText(drift);
+  return `drops: ${dropReason(dropped)}; ${accept}`;
 }
 
 /** How the drift is shown: the width, and each scenario's synthetic runs now (what the noise line's detection is said at). */
@@ -219,11 +229,11 @@ function driftText(drift: Drift, view: DriftView): string {
   if (shown.length === 0) return `${text}all ${compared} figures within tolerance\n${driftNotes(drift, view)}`;
   const repriced = drift.priceChange !== undefined;
   const paired = shown.some((row) => row.paired !== undefined);
-  const risenWithModel = new Set((drift.worstCase?.moved ?? []).filter((move) => move.cause !== undefined).map((move) => move.scenario));
-  const rows: Cell[][] = shown.map((row) => driftCells(row, { paired, repriced, tolerance: drift.tolerance, risenWithModel }));
+  const movedWithModel = new Set((drift.worstCase?.moved ?? []).filter((move) => move.cause !== undefined).map((move) => move.scenario));
+  const rows: Cell[][] = shown.map((row) => driftCells(row, { paired, repriced, tolerance: drift.tolerance, movedWithModel }));
   const columns: Column[] = [
-    // Cut no narrower than keeps every scenario its own text (`scenario…mix.yaml` for two files was two alike).
-    { header: 'scenario', shrink: true, minWidth: distinctWidth(shown.map((row) => printableText(row.scenario))) },
+    // A path is never cut (a CI log is searched and pasted from): the line runs long by it (tableWidth).
+    { header: 'scenario' },
     { header: 'figure' },
     { header: 'baseline', align: 'right' },
     ...(paired ? [{ header: "baseline's\nagents now", align: 'right' as const }] : []),
@@ -232,15 +242,9 @@ function driftText(drift: Drift, view: DriftView): string {
     // A long status (a paired one names the baseline's agents) continues on lines under its cell.
     { header: 'status', wrap: ' ' },
   ];
-  return text + formatTable(columns, wrapRows(columns, rows, width), { maxWidth: width }) + driftNotes(drift, view);
-}
-
-/** The narrowest width (from 12) at which the texts, each cut in the middle to it, still differ: their full width at most. */
-function distinctWidth(texts: readonly string[]): number {
-  const distinct = [...new Set(texts)];
-  const widest = Math.max(12, maxOf(distinct.map(displayWidth)));
-  for (let width = 12; width < widest; width++) if (new Set(distinct.map((text) => truncateMiddle(text, width))).size === distinct.length) return width;
-  return widest;
+  // The other columns keep the room they had beside a path cut to 12 columns: the path's excess makes the line longer.
+  const tableWidth = width + Math.max(0, maxOf(shown.map((row) => displayWidth(printableText(row.scenario)))) - 12);
+  return text + formatTable(columns, wrapRows(columns, rows, tableWidth), { maxWidth: tableWidth }) + driftNotes(drift, view);
 }
 
 /** `, 7 of 8 baseline scenarios matched (1 gone), 1 new scenario, 2 baseline figures drifted` */
@@ -268,6 +272,6 @@ export function renderCheckTable(report: CheckReport, width: number): string {
     text += labelledLine(printableText(`${s.name}: ${s.source}, ${runsText(s)}${SETTINGS_SEPARATOR}${settingsText(s.settings)}`), width, SETTINGS_SEPARATOR);
     if (s.strategy !== undefined) text += labelledLine(printableText(`${s.name}: ${strategyFieldsText(s.strategy)}`), width, ';');
   }
-  text += labelledLine(printableText(`prices: ${describePriceSource(report.prices)}`), width);
+  text += labelledLine(printableText(`prices: ${describePriceSource(report.prices.source)}${report.prices.note ? `; ${report.prices.note}` : ''}`), width);
   return text + warningLines(report.warnings, width);
 }

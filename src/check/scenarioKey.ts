@@ -20,14 +20,20 @@ export interface ScenarioKeys {
    * followed), which a baseline written before keys were resolved holds. Absent: `keyOf`'s alone.
    */
   keysOf?: (source: string) => readonly string[];
+  /**
+   * The directory given on the command line that holds a scenario file (as given) and the file's path within
+   * it (`/`-separated): what a directory moved away from its baseline is matched by (movedDirectory.ts).
+   * Absent, or undefined for a file: no directory given holds it.
+   */
+  within?: (source: string) => { directory: string; path: string } | undefined;
 }
 
-function slashed(path: string): string {
+export function slashed(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
 }
 
 /** A directory with its symbolic links followed; as resolved where it cannot be (not there, not readable). */
-function realDirectory(directory: string): string {
+export function realDirectory(directory: string): string {
   try {
     return realpathSync(directory);
   } catch {
@@ -36,7 +42,7 @@ function realDirectory(directory: string): string {
 }
 
 /** A file's path with its directory's links followed, its own name as spelled. */
-function realFile(path: string): string {
+export function realFile(path: string): string {
   const full = resolve(path);
   return join(realDirectory(dirname(full)), basename(full));
 }

@@ -11,6 +11,7 @@
  */
 import { BASELINE_SCHEMA, plainPath, type BaselineFile, type BaselineScenario } from './baselineFile.js';
 import { refuseWrongBaseline } from './movedBaseline.js';
+import { matchMovedDirectories, movedKeysNote, movedPathOf } from './movedDirectory.js';
 import { keysOnContent, scenarioSample } from './noise.js';
 import type { ScenarioCheck } from './run.js';
 import type { ScenarioKeys } from './scenarioKey.js';
@@ -31,6 +32,10 @@ export interface ScenarioMatching {
   /** The baseline's scenarios no checked one is compared as. */
   gone: BaselineScenario[];
   renamed: Renamed[];
+  /** A baseline scenario's path from here, as the report shows it (a gone one). */
+  pathOf: (entry: BaselineScenario) => string;
+  /** How the keys were read (`keysNote` given, and a directory matched by its files' paths within it: movedDirectory.ts). */
+  keysNote?: string;
 }
 
 /** Whether two scenario paths name the same file as written (`scenarios/x.yaml`, `./scenarios/x.yaml`). */
@@ -84,11 +89,16 @@ function pairRenames(checks: readonly ScenarioCheck[], m: { entries: (BaselineSc
   return paired;
 }
 
-/** Each checked scenario's baseline scenario (by path, then as a rename); refuses a baseline none of them matched (exit 2). */
-export function matchScenarios(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: { file: string; keys: ScenarioKeys }): ScenarioMatching {
+/**
+ * Each checked scenario's baseline scenario (by path; a directory given none of whose files is where the
+ * baseline names it, by their paths within it: movedDirectory.ts; then as a rename); refuses a baseline none
+ * of them matched (exit 2). `keysNote`: how the keys were read, said with the note of a moved directory.
+ */
+export function matchScenarios(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: { file: string; keys: ScenarioKeys; keysNote?: string | undefined }): ScenarioMatching {
   const entries = checks.map((check) => byPath(check, baseline, args.keys));
+  const moved = matchMovedDirectories(checks, entries, { baseline, keys: args.keys, file: args.file });
   const open = new Set(baseline.scenarios.filter((entry) => !entries.includes(entry)));
-  const pathOf = (entry: BaselineScenario) => baselinePath(entry, baseline, args.keys);
+  const pathOf = (entry: BaselineScenario) => (baseline.baseline === BASELINE_SCHEMA ? movedPathOf(entry.source, moved) : undefined) ?? baselinePath(entry, baseline, args.keys);
   const refusal = { file: args.file, holds: baseline.scenarios.map(pathOf), checked: checks.map((check) => check.source), formatOne: baseline.baseline !== BASELINE_SCHEMA };
   // None by path where a file name is one the baseline holds: its keys point elsewhere (moved), not renames.
   if (open.size === baseline.scenarios.length) refuseWrongBaseline({ ...refusal, movedOnly: true });
@@ -100,7 +110,8 @@ export function matchScenarios(checks: readonly ScenarioCheck[], baseline: Basel
     }
   }
   if (open.size === baseline.scenarios.length) refuseWrongBaseline(refusal);
-  return { entries, gone: baseline.scenarios.filter((entry) => open.has(entry)), renamed };
+  const keysNote = [args.keysNote, movedKeysNote(moved, args)].filter((note) => note !== undefined).join('; ');
+  return { entries, gone: baseline.scenarios.filter((entry) => open.has(entry)), renamed, pathOf, ...(keysNote === '' ? {} : { keysNote }) };
 }
 
 /**

@@ -5,6 +5,7 @@
  * agents (the scenario file's sizes and population: agentChanges.ts), the expectations it holds. A drift is
  * said with these: why a figure moved, not only that it did.
  */
+import { limitChanges } from './expectationLimits.js';
 import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { ScenarioCheck } from './run.js';
 import { modePart } from '../flags/modeBrakes.js';
@@ -91,13 +92,13 @@ function runChanges(before: BaselineScenario, check: ScenarioCheck): SettingChan
 
 /**
  * The expectations the scenario had when the baseline was written (its `expectations` keys) and has now
- * (its `expect:` block), by name: `expect: runs.costUsd added, population.wastedShare removed`. The
- * baseline keeps what each measured, not its bound: a bound changed in place is not seen here.
+ * (its `expect:` block), by name: `expect: runs.costUsd added, population.wastedShare removed`, and a
+ * bound changed in place when the baseline stores limits (expectationLimits.ts): `… max 0.02 → 5 (loosened)`.
  */
 function expectationChanges(before: BaselineScenario, check: ScenarioCheck): SettingChange[] {
   const was = Object.keys(before.expectations);
   const is = check.results.map((result) => result.expectation);
-  const parts = [...is.filter((name) => !was.includes(name)).map((name) => `${name} added`), ...was.filter((name) => !is.includes(name)).map((name) => `${name} removed`)];
+  const parts = [...is.filter((name) => !was.includes(name)).map((name) => `${name} added`), ...was.filter((name) => !is.includes(name)).map((name) => `${name} removed`), ...limitChanges(before.limits, check.results)];
   return parts.length === 0 ? [] : [{ setting: 'expect', baseline: was.join(', ') || NONE, now: is.join(', ') || NONE, change: parts.join(', ') }];
 }
 

@@ -8,11 +8,12 @@
  * checked (a file or a glob's match, as given), else the `--baseline` file's directory as given — so a CI log
  * shows `scenarios/gone.yaml` GONE beside `scenarios/new.yaml` new, a path that can be pasted into a command
  * run where the check ran (`git log -- scenarios/gone.yaml`). One held by none of them (a key climbing out of
- * every one) is shown from the current directory when under it, else whole (absolute).
+ * every one) is shown from the current directory when under it, else whole (absolute). The keys also tell
+ * which directory given holds each file checked, and its path within it (`within`: movedDirectory.ts).
  */
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import type { ScenarioKeys } from './scenarioKey.js';
+import { realDirectory, realFile, slashed, type ScenarioKeys } from './scenarioKey.js';
 
 /** What the user named: the check's arguments, the scenario files found from them, the baseline file (as given; none read through a descriptor). */
 export interface NamedPaths {
@@ -29,20 +30,28 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** A directory with its links followed (as scenarioKey.ts resolves the baseline's); as resolved where it cannot be. */
-function realDirectory(directory: string): string {
-  try {
-    return realpathSync(directory);
-  } catch {
-    return resolve(directory);
-  }
+/** `path` (absolute, links followed) within `anchor` (a directory, links followed as scenarioKey.ts follows them); undefined when not under it. */
+function inside(anchor: string, path: string): string | undefined {
+  const within = relative(realDirectory(anchor), path);
+  return within === '' || within === '..' || within.startsWith('../') || within.startsWith('..\\') || isAbsolute(within) ? undefined : within;
 }
 
 /** `path` (absolute, links followed) from under `anchor` (a directory as the user spelled it); undefined when not under it. */
 function under(anchor: string, path: string): string | undefined {
-  const inside = relative(realDirectory(anchor), path);
-  if (inside === '' || inside === '..' || inside.startsWith('../') || inside.startsWith('..\\') || isAbsolute(inside)) return undefined;
-  return join(anchor, inside);
+  const within = inside(anchor, path);
+  return within === undefined ? undefined : join(anchor, within);
+}
+
+/** The first directory given that holds a scenario file, and its path within it (ScenarioKeys.within). */
+function withinGiven(directories: readonly string[]): NonNullable<ScenarioKeys['within']> {
+  return (source) => {
+    const file = realFile(source);
+    for (const directory of directories) {
+      const path = inside(directory, file);
+      if (path !== undefined) return { directory, path: slashed(path) };
+    }
+    return undefined;
+  };
 }
 
 /** The directories a baseline's path is spelled from, most direct first: directories given, checked files' directories, the baseline's, the current one. */
@@ -64,5 +73,5 @@ export function keysShownAsNamed(keys: ScenarioKeys, named: NamedPaths): Scenari
     }
     return path;
   };
-  return { ...keys, pathOf };
+  return { ...keys, pathOf, within: withinGiven(named.inputs.filter(isDirectory)) };
 }

@@ -35,7 +35,7 @@ export interface WorstCaseMove {
   rule: string;
   /** `worst case per run $0.1210 → $0.3156 (+160.8%): the brakes now allow more`; a rise with the model: `…: it rose with the model, not the brakes (…)`. */
   text: string;
-  /** A rise with the brakes as they were: the model or its window changed (worstCaseModel.ts). */
+  /** A move with the brakes as they were: the model or its window changed (worstCaseModel.ts). */
   cause?: WorstCaseModelCause;
 }
 
@@ -66,10 +66,12 @@ function rose(was: number | null, is: number | null): boolean {
 
 /** The sentence of a move: the values, the change as a share when both are bounded, and what it means. */
 function moveText(was: number | null, is: number | null, args: { atBaselinePrices: boolean; cause?: WorstCaseModelCause }): string {
+  const way = rose(was, is) ? 'rose' : 'fell';
   const change = relativeChange(was, is);
   const share = change === null || was === null || is === null ? '' : ` (${signedPercentText(change)})`;
   const where = args.atBaselinePrices ? " at the baseline's prices" : '';
-  const why = args.cause === undefined ? `the brakes now allow ${rose(was, is) ? 'more' : 'less'}` : modelCauseText(args.cause);
+  // One attribution both ways: with the brakes as they were and the model changed, the model moved it.
+  const why = args.cause === undefined ? `the brakes now allow ${way === 'rose' ? 'more' : 'less'}` : modelCauseText(args.cause, way);
   return `worst case per run ${worstCaseValue(was)} → ${worstCaseValue(is)}${share}${where}: ${why}`;
 }
 
@@ -78,8 +80,8 @@ function moveText(was: number | null, is: number | null, args: { atBaselinePrice
  * (worstCaseModel.ts) in place of the rule's remark on the step cap (`; these runs backtrack, …`), which is no
  * part of what changed.
  */
-export function nowText(move: Pick<WorstCaseMove, 'rule' | 'cause'>): string {
-  if (move.cause === undefined) return `now: ${move.rule}`;
+export function nowText(move: Pick<WorstCaseMove, 'rule' | 'cause' | 'way'>): string {
+  if (move.cause === undefined || move.way === 'fell') return `now: ${move.rule}`;
   return `now: ${move.rule.split('; these runs ')[0]}; ${modelCauseAdvice(move.cause)}`;
 }
 
@@ -98,7 +100,7 @@ export function worstCaseJudged(check: ScenarioCheck, before: BaselineScenario, 
   if (!past) return { row };
   const way = rose(was, judged) ? 'rose' : 'fell';
   const rule = (repriced ?? check.worstCase).rule;
-  const cause = way === 'rose' ? worstCaseModelCause(check, before) : undefined;
+  const cause = worstCaseModelCause(check, before);
   const text = moveText(was, judged, { atBaselinePrices: repriced !== undefined, ...(cause === undefined ? {} : { cause }) });
   return { row, move: { scenario: check.source, baselineUsd: was, measuredUsd: judged, relativeChange: relativeChange(was, judged), way, rule, text, ...(cause === undefined ? {} : { cause }) } };
 }
@@ -111,7 +113,7 @@ export function rises(moves: readonly WorstCaseMove[] | undefined): WorstCaseMov
 /** A move as its line says it, with what bounds it now and, for a rise, why it fails and how to accept it. */
 function moveLine(move: WorstCaseMove, drift: Pick<Drift, 'file' | 'accepted'>): string {
   const now = nowText(move);
-  if (move.way === 'fell') return `worst case: ${move.scenario}: ${move.text} (${now}; tighter brakes: no failure)`;
+  if (move.way === 'fell') return `worst case: ${move.scenario}: ${move.text} (${now}; ${move.cause === undefined ? 'tighter brakes' : 'a fall'}: no failure)`;
   return `worst case: ${move.scenario}: ${move.text} (${now}; a failure even when no run at hand reached the brakes: the next run may); ${acceptText(drift)}`;
 }
 

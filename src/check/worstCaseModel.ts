@@ -1,5 +1,5 @@
 /**
- * Why a worst case per run rose when the brakes did not change (worstCaseDrift.ts): every bound the brakes
+ * Why a worst case per run rose (or fell) when the brakes did not change (worstCaseDrift.ts): every bound the brakes
  * give (a check-mode budget, a step cap, a token cap: population/worstCase.ts) counts the largest single call,
  * the largest prompt the model's context window takes at its prices. A switch to a model of a larger window
  * (gpt-4o's 128,000 tokens → gpt-4.1's 1,047,576), or a table that gives the model a larger one, lets it rise
@@ -54,11 +54,11 @@ function windowsText(cause: WorstCaseModelCause): string {
     .join('; ');
 }
 
-/** `it rose with the model, not the brakes (gpt-4o → gpt-4.1; gpt-4.1: a 1,047,576-token window, was 128,000 (gpt-4o))`. */
-export function modelCauseText(cause: WorstCaseModelCause): string {
+/** `it rose with the model, not the brakes (gpt-4o → gpt-4.1; gpt-4.1: a 1,047,576-token window, was 128,000 (gpt-4o))`; `it fell with …` for a fall. */
+export function modelCauseText(cause: WorstCaseModelCause, way: 'rose' | 'fell' = 'rose'): string {
   const switched = modelsChanged(cause.models.baseline, cause.models.now);
   const what = switched ? `the model, not the brakes (${cause.models.baseline.join(', ') || 'none'} → ${cause.models.now.join(', ') || 'none'}; ` : "the model's window, not the brakes (";
-  return `it rose with ${what}${windowsText(cause)})`;
+  return `it ${way} with ${what}${windowsText(cause)})`;
 }
 
 /**

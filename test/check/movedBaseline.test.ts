@@ -2,7 +2,8 @@
  * A baseline copied away from where `--update-baseline` wrote it (a reviewer's `cp baseline.json ci/`):
  * its scenarios are keyed by their path relative to its directory, so none matched and the check failed
  * every scenario GONE beside as many `new` ones, exit 1, with no word of why. It is refused now (exit 2),
- * saying where the keys point and what to do (src/check/movedBaseline.ts). A baseline whose scenarios
+ * saying where the keys point and what to do (src/check/movedBaseline.ts) — for files given one by one: a
+ * directory given is matched by its files' paths within it (movedDirectory.ts). A baseline whose scenarios
  * were all renamed is no moved one: each is matched as a rename by its `name:` (scenarioMatch.ts).
  */
 import { copyFileSync, mkdirSync, renameSync } from 'node:fs';
@@ -25,18 +26,20 @@ async function project(): Promise<{ root: string; scenarios: string; baseline: s
 }
 
 describe('check --baseline of a baseline moved from where it was written', () => {
-  it('is refused (exit 2): its keys point elsewhere, and the message says keep it there or write it again (it was 2 GONE, exit 1)', async () => {
+  it('files given one by one: refused (exit 2), its keys point elsewhere, and the message says keep it there, check their directory or write it again (it was 2 GONE, exit 1)', async () => {
     const { root, scenarios, baseline } = await project();
     const elsewhere = join(root, 'ci');
     mkdirSync(elsewhere);
     copyFileSync(baseline, join(elsewhere, 'baseline.json'));
-    const moved = await cli('check', scenarios, '--baseline', join(elsewhere, 'baseline.json'));
+    // Their directory given, they are matched by their paths within it (movedDirectory.test.ts).
+    expect((await cli('check', scenarios, '--baseline', join(elsewhere, 'baseline.json'))).code).toBe(0);
+    const moved = await cli('check', join(scenarios, 'a.yaml'), join(scenarios, 'b.yaml'), '--baseline', join(elsewhere, 'baseline.json'));
     expect(moved.code).toBe(2);
     expect(moved.stdout).toBe('');
     expect(moved.stderr).toContain(`${join(elsewhere, 'baseline.json')}: wrong baseline? it holds `);
     expect(moved.stderr).toContain("none of its 2 scenarios matched the 2 checked: they are keyed by their path relative to the baseline's directory");
     expect(moved.stderr).toMatch(/so its a\.yaml is \S*\/ci\/scenarios\/a\.yaml from here, while this check read \S*\/scenarios\/a\.yaml/);
-    expect(moved.stderr).toContain('keep the baseline where --update-baseline wrote it');
+    expect(moved.stderr).toContain('keep the baseline where --update-baseline wrote it, beside the paths it names; or check the directory that holds the scenario files');
     // Where it was written, it matches.
     expect((await cli('check', scenarios, '--baseline', baseline)).code).toBe(0);
   });

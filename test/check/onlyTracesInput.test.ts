@@ -1,7 +1,7 @@
 /**
  * `check` given a directory (or glob) of trace files alone: check leaves a directory's trace files out
- * (`check --help`), so the refusal names the input as given — `runs: brings in 2 trace files and no
- * scenario file` — not the first trace file in it, which the user never named. A trace file named on its
+ * (`check --help`), so the refusal names the input as given — `runs: no scenario files … in runs`, and
+ * how many other files it brings in — not the first trace file in it, which the user never named. A trace file named on its
  * own is refused as itself, as before.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ describe('check on inputs that hold no scenario file', () => {
     const r = await cli('check', runs);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`loopcost: ${runs}: brings in 2 trace files and no scenario file: check reads scenario files, and runs a recording only when a scenario file names it under \`traces:\``);
+    expect(r.stderr).toContain(`loopcost: ${runs}: no scenario files (*.yaml with \`scenario: loopcost.scenario/1\`, or *.check.yaml) in ${runs}: check reads scenario files; the 2 other files it brings in (read as recorded traces) run only when a scenario file names them under \`traces:\``);
     expect(r.stderr).not.toContain('a.jsonl');
   });
 
@@ -27,7 +27,7 @@ describe('check on inputs that hold no scenario file', () => {
     const glob = join(runs, 'a*.jsonl');
     const r = await cli('check', glob);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${glob}: brings in 1 trace file and no scenario file`);
+    expect(r.stderr).toContain(`${glob}: no scenario files (*.yaml with \`scenario: loopcost.scenario/1\`, or *.check.yaml) in ${glob}: check reads scenario files; the 1 other file it brings in`);
   });
 
   it('a trace file named on its own is refused as itself', async () => {

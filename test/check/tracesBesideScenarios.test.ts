@@ -32,7 +32,7 @@ function layout(): { root: string; recordings: string; scenarioFile: string } {
   return { root, recordings, scenarioFile: scenario(ci, 's', 'own.jsonl') };
 }
 
-const REFUSED = 'brings in 2 trace files and no scenario file: check reads scenario files, and runs a recording only when a scenario file names it under `traces:`';
+const REFUSED = 'check reads scenario files; the 2 other files it brings in (read as recorded traces) run only when a scenario file names them under `traces:`';
 
 describe('check: a directory or glob of trace files alone, beside scenario files', () => {
   it('a directory of recordings beside a scenario file is refused (exit 2), named as given, with how to check recordings', async () => {
@@ -40,8 +40,8 @@ describe('check: a directory or glob of trace files alone, beside scenario files
     const r = await cli('check', scenarioFile, recordings, '--format', 'json');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`loopcost: ${recordings}: ${REFUSED}`);
-    expect(r.stderr).toContain(`to check these recordings, name them under \`traces:\` in a scenario file with an \`expect:\` block — \`traces: [${recordings}]\``);
+    expect(r.stderr).toContain(`loopcost: ${recordings}: no scenario files (*.yaml with \`scenario: loopcost.scenario/1\`, or *.check.yaml) in ${recordings}: ${REFUSED}`);
+    expect(r.stderr).toContain(`to check recordings found here, name them under \`traces:\` in a scenario file with an \`expect:\` block — \`traces: [${recordings}]\``);
     // Named as given, not by its files; no "left out" line for a refused input.
     expect(r.stderr).not.toContain('a.jsonl');
     expect(r.stderr).not.toMatch(/left out/);

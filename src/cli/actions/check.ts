@@ -30,8 +30,10 @@ import { priceOptionsFromFlags, type PriceFlags, type ReadFlags } from '../parse
 import { type BrakeFlags, type ContextFlags } from '../../flags/settingsFlags.js';
 import { LOOPCOST_VERSION } from '../../version.js';
 import { checkBrakeFlags, chooseFormat, refuseStdoutOutput, warnScenarioFlags } from './flagChecks.js';
-import { baselineKeys, readBaseline, writesComparedBaseline } from './checkBaseline.js';
-import { acceptedDrift } from '../../check/gateCounts.js';
+import { baselineKeys, writesComparedBaseline } from './checkBaseline.js';
+import { baselineToCompare, baselineWritten, carryOver, overrideFlags, overridesLine, replacedWarning, type BaselineRead } from './checkBaselineWrite.js';
+import type { BaselineCarry, BaselineWritten } from '../../check/baselineCarry.js';
+import type { ScenarioKeys } from '../../check/scenarioKey.js';
 import { checkReadFlags, refuseScenariosNotAsFiles, type GivenFlag } from './inputs.js';
 import { readCheckTraces } from './checkTraces.js';
 import { nothingCheckedWarnings } from './checkUnchecked.js';
@@ -50,6 +52,7 @@ import { importNotesTallyOf } from './runNotes.js';
 import { rebuiltStrategyWarnings, recordedStrategyWarnings, statedStrategiesOf } from '../../report/recordedStrategyWarning.js';
 import { rebuiltUnder } from '../../replay/recordedStrategy.js';
 import { checkStrategyOpenLoopWarnings } from './checkStrategyOpenLoop.js';
+import { checkPrices } from './checkPrices.js';
 import { isIdentity } from '../../context/strategy.js';
 import { PopulationWindows, WindowlessModels } from '../../population/modelWindow.js';
 import type { CheckInput } from '../../check/inputs.js';
@@ -152,22 +155,28 @@ function refuseNothingToCheck(checks: readonly CheckInput[], opts: CheckFlags): 
 }
 
 /** The baseline a check compares with: its file, how its scenario keys are read, the tolerance. */
-type Compared = { baseline: BaselineFile; file: string; tolerance: number } & ReturnType<typeof baselineKeys>;
+type Compared = { baseline: BaselineFile; file: string; tolerance: number; implicit: boolean } & ReturnType<typeof baselineKeys>;
 
 /**
  * Every scenario checked against its runs (`traces[i]`), and with `compared` against the baseline (run
  * again at the baseline's prices when a model's prices changed). The prices of every model the runs
  * resolve are noted: a baseline stores them, a later check compares them.
  */
-function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], args: { prices: PriceTable; model?: string; compared?: Compared; tree?: CheckTree }): { scenarios: ScenarioCheck[]; models: PriceRow[]; drift?: Drift } {
+function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], args: { prices: PriceTable; model?: string; compared?: Compared; tree?: CheckTree }): { scenarios: ScenarioCheck[]; models: PriceRow[]; drift?: Drift; notCompared?: ReportWarning } {
   const resolved = new ResolvedPrices(args.prices);
   const run = (table: PriceTable) => checks.map((input, i) => checkScenarioAsCommand(input, traces[i]!, table, args.model, args.tree));
   const scenarios = run(resolved);
   const models = resolved.rows();
   const { compared } = args;
   if (compared === undefined) return { scenarios, models };
-  const { baseline, ...keyed } = compared;
-  return { scenarios, models, drift: driftFromBaseline(scenarios, baseline, { ...keyed, version: LOOPCOST_VERSION, prices: args.prices, models, rerun: run }) };
+  const { baseline, implicit, ...keyed } = compared;
+  try {
+    return { scenarios, models, drift: driftFromBaseline(scenarios, baseline, { ...keyed, version: LOOPCOST_VERSION, prices: args.prices, models, rerun: run }) };
+  } catch (error) {
+    // The file --update-baseline replaces, no --baseline given: one of other scenarios is replaced, said.
+    if (!implicit || !(error instanceof UserError)) throw error;
+    return { scenarios, models, notCompared: replacedWarning(compared.file, error) };
+  }
 }
 
 
@@ -205,16 +214,38 @@ function checkWarnings(args: {
 }
 
 /** The files a check writes, rendered: the report (`--out`), the JUnit XML, the baseline. */
-function checkFiles(opts: CheckFlags, rendered: { text: string; report: CheckReport; models: PriceRow[] }): CheckFile[] {
+function checkFiles(opts: CheckFlags, rendered: { text: string; report: CheckReport; models: PriceRow[]; carry: BaselineCarry | undefined }): CheckFile[] {
   const { report } = rendered;
   const files: CheckFile[] = [];
   if (opts.out !== undefined) files.push({ flag: '--out', path: opts.out, text: rendered.text });
   if (opts.junit !== undefined) files.push({ flag: '--junit', path: opts.junit, text: renderJunit(report) });
   if (opts.updateBaseline !== undefined) {
-    const baseline = renderBaseline(report.scenarios, { prices: report.prices, models: rendered.models, version: LOOPCOST_VERSION, scenarioKey: scenarioKeys(opts.updateBaseline).keyOf });
+    const { carry } = rendered;
+    const baseline = renderBaseline(report.scenarios, { prices: report.prices.source, models: carry?.models ?? rendered.models, version: LOOPCOST_VERSION, scenarioKey: scenarioKeys(opts.updateBaseline).keyOf, ...(carry === undefined ? {} : { kept: carry.entries }) });
     files.push({ flag: '--update-baseline', path: opts.updateBaseline, text: baseline });
   }
   return files;
+}
+
+/** The flags that overrode the scenario files' settings (as given): a baseline written under them says so. */
+function overrideKeysOf(overrides: ReturnType<typeof scenarioOverridesFromFlags>): string[] {
+  return [...Object.keys(overrides.brakeFlags ?? {}), ...Object.keys(overrides.contextFlags ?? {}), 'latencyModel', 'runs', 'seed', 'model'];
+}
+
+/**
+ * Writing again the baseline compared with accepts what was found against it (the way the report says to accept
+ * a change), keeping its scenarios not checked (checkBaselineWrite.ts); the report's `baselineWritten` says what
+ * the baseline written carried over, replaced, and holds of the flags.
+ */
+function acceptFound(opts: CheckFlags, args: { checked: ReturnType<typeof checkAll>; read: BaselineRead | undefined; keys: ScenarioKeys | undefined; replaced: ReportWarning | undefined; overrides: string[] }) {
+  const { scenarios, models, drift: found } = args.checked;
+  const { read } = args;
+  const accepting = found !== undefined && read !== undefined && (read.implicit || writesComparedBaseline(opts.baseline, opts.updateBaseline));
+  const over = accepting ? carryOver(scenarios, found, { read, keys: args.keys!, models, written: opts.updateBaseline! }) : undefined;
+  const replacedWarning = args.replaced ?? args.checked.notCompared;
+  const written: BaselineWritten | undefined =
+    opts.updateBaseline === undefined ? undefined : baselineWritten(opts.updateBaseline, { ...(over === undefined ? {} : { carry: over.carry }), ...(found === undefined || read === undefined ? {} : { read }), replaced: replacedWarning !== undefined, overrides: args.overrides });
+  return { over, drift: over?.drift ?? found, written, replacedWarning };
 }
 
 export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
@@ -230,7 +261,8 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const unreadBad = unread.map((entry) => ({ file: entry.path, issues: [entry.issue] }));
   const inputCount = scenarioFiles.length + skipped.length + unread.length;
   sayInputWarning(io, skippedInputsWarning(unreadBad, inputCount), skippedMessage(unreadBad, inputCount));
-  const checks = loadCheckInputsAsCommand(scenarioFiles, scenarioOverridesFromFlags(opts, given), { skipBad: opts.skipBad === true });
+  const overrides = scenarioOverridesFromFlags(opts, given);
+  const checks = loadCheckInputsAsCommand(scenarioFiles, overrides, { skipBad: opts.skipBad === true });
   // --runs and --seed make synthetic runs: said, as replay and sweep say it, when no file has a population.
   warnScenarioFlags(opts, checks.filter((input) => input.scenario.population !== undefined).length, io, { appliesTo: "scenario files' synthetic populations", none: 'no scenario file checked has one (only traces:)' });
   refuseRunsPastHeap('check', checks.filter((input) => input.scenario.population !== undefined), { runsGiven: given('runs'), pooled: false });
@@ -238,32 +270,30 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   refuseOwnStdout({ '--update-baseline': opts.updateBaseline, '--junit': opts.junit });
   checkOutputs(opts, { scenarioFiles, checks }, io);
   const tolerance = parseTolerance(opts.tolerance ?? DEFAULT_TOLERANCE);
-  const baseline = opts.baseline === undefined ? undefined : readBaseline(opts.baseline, inputs, { tree: opts.tree === true });
+  const { read, replaced } = baselineToCompare(opts, inputs, { tree: opts.tree === true });
   checkBrakeFlags(opts, 'check', checks.map((input) => input.settings.brakes));
   const tree = checkTreeOf(opts, checks);
   refuseNothingToCheck(checks, opts);
   sayLeftOut(leftOut(skipped, checks, opts), io);
   const prices = loadPriceTable(priceOptionsFromFlags(opts));
-  const keyed = opts.baseline === undefined ? undefined : baselineKeys(opts.baseline, { inputs, sources: checks.map((input) => input.scenario.source) });
-  const compared = baseline === undefined ? undefined : { baseline, file: opts.baseline!, tolerance, ...keyed! };
+  const compared = read === undefined ? undefined : { baseline: read.baseline, file: read.file, tolerance, implicit: read.implicit, ...baselineKeys(read.file, { inputs, sources: checks.map((input) => input.scenario.source) }) };
   // Each trace file read once, however many scenario files name it (what reading it says is said once); a
   // run past $9,007 makes its file bad, and the scenarios are checked again without it.
   const pricing = { prices, ...(opts.model === undefined ? {} : { model: opts.model }) };
   const checked = await readCheckTraces(checks, { flags: opts, io, pricing, ...(tree === undefined ? {} : { tree: true }) }, ({ perScenario }) => checkAll(checks, perScenario, { ...pricing, ...(compared === undefined ? {} : { compared }), ...(tree === undefined ? {} : { tree }) }));
   const { perScenario: traces, runs: recorded } = checked.traces;
   const { scenarios, models } = checked.result;
-  // Writing again the baseline compared with accepts what was found against it: the way the report says to accept a change.
-  const drift = checked.result.drift !== undefined && writesComparedBaseline(opts.baseline, opts.updateBaseline) ? acceptedDrift(checked.result.drift, opts.updateBaseline!) : checked.result.drift;
+  const { over, drift, written, replacedWarning } = acceptFound(opts, { checked: checked.result, read, keys: compared?.keys, replaced, overrides: overrideFlags(opts, given, overrideKeysOf(overrides)) });
   const parts = tree === undefined ? sessionPartWarnings(checks, recorded) : [];
-  const warnings = [...inputWarningsOf(io), ...checkWarnings({ checks, recorded, traces, scenarios, parts, tree: tree !== undefined, drift, prices, opts })];
-  const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: prices.source, version: LOOPCOST_VERSION, warnings });
-
+  const warnings = [...inputWarningsOf(io), ...(replacedWarning === undefined ? [] : [replacedWarning]), ...checkWarnings({ checks, recorded, traces, scenarios, parts, tree: tree !== undefined, drift, prices, opts })];
+  const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: checkPrices(checks, traces, pricing), version: LOOPCOST_VERSION, warnings, ...(written === undefined ? {} : { baselineWritten: written }) });
   const text = format === 'json' ? renderCheckJson(report) : renderCheckTable(report, reportView(opts, io).width);
   // Every output rendered, then written all or nothing (checkWrite.ts): a run that exits 2 leaves none of them.
-  const files = checkFiles(opts, { text, report, models });
+  const files = checkFiles(opts, { text, report, models, carry: over?.carry });
   writeCheckOutputs(files, opts.out === undefined ? text : undefined, io);
   // A CI gate must not pass silently on parts: said on stderr too (with --out every warning is said there).
   if (opts.out === undefined) io.stderr(warningLines(parts));
-  announceCheckOutputs(files, { format, warnings, baselineWhat: `baseline of ${counted(scenarios.length, 'scenario')}` }, io);
+  announceCheckOutputs(files, { format, warnings, baselineWhat: `baseline of ${counted(scenarios.length + (over?.carry.kept.length ?? 0), 'scenario')}` }, io);
+  if (written !== undefined) io.stderr(overridesLine(written));
   return report.passed ? 0 : 1;
 }

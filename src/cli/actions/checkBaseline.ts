@@ -4,7 +4,7 @@
  * check writes: flagChecks.ts refuseStdoutOutput.)
  */
 import { realpathSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseBaseline, type BaselineFile } from '../../check/baseline.js';
 import { requireSameJudging } from '../../check/baselineTree.js';
 import { scenarioKeys, scenarioKeysFrom, type ScenarioKeys } from '../../check/scenarioKey.js';
@@ -22,6 +22,22 @@ function missing(path: string): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
+/** A directory given as --baseline, refused naming the flag (as --junit and --out name theirs), with the baseline file there if there is one. */
+function refuseDirectory(file: string): void {
+  if (!isDirectory(file)) return;
+  const inside = join(file, 'loopcost-baseline.json');
+  const hint = isDirectory(inside) || missing(inside) ? 'give the baseline file’s path (--baseline scenarios/loopcost-baseline.json)' : `give the baseline file’s path: --baseline ${shellWord(inside)}`;
+  throw new UserError({ file, field: '--baseline', code: 'is_directory', message: 'is a directory, not a baseline file', hint });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -48,6 +64,7 @@ export function readBaseline(file: string, inputs: readonly string[], judged: { 
       hint: `write it from this check first: loopcost check ${inputs.map(shellWord).join(' ')} --update-baseline ${shellWord(file)}, and commit it: later checks compare with --baseline ${shellWord(file)}`,
     });
   }
+  refuseDirectory(file);
   const baseline = parseBaseline(readSmallTextFileSync(file), file);
   requireSameJudging(baseline, { file, tree: judged.tree, inputs });
   return baseline;
