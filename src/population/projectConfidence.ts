@@ -26,6 +26,7 @@ import { nearestRank } from '../metrics/population.js';
 import { meanPico, picoToUsd } from '../money.js';
 import { Rng, STREAM } from '../synthetic/random.js';
 import { minOf } from '../metrics/extremes.js';
+import { stoodFor } from './standingRuns.js';
 
 /** Fewest runs whose mean gets an interval: fewer, and a bootstrap of a skewed cost covers well under 95%. */
 export const MIN_RUNS_FOR_MEAN_INTERVAL = 20;
@@ -106,7 +107,7 @@ export function strataStandingForFewer(strata: readonly CostStratum[] | undefine
 
 /** The runs a part of at least one run stands for: its `sampleRuns`, at most its runs and at least one. */
 export function runsStoodFor(stratum: CostStratum): number {
-  return Math.max(1, Math.min(stratum.sampleRuns, stratum.costsPico.length));
+  return stoodFor(stratum.sampleRuns, stratum.costsPico.length);
 }
 
 function compareStrata(a: CostStratum, b: CostStratum): number {

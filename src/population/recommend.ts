@@ -2,16 +2,29 @@
  * What a sweep recommends, by rules that can be redone by hand from its CSV:
  * - recommendation (with a target completion rate R): among configurations with completionRate ≥ R,
  *   the lowest costPerCompletedUsd (both as countedRow counts them: tasks done where runs carry ground truth); ties: the lowest costUsd, then the tighter brakes, then the first in grid
- *   order (recommendTie.ts: the tie order a sweep, its shards and their merge share).
- * - pareto: configurations no other beats on both costPerCompletedUsd (lower is better; none completed
- *   counts as the worst) and completionRate (higher is better) — "beats" = at least as good on both and
- *   strictly better on one.
+ *   order (recommendTie.ts: the tie order a sweep, its shards and their merge share). With a bound on false stops
+ *   (`maxFalseStopRate`, sweep --max-false-stops), only configurations whose falseStopRate (population.ts: false
+ *   stops over the runs that complete with no brakes; none there counts as 0) is within it are candidates.
+ * - pareto: configurations that complete a run and that no other beats on both costPerCompletedUsd (lower is
+ *   better) and completionRate (higher is better) — "beats" = at least as good on both and strictly better on
+ *   one. A configuration that completes nothing is never on it (before, two rows completing 0/38 were both starred).
  */
 import type { PopulationMetrics } from '../metrics/population.js';
 import type { TasksDone } from './sweep.js';
 import { GRID_ORDER, type TieOrder } from './recommendTie.js';
 
-export type RankedRow = Pick<PopulationMetrics, 'completionRate' | 'costPerCompletedUsd' | 'costUsd'>;
+export type RankedRow = Pick<PopulationMetrics, 'completionRate' | 'costPerCompletedUsd' | 'costUsd'> & Partial<Pick<PopulationMetrics, 'falseStopRate'>>;
+
+/** How the recommendation chooses besides the target: which of two tied rows goes first (default: grid order), and the most false stops a candidate may have (a share; absent: no bound). */
+export interface RecommendRule {
+  tieOrder?: TieOrder;
+  maxFalseStopRate?: number;
+}
+
+/** Whether a row's false stops are within the bound (none given: every row; a row none of whose runs completes with no brakes stops none falsely). */
+export function withinFalseStops(row: Pick<RankedRow, 'falseStopRate'>, maxFalseStopRate: number | undefined): boolean {
+  return maxFalseStopRate === undefined || (row.falseStopRate ?? 0) <= maxFalseStopRate;
+}
 
 /** A row as a sweep reports it: its runs and completions, and its tasks done where some of its runs carry ground truth. */
 export type CountedRow = RankedRow & Pick<PopulationMetrics, 'runs' | 'completed'> & { tasksDone?: TasksDone };
@@ -24,7 +37,7 @@ export type CountedRow = RankedRow & Pick<PopulationMetrics, 'runs' | 'completed
 export function countedRow(row: CountedRow): RankedRow & Pick<PopulationMetrics, 'runs' | 'completed'> {
   const tasks = row.tasksDone;
   if (tasks === undefined) return row;
-  return { runs: row.runs, completed: tasks.done, completionRate: tasks.doneRate, costPerCompletedUsd: tasks.costPerDoneUsd, costUsd: row.costUsd };
+  return { runs: row.runs, completed: tasks.done, completionRate: tasks.doneRate, costPerCompletedUsd: tasks.costPerDoneUsd, costUsd: row.costUsd, ...(row.falseStopRate === undefined ? {} : { falseStopRate: row.falseStopRate }) };
 }
 
 const perCompleted = (row: RankedRow): number => row.costPerCompletedUsd ?? Infinity;
@@ -32,11 +45,12 @@ const perCompleted = (row: RankedRow): number => row.costPerCompletedUsd ?? Infi
 /** Whether two rows tie on the figures the recommendation compares (cost per completed run, then spend). */
 const tie = (a: RankedRow, b: RankedRow): boolean => perCompleted(a) === perCompleted(b) && a.costUsd === b.costUsd;
 
-/** The index of the recommended configuration, or undefined when none reaches the target; `tieOrder`: which of two tied rows goes first (default: grid order). */
-export function recommendedIndex(rows: readonly RankedRow[], targetCompletion: number, tieOrder: TieOrder = GRID_ORDER): number | undefined {
+/** The index of the recommended configuration, or undefined when none reaches the target; `rule`: the tie order (or a RecommendRule: it and the false-stop bound). */
+export function recommendedIndex(rows: readonly RankedRow[], targetCompletion: number, rule: TieOrder | RecommendRule = {}): number | undefined {
+  const { tieOrder = GRID_ORDER, maxFalseStopRate } = typeof rule === 'function' ? { tieOrder: rule } : rule;
   let best: number | undefined;
   rows.forEach((row, i) => {
-    if (row.completionRate < targetCompletion || row.costPerCompletedUsd === null) return;
+    if (row.completionRate < targetCompletion || row.costPerCompletedUsd === null || !withinFalseStops(row, maxFalseStopRate)) return;
     if (best === undefined) return void (best = i);
     const b = rows[best]!;
     if (perCompleted(row) < perCompleted(b) || (perCompleted(row) === perCompleted(b) && row.costUsd < b.costUsd) || (tie(row, b) && tieOrder(i, best) < 0)) best = i;
@@ -44,10 +58,10 @@ export function recommendedIndex(rows: readonly RankedRow[], targetCompletion: n
   return best;
 }
 
-/** The other rows reaching the target that tie with row `chosen` (the tie order chose it over them), in grid order. */
-export function tiedIndices(rows: readonly RankedRow[], chosen: number, targetCompletion: number): number[] {
+/** The other rows reaching the target (within `maxFalseStopRate`, when given) that tie with row `chosen` (the tie order chose it over them), in grid order. */
+export function tiedIndices(rows: readonly RankedRow[], chosen: number, targetCompletion: number, maxFalseStopRate?: number): number[] {
   const row = rows[chosen]!;
-  return rows.flatMap((other, i) => (i !== chosen && other.completionRate >= targetCompletion && other.costPerCompletedUsd !== null && tie(other, row) ? [i] : []));
+  return rows.flatMap((other, i) => (i !== chosen && other.completionRate >= targetCompletion && other.costPerCompletedUsd !== null && withinFalseStops(other, maxFalseStopRate) && tie(other, row) ? [i] : []));
 }
 
 /**
@@ -63,6 +77,8 @@ export function paretoIndices(rows: readonly RankedRow[]): number[] {
   let bestCheaper = -Infinity;
   for (let from = 0; from < order.length; ) {
     const cost = perCompleted(rows[order[from]!]!);
+    // Sorted last: the rows that complete nothing, never on the frontier.
+    if (cost === Infinity) break;
     let to = from;
     while (to < order.length && perCompleted(rows[order[to]!]!) === cost) to++;
     // Sorted best first within a group: its first row has the group's best completion.

@@ -15,6 +15,7 @@
 import { Rng, STREAM } from '../synthetic/random.js';
 import { resampleSums } from './recommendSums.js';
 import { GRID_ORDER, type TieOrder } from './recommendTie.js';
+import { someStandForFewer, type StandingPart } from './standingRuns.js';
 
 /** Resamples drawn (a share of them is said in whole percent: 200 give 0.5% steps). */
 export const RECOMMENDATION_RESAMPLES = 200;
@@ -37,17 +38,25 @@ const NONE: ResampleChoice = { index: -1, completed: 0, costPico: 0 };
 
 /**
  * Each resample's draw counts of `runs` runs (run k drawn counts[b][k] times, `runs` draws in all):
- * the same draws for every configuration (paired).
+ * the same draws for every configuration (paired). `parts` (standingRuns.ts, in the runs' order), when some
+ * stand for fewer runs than they hold (a fitted profile's): each part's draws are as many as the runs it stands
+ * for, each draw counted for its share of the part's runs (N runs over m draws: ⌊N/m⌋ or ⌈N/m⌉ each), so a
+ * resample varies as m runs do and every part keeps its weight; else the runs are drawn as one sample.
  */
-export function resampleCounts(runs: number, options: { seed: number; resamples: number }): Uint16Array[] {
+export function resampleCounts(runs: number, options: { seed: number; resamples: number; parts?: readonly StandingPart[] }): Uint16Array[] {
+  const parts = options.parts !== undefined && someStandForFewer(options.parts) ? options.parts : [{ runs, standsFor: runs }];
   const all: Uint16Array[] = [];
   for (let b = 0; b < options.resamples; b++) {
     const rng = Rng.stream(options.seed, b, STREAM.sweepBootstrap);
     const counts = new Uint16Array(runs);
-    for (let k = 0; k < runs; k++) {
-      const at = rng.below(runs);
-      // A run drawn 65,535 times of n is past any real chance (n ≥ 65,535 draws of one index): kept at the most.
-      if (counts[at]! < 0xffff) counts[at]! += 1;
+    let from = 0;
+    for (const { runs: n, standsFor: m } of parts) {
+      for (let j = 0; j < m && n > 0; j++) {
+        const at = from + rng.below(n);
+        // A run drawn past 65,535 times is past any real chance: kept at the most.
+        counts[at] = Math.min(0xffff, counts[at]! + Math.floor(((j + 1) * n) / m) - Math.floor((j * n) / m));
+      }
+      from += n;
     }
     all.push(counts);
   }
@@ -75,9 +84,11 @@ function sameRuns(a: RunOutcomes, b: RunOutcomes): boolean {
  * share of the drawn runs reaches `target` (and that complete any), the best by recommend.ts's rule, ties
  * by `tieOrder` (default: grid order). A row that completes no run, or whose runs are those of the row
  * before it and that the tie order puts after the row of them resampled, is never chosen and is not
- * resampled (exact: a slice gives the choices it would give resampling every row).
+ * resampled (exact: a slice gives the choices it would give resampling every row). `eligible` (one per row;
+ * absent: all): the rows within sweep's --max-false-stops, the only ones chosen (false stops are not resampled:
+ * a row out of the bound on the runs is out of it in every resample).
  */
-export function sliceChoices(rows: readonly RunOutcomes[], options: { from: number; counts: readonly Uint16Array[]; target: number; tieOrder?: TieOrder }): ResampleChoice[] {
+export function sliceChoices(rows: readonly RunOutcomes[], options: { from: number; counts: readonly Uint16Array[]; target: number; tieOrder?: TieOrder; eligible?: readonly boolean[] }): ResampleChoice[] {
   const { counts, target, from } = options;
   const tieOrder = options.tieOrder ?? GRID_ORDER;
   const choices = counts.map(() => NONE);
@@ -88,7 +99,7 @@ export function sliceChoices(rows: readonly RunOutcomes[], options: { from: numb
     if (i === 0 || !sameRuns(row, rows[i - 1]!)) ahead = i;
     else if (tieOrder(from + i, from + ahead) < 0) ahead = i;
     else return;
-    if (!row.completed.includes(1)) return;
+    if (!row.completed.includes(1) || options.eligible?.[i] === false) return;
     const { completed, costPico } = sums[i]!;
     for (let b = 0; b < counts.length; b++) {
       const done = completed[b]!;

@@ -12,6 +12,7 @@ import { maxOf } from '../metrics/extremes.js';
 import { binomialCdf } from '../metrics/binomialCdf.js';
 import { choiceSureness, joinChoices, RECOMMENDATION_RESAMPLES, resampleCounts, RIVAL_SHARE, sliceChoices, type ResampleChoice, type RunOutcomes } from './recommendBootstrap.js';
 import type { TieOrder } from './recommendTie.js';
+import { allStandingFor, partsOfRuns, runsStandingFor, someStandForFewer, type ScenarioRuns, type StandingPart } from './standingRuns.js';
 
 /**
  * Most runs × configurations (the whole grid's) resampled: 5 × 10^6 (4,000 runs × 960 configurations took
@@ -29,22 +30,35 @@ export interface Resampled {
   /** The runs resampled (0: a slice of no configuration, which does not know them). */
   runs: number;
   choices: ResampleChoice[] | null;
+  /** With scenario files' runs among them: the parts of the runs and what each stands for (standingRuns.ts). */
+  parts?: StandingPart[];
+  /** With parts some of which stand for fewer runs (a fitted profile's): each row's completed runs as the runs they stand for, in the slice's order. */
+  completedStandingFor?: number[];
 }
 
-/** The resamples of configurations [from, from + outcomes.length) of a grid of `configurations`, each run drawn again with `seed`; ties by `tieOrder` (recommendTie.ts; default grid order). */
-export function resampledSlice(outcomes: readonly RunOutcomes[], args: { from: number; configurations: number; target: number; seed: number; tieOrder?: TieOrder }): Resampled {
+/**
+ * The resamples of configurations [from, from + outcomes.length) of a grid of `configurations`, each run drawn
+ * again with `seed`; ties by `tieOrder` (recommendTie.ts; default grid order); only `eligible` rows chosen
+ * (sliceChoices). `scenarios`: the scenario files' runs, the last of the runs in order: a fitted profile's runs
+ * are resampled as the recorded runs it was fitted to (standingRuns.ts, as project takes them).
+ */
+export function resampledSlice(outcomes: readonly RunOutcomes[], args: { from: number; configurations: number; target: number; seed: number; tieOrder?: TieOrder; eligible?: readonly boolean[]; scenarios?: readonly ScenarioRuns[] }): Resampled {
   const runs = outcomes[0]?.completed.length ?? 0;
-  const base = { seed: args.seed, resamples: RECOMMENDATION_RESAMPLES, runs };
+  const parts = args.scenarios === undefined ? undefined : partsOfRuns(runs, args.scenarios);
+  const standing = someStandForFewer(parts) ? { completedStandingFor: outcomes.map((o) => runsStandingFor(parts, o.completed)) } : {};
+  const base = { seed: args.seed, resamples: RECOMMENDATION_RESAMPLES, runs, ...(parts === undefined ? {} : { parts }), ...standing };
   if (runs * args.configurations > MAX_RESAMPLED_CELLS) return { ...base, choices: null };
-  const counts = resampleCounts(runs, { seed: args.seed, resamples: RECOMMENDATION_RESAMPLES });
-  const choices = outcomes.length === 0 ? Array.from({ length: RECOMMENDATION_RESAMPLES }, () => ({ index: -1, completed: 0, costPico: 0 })) : sliceChoices(outcomes, { from: args.from, counts, target: args.target, ...(args.tieOrder === undefined ? {} : { tieOrder: args.tieOrder }) });
+  const counts = resampleCounts(runs, { seed: args.seed, resamples: RECOMMENDATION_RESAMPLES, ...(parts === undefined ? {} : { parts }) });
+  const choices = outcomes.length === 0 ? Array.from({ length: RECOMMENDATION_RESAMPLES }, () => ({ index: -1, completed: 0, costPico: 0 })) : sliceChoices(outcomes, { from: args.from, counts, target: args.target, ...(args.tieOrder === undefined ? {} : { tieOrder: args.tieOrder }), ...(args.eligible === undefined ? {} : { eligible: args.eligible }) });
   return { ...base, choices };
 }
 
 /** Slices of one grid joined (a merge of shards), ties by `tieOrder` as each slice broke them: the whole grid's resamples; null when a slice is past MAX_RESAMPLED_CELLS. */
 export function joinResampled(parts: readonly Resampled[], tieOrder?: TieOrder): Resampled {
   const runs = maxOf(parts.map((part) => part.runs), 0);
-  const base = { seed: parts[0]!.seed, resamples: parts[0]!.resamples, runs };
+  const known = parts.find((part) => part.parts !== undefined && part.runs === runs)?.parts;
+  const standing = parts.every((part) => part.completedStandingFor !== undefined) ? { completedStandingFor: parts.flatMap((part) => part.completedStandingFor!) } : {};
+  const base = { seed: parts[0]!.seed, resamples: parts[0]!.resamples, runs, ...(known === undefined ? {} : { parts: known }), ...standing };
   return parts.some((part) => part.choices === null) ? { ...base, choices: null } : { ...base, choices: joinChoices(parts.map((part) => part.choices!), tieOrder) };
 }
 
@@ -102,7 +116,8 @@ export function howSureOf(resampled: Resampled, pick: PickFacts): HowSure {
   const noneReachedShare = sure.resamples === 0 ? 0 : sure.noneReached / sure.resamples;
   const below = pick.completed === undefined || pick.runs === undefined || pick.target === undefined ? null : belowTargetShare(pick.completed, pick.runs, pick.target);
   const preferred = runnersUp[0] !== undefined && runnersUp[0].share > sure.sameChoice ? runnersUp[0] : undefined;
-  const of = `${sure.resamples} paired resamples of these runs`;
+  // A fitted profile's runs resampled as the recorded runs they stand for (resampleCounts): said so.
+  const of = someStandForFewer(resampled.parts) ? `${sure.resamples} paired resamples of ${allStandingFor(resampled.parts!)} runs, the runs these stand for` : `${sure.resamples} paired resamples of these runs`;
   let text = preferred === undefined ? `How sure: picked in ${percentText(sure.sameChoice)} of ${of} (seed ${resampled.seed})${STABLE}` : `How sure: resamples prefer ${preferred.settings} (picked in ${percentText(preferred.share)} of ${of}, seed ${resampled.seed}) to this pick (${percentText(sure.sameChoice)})${STABLE}`;
   const others = runnersUp.filter((r) => r !== preferred);
   if (others.length > 0) text += `; ${preferred !== undefined ? 'also picked:' : others.length === 1 ? 'runner-up' : 'runners-up'} ${others.map((r) => `${r.settings} in ${percentText(r.share)}${r.share === sure.sameChoice ? ' (as often)' : ''}`).join(', ')}`;

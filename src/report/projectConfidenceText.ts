@@ -91,8 +91,8 @@ export function handWrittenText(inputs: HandWrittenInputs): string | undefined {
   return `${said.join(' ')} Change the weights and sizes you are least sure of and project again to see how far they move the figures, or fit a profile to recorded runs (loopcost fit).`;
 }
 
-/** The hand-written scenario files' sentence, if any. */
-function scenariosWords(scenarios: readonly HandWrittenScenario[]): string | undefined {
+/** The hand-written scenario files' sentence, if any (sweep's recommendation says it too: sweepRecommendation.ts). */
+export function scenariosWords(scenarios: readonly HandWrittenScenario[]): string | undefined {
   if (scenarios.length === 0) return undefined;
   const runs = scenarios.reduce((sum, s) => sum + s.syntheticRuns, 0);
   const whose = scenarios.length === 1 ? `${scenarios[0]!.source}'s ${counted(runs, 'synthetic run')}` : `the ${counted(runs, 'synthetic run')} of ${scenarios.map((s) => `${s.source} (${s.syntheticRuns})`).join(', ')}`;

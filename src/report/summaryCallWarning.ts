@@ -68,15 +68,18 @@ const perRun = (calls: number, runs: number): string => {
 };
 
 /**
- * The warnings of `tally`, the runs `what` names (`recorded run`) replayed under `strategy`; none when the
- * strategy makes no summaries or nothing went wrong.
+ * The warnings of `tally`, the runs `said.what` names (`recorded run`) replayed under `strategy`; none when the
+ * strategy makes no summaries or nothing went wrong. `said.eachOf`: the tally is of each of that many
+ * configurations (the same runs under each), said so rather than counting a run once per configuration.
  */
-export function summaryCallWarnings(strategy: ContextStrategy, tally: SummaryCallTally, what = 'recorded run'): ReportWarning[] {
+export function summaryCallWarnings(strategy: ContextStrategy, tally: SummaryCallTally, said: { what?: string; eachOf?: number } = {}): ReportWarning[] {
   const summary = strategy.summary;
   if (summary === undefined || tally.runs === 0) return [];
+  const what = said.what ?? 'recorded run';
   const context = `context ${contextText(strategy)}`;
   const trigger = summary.triggerPercent === undefined ? `trigger=${summary.triggerTokens}` : `trigger=${summary.triggerPercent}%`;
-  const of = (n: number): string => (tally.runs === 1 ? `the ${what}` : `${n} of ${counted(tally.runs, what)}`);
+  const under = said.eachOf === undefined || said.eachOf <= 1 ? '' : ` under each of its ${said.eachOf} configurations`;
+  const of = (n: number): string => (tally.runs === 1 ? `the ${what}` : `${n} of ${counted(tally.runs, what)}`) + under;
   const warnings: ReportWarning[] = [];
   if (tally.mostSteps > 0) {
     warnings.push({
@@ -101,14 +104,17 @@ export function summaryCallWarnings(strategy: ContextStrategy, tally: SummaryCal
 
 /**
  * Configurations' totals (sweep, calibrate), each under the strategy its runs took, grouped by strategy:
- * `summary_none` for each summary strategy under which no run of any configuration made a summary call
- * (their runs are counted once per configuration).
+ * `summary_none` for each summary strategy under which no run of any configuration made a summary call,
+ * the runs counted as the sweep ran them (2000 runs under each of 16 configurations, not 32000 runs); where
+ * the configurations ran different numbers of runs, their runs counted once per configuration.
  */
 export function configurationSummaryWarnings(configurations: readonly { strategy: ContextStrategy; runs: number; summaryCalls?: number | undefined }[]): ReportWarning[] {
   return bySummaryStrategy(configurations).flatMap(({ strategy, items }) => {
-    const runs = items.reduce((n, c) => n + c.runs, 0);
     const calls = items.reduce((n, c) => n + (c.summaryCalls ?? 0), 0);
-    return calls > 0 ? [] : summaryCallWarnings(strategy, Object.assign(new SummaryCallTally(), { runs, none: runs }), 'run');
+    if (calls > 0) return [];
+    const sameRuns = items.every((c) => c.runs === items[0]!.runs);
+    const runs = sameRuns ? items[0]!.runs : items.reduce((n, c) => n + c.runs, 0);
+    return summaryCallWarnings(strategy, Object.assign(new SummaryCallTally(), { runs, none: runs }), { what: 'run', ...(sameRuns ? { eachOf: items.length } : {}) });
   });
 }
 

@@ -79,10 +79,10 @@ function doneMeaning(rows: readonly Pick<CountedRow, 'runs' | 'tasksDone'>[]): s
 
 /** The labels of completion where the rows count it (tasks done where runs carry ground truth: countsTasksDone). */
 export function countedLabels(rows: readonly Pick<CountedRow, 'runs' | 'tasksDone'>[]): CountedLabels {
-  if (!countsTasksDone(rows)) return { count: 'completed', per: 'per completed', rate: 'completion rate (%)', perRun: 'cost per completed run (USD; 0 where none completed)', legend: '* on the frontier: no other configuration is both cheaper per completed run and completes more.' };
+  if (!countsTasksDone(rows)) return { count: 'completed', per: 'per completed', rate: 'completion rate (%)', perRun: 'cost per completed run (USD)', legend: '* on the frontier: no other configuration is both cheaper per completed run and completes more.' };
   const meaning = doneMeaning(rows);
   const legend = `* on the frontier: no other configuration is both cheaper per task done and gets more tasks done. ${meaning}`;
-  return { count: 'tasks done', per: 'per task done', rate: 'tasks done (%)', perRun: 'cost per task done (USD; 0 where none done)', legend, meaning };
+  return { count: 'tasks done', per: 'per task done', rate: 'tasks done (%)', perRun: 'cost per task done (USD)', legend, meaning };
 }
 
 /**

@@ -8,14 +8,19 @@
  * when none reaches the target, what the runs complete with no brakes, when known. Where runs carry ground
  * truth, each figure it compares and says counts tasks done (recommend.ts countedRow; sweepCounted.ts says so). Pure.
  */
-import { countedRow, recommendedIndex, tiedIndices, wilsonInterval } from '../population/recommend.js';
-import { howSureOf, joinResampled, type Resampled } from '../population/recommendSureness.js';
+import { countedRow, recommendedIndex, tiedIndices, wilsonInterval, type RankedRow, type RecommendRule } from '../population/recommend.js';
+import { fewerFalseStopsIndex } from '../population/recommendReference.js';
+import { falseStopsSentence, fewerFalseStopsOf, noBrakesComparisonOf, reachableText } from './sweepRecommendationFacts.js';
+import { howSureOf, joinResampled, type HowSure, type Resampled } from '../population/recommendSureness.js';
+import { allStandingFor, someStandForFewer, type StandingPart } from '../population/standingRuns.js';
+import { scenariosWords } from './projectConfidenceText.js';
+import { counted } from '../plural.js';
 import { tieOrderOf, tieSentence } from '../population/recommendTie.js';
 import { formatUsdNumber } from './money.js';
 import { percentText } from './percentText.js';
 import { openLoopOf } from './sweepOpenLoop.js';
 import { sessionPartsRecommendation } from './sessionParts.js';
-import { completionWords, countsTasksDone } from './sweepCounted.js';
+import { completionWords, countsTasksDone, type CompletionWords } from './sweepCounted.js';
 import type { SweepHeader, SweepRecommendation, SweepReport, SweepRow } from './sweepReport.js';
 
 const usd = (value: number): string => formatUsdNumber(value);
@@ -25,35 +30,37 @@ const usd = (value: number): string => formatUsdNumber(value);
  * paired resamples of the runs (one for a sweep, one per shard for a merge), joined here, for how sure the
  * choice is (absent: not said); `replayArgs`: the inputs and their flags, for the command that reproduces it.
  */
-export function recommendationOf(rows: readonly SweepRow[], header: Pick<SweepHeader, 'grid' | 'inputs' | 'warnings'>, over: { target: number; replayArgs: string | undefined; resampled: readonly Resampled[] | undefined }): SweepRecommendation | null {
+export function recommendationOf(rows: readonly SweepRow[], header: Pick<SweepHeader, 'grid' | 'inputs' | 'warnings' | 'maxFalseStops'>, over: { target: number; replayArgs: string | undefined; resampled: readonly Resampled[] | undefined }): SweepRecommendation | null {
   const { target, replayArgs, resampled } = over;
   const tieOrder = tieOrderOf((i) => rows[i]!.settings, header.grid);
+  const rule = { tieOrder, ...(header.maxFalseStops === undefined ? {} : { maxFalseStopRate: header.maxFalseStops }) };
   // Completion as the recommendation counts it: tasks done where runs carry ground truth (countedRow).
   const ranked = rows.map(countedRow);
-  const index = recommendedIndex(ranked, target, tieOrder);
+  const index = recommendedIndex(ranked, target, rule);
   if (index === undefined) return null;
   const row = rows[index]!;
   const done = ranked[index]!;
   const words = completionWords(row.tasksDone !== undefined);
   const half = row.halfStepCap ?? null;
-  const tiedWith = tiedIndices(ranked, index, target).map((i) => rows[i]!.settings);
-  let text = `For at least ${percentText(target)} ${words.target}, the cheapest configuration is ${row.settings}: ${done.completed}/${row.runs} ${words.count} (${percentText(done.completionRate)}) at ${usd(done.costPerCompletedUsd!)} ${words.per} (${usd(row.costUsd)} in all).`;
+  const tiedWith = tiedIndices(ranked, index, target, header.maxFalseStops).map((i) => rows[i]!.settings);
+  const { fewer, noBrakes, text: weighedText } = weighedPick({ rows, ranked, index, words }, { target, rule });
+  let text = `For at least ${percentText(target)} ${words.target}${boundWords(header.maxFalseStops)}, the cheapest configuration is ${row.settings}: ${done.completed}/${row.runs} ${words.count} (${percentText(done.completionRate)}) at ${usd(done.costPerCompletedUsd!)} ${words.per} (${usd(row.costUsd)} in all).${weighedText}`;
   if (tiedWith.length > 0) text += ` ${tieSentence(tiedWith)}`;
   if (half !== null) {
     const halfDone = half.done ?? half.completed;
     const lost = done.completed - halfDone;
     text += ` Halving its step cap to ${half.maxSteps} ${words.half(halfDone, row.runs)} (${lost === 0 ? 'no fewer' : `${lost} fewer`}) and spend ${usd(half.costUsd)} (${usd(row.costUsd - half.costUsd)} less).`;
   } else text += ' It has no step cap to halve.';
-  const interval = wilsonInterval(done.completed, row.runs);
-  text += ` How far to trust it: on ${row.runs} runs, ${words.rate} is ${percentText(interval[0])}–${percentText(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`;
+  const joined = resampled === undefined || resampled.length === 0 ? undefined : joinResampled(resampled, tieOrder);
+  const { standing, interval } = trustOf(joined, { index, completed: done.completed, runs: row.runs });
+  text += ` How far to trust it: on ${row.runs} runs${standing?.text ?? ''}, ${words.rate} is ${percentText(interval[0])}–${percentText(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`;
   const openLoop = openLoopOf(rows, index, header);
   if (openLoop !== undefined) text += ` ${openLoop.text}`;
   // Picked on runs that are parts of session trees (the header warns of them): what that means for whole sessions.
   const parts = sessionPartsRecommendation(header.warnings);
   if (parts !== undefined) text += ` ${parts}`;
   text += ` To reproduce it: loopcost replay ${replayArgs ?? '<the same inputs and price flags>'}${row.flags === '' ? '' : ` ${row.flags}`}`;
-  const settings = rows.map((r) => r.settings);
-  const howSure = resampled === undefined || resampled.length === 0 ? {} : { howSure: howSureOf(joinResampled(resampled, tieOrder), { chosen: index, settings, completed: done.completed, runs: row.runs, target, tiedWith }) };
+  const howSure = joined === undefined ? {} : { howSure: withCaveat(howSureOf(joined, { chosen: index, settings: rows.map((r) => r.settings), completed: standing?.completed ?? done.completed, runs: standing?.runs ?? row.runs, target, tiedWith }), joined.parts) };
   return {
     settings: row.settings,
     flags: row.flags,
@@ -62,12 +69,49 @@ export function recommendationOf(rows: readonly SweepRow[], header: Pick<SweepHe
     completionRateInterval: interval,
     costPerCompletedUsd: done.costPerCompletedUsd!,
     costUsd: row.costUsd,
+    falseStops: row.falseStops,
+    falseStopRate: row.falseStopRate,
+    ...(fewer === undefined ? {} : { fewerFalseStops: fewer.json }),
+    noBrakes: noBrakes.json,
     halfStepCap: half,
     ...(tiedWith.length === 0 ? {} : { tiedWith }),
     ...(openLoop === undefined ? {} : { openLoop }),
     text,
     ...howSure,
   };
+}
+
+/** The pick (row `index`) weighed: its false stops, the configuration with fewer (fewerFalseStopsIndex), and its runs with no brakes — the sentences and their JSON. */
+function weighedPick(pick: { rows: readonly SweepRow[]; ranked: readonly RankedRow[]; index: number; words: CompletionWords }, over: { target: number; rule: RecommendRule }) {
+  const { rows, ranked, index, words } = pick;
+  const weighed = (i: number) => ({ ...ranked[i]!, runs: rows[i]!.runs, completed: countedRow(rows[i]!).completed, falseStops: rows[i]!.falseStops, falseStopRate: rows[i]!.falseStopRate, baselineCostUsd: rows[i]!.baselineCostUsd });
+  const fewerAt = fewerFalseStopsIndex(ranked, index, over);
+  const fewer = fewerAt === undefined ? undefined : fewerFalseStopsOf(weighed(index), { row: rows[fewerAt]!, counted: weighed(fewerAt) }, words);
+  const noBrakes = noBrakesComparisonOf(weighed(index), words);
+  return { fewer, noBrakes, text: falseStopsSentence(weighed(index), rows[index]!.tasksDone !== undefined) + (fewer?.text ?? '') + noBrakes.text };
+}
+
+/** The pick's 95% Wilson interval: of the runs they stand for where a fitted profile's count as the recorded runs it was fitted to (standingRuns.ts, as project counts them). */
+function trustOf(joined: Resampled | undefined, pick: { index: number; completed: number; runs: number }) {
+  const standing = standingPick(joined, pick.index);
+  return { standing, interval: standing === undefined ? wilsonInterval(pick.completed, pick.runs) : wilsonInterval(standing.completed, standing.runs) };
+}
+
+/** The pick's completed runs and all runs as the runs they stand for, where a fitted profile's stand for fewer; undefined where the runs are the sample. */
+function standingPick(joined: Resampled | undefined, index: number): { completed: number; runs: number; text: string } | undefined {
+  const parts = joined?.parts;
+  const completed = joined?.completedStandingFor?.[index];
+  if (!someStandForFewer(parts) || completed === undefined) return undefined;
+  const fitted = parts!.filter((p) => p.fitted === true && p.standsFor < p.runs).map((p) => `${p.source}'s ${counted(p.runs, 'synthetic run')} as the ${counted(p.standsFor, 'recorded run')} it was fitted to`);
+  const runs = allStandingFor(parts!);
+  return { completed, runs, text: ` standing for ${runs} (this counts ${fitted.join(', ')}: a profile knows its population no better than the runs behind it, and more --runs narrow only the simulation's own noise)` };
+}
+
+/** How sure, with project's caveat on hand-written scenario files' runs (projectConfidenceText.ts scenariosWords): no interval and no resample measures their weights. */
+function withCaveat(howSure: HowSure, parts: readonly StandingPart[] | undefined): HowSure {
+  const handWritten = (parts ?? []).filter((p) => p.fitted === false).map((p) => ({ source: p.source!, syntheticRuns: p.runs }));
+  const caveat = scenariosWords(handWritten);
+  return caveat === undefined ? howSure : { ...howSure, text: `${howSure.text} ${caveat}` };
 }
 
 /**
@@ -82,9 +126,15 @@ export function noBrakesCeilingText(report: Pick<SweepHeader, 'noBrakes'>, tasks
   return ` With no brakes these runs complete ${known.completed}/${known.runs} (${percentText(known.completed / known.runs)}): no setting of brakes that only stop runs can complete more.`;
 }
 
-/** That no configuration reaches the target (as the recommendation counts completion), and the ceiling when known. */
-export function noneReachesText(report: Pick<SweepReport, 'noBrakes' | 'targetCompletion' | 'configurations'>): string {
+/** That no configuration reaches the target (as the recommendation counts completion, within the false-stop bound), what is reachable, and the ceiling when known. */
+export function noneReachesText(report: Pick<SweepReport, 'noBrakes' | 'targetCompletion' | 'maxFalseStops' | 'configurations'>): string {
   const tasksDone = countsTasksDone(report.configurations);
   const words = completionWords(tasksDone);
-  return `No configuration ${words.none} ${percentText(report.targetCompletion!)} ${words.noneOf}.${noBrakesCeilingText(report, tasksDone)}`;
+  const ceiling = noBrakesCeilingText(report, tasksDone);
+  return `No configuration ${words.none} ${percentText(report.targetCompletion!)} ${words.noneOf}${boundWords(report.maxFalseStops)}.${ceiling}${reachableText(report.configurations, words, ceiling !== '')}`;
+}
+
+/** ` with at most 5.0% false stops` (--max-false-stops), or nothing. */
+function boundWords(maxFalseStops: number | undefined): string {
+  return maxFalseStops === undefined ? '' : ` with at most ${percentText(maxFalseStops)} false stops`;
 }

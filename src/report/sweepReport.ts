@@ -12,6 +12,7 @@ import type { SweepMetrics } from '../population/sweep.js';
 import { countedRow, paretoIndices } from '../population/recommend.js';
 import type { HowSure, Resampled } from '../population/recommendSureness.js';
 import { recommendationOf } from './sweepRecommendation.js';
+import type { FewerFalseStops, NoBrakesComparison } from './sweepRecommendationFacts.js';
 import { completionCountedOf, countedLabels, type CompletionCounted } from './sweepCounted.js';
 import { tieOrderOf } from '../population/recommendTie.js';
 import { sweepSummaryWarnings } from './summaryCallWarning.js';
@@ -19,8 +20,7 @@ import type { SweepOpenLoop } from './sweepOpenLoop.js';
 import type { PricesRecord } from './pricedModels.js';
 import { jsonPieces } from './jsonPieces.js';
 import { renderSweepCsv, sweepCsvPieces } from './sweepCsv.js';
-import { chartUsd } from './render.js';
-import { plotOnRows } from './chartRows.js';
+import { costPanel, plotAgainst } from './sweepChartPanels.js';
 import type { InputsRecord } from './scenarios.js';
 import type { ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
@@ -72,6 +72,13 @@ export interface SweepRecommendation {
   /** Its cost per completed run as counted: per task done where runs carry ground truth (its row's `tasksDone.costPerDoneUsd`). */
   costPerCompletedUsd: number;
   costUsd: number;
+  /** Its runs a brake stops that complete with no brakes (the row's), and their share of those runs (null: none completes with no brakes). */
+  falseStops: number;
+  falseStopRate: number | null;
+  /** The configuration reaching the target with fewer false stops, and the --max-false-stops that picks it (sweepRecommendationFacts.ts). Absent: the pick stops none falsely, or none such reaches the target. */
+  fewerFalseStops?: FewerFalseStops;
+  /** Its runs with no brakes (its own baseline): completed as counted, spend, per completed run, and `dominates` when that beats the pick on both. */
+  noBrakes: NoBrakesComparison;
   halfStepCap: HalfStepCap | null;
   /** The configurations that tie with it on these runs (the same completions and spend), in grid order: the tighter brakes won the tie (recommendTie.ts). Absent: none. */
   tiedWith?: string[];
@@ -93,6 +100,8 @@ export interface SweepHeader {
   grid: GridAxis[];
   inputs: InputsRecord;
   targetCompletion?: number;
+  /** `--max-false-stops`: the recommendation's bound on its false-stop rate (falseStopRate: a share of the runs that complete with no brakes). */
+  maxFalseStops?: number;
   /** With `context` a grid axis and recorded runs: each strategy's cumulative prompt tokens per step (the chart shows them side by side). */
   contextTokens?: ContextTokenCurves;
   /** What the runs complete with no brakes, when every configuration shares one baseline the sweep knows whole (synthetic runs alone: cli/actions/sweepCompletion.ts); said when no configuration reaches the target. */
@@ -153,8 +162,8 @@ export interface SweepReport extends SweepHeader {
 }
 
 export function sweepHeader(args: Omit<SweepHeader, 'tool' | 'command'>): SweepHeader {
-  const { settings, prices, grid, inputs, targetCompletion, contextTokens, noBrakes, notes, warnings } = args;
-  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'sweep', settings, prices, grid, inputs, ...(targetCompletion === undefined ? {} : { targetCompletion }), ...(contextTokens === undefined ? {} : { contextTokens }), ...(noBrakes === undefined ? {} : { noBrakes }), notes, warnings };
+  const { settings, prices, grid, inputs, targetCompletion, maxFalseStops, contextTokens, noBrakes, notes, warnings } = args;
+  return { tool: { name: 'loopcost', version: LOOPCOST_VERSION }, command: 'sweep', settings, prices, grid, inputs, ...(targetCompletion === undefined ? {} : { targetCompletion }), ...(maxFalseStops === undefined ? {} : { maxFalseStops }), ...(contextTokens === undefined ? {} : { contextTokens }), ...(noBrakes === undefined ? {} : { noBrakes }), notes, warnings };
 }
 
 /** How the note on the baseline starts: finishSweepReport adds what the runs cost under it. */
@@ -191,15 +200,6 @@ export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[]
 /** Most panels (one per combination of the other keys' values) a chart draws; the table has the rest. */
 const MAX_CHART_PANELS = 12;
 
-/** One chart over the x values, each point stretched to `per` columns on its nearest labelled row (chartRows.ts), with the x values written under their points. */
-function plotAgainst(values: number[], labels: readonly string[], per: number, format: (x: number) => string): string {
-  const plot = plotOnRows(values.flatMap((v) => Array.from({ length: per }, () => v)), { height: 6, format });
-  const first = plot.split('\n')[0]!;
-  const offset = Math.max(first.indexOf('┤'), first.indexOf('┼')) + 1;
-  const xLine = ' '.repeat(Math.max(0, offset)) + labels.map((label) => label.slice(0, Math.max(1, per - 1)).padEnd(per)).join('');
-  return `${plot}\n${xLine.trimEnd()}\n`;
-}
-
 /**
  * Completion and cost per completed run (per task done where runs carry ground truth) against the swept setting: x = the values of the FIRST grid key,
  * in the order given; with several keys, one panel per combination of the other keys' values (at most
@@ -235,7 +235,7 @@ export function renderSweepChart(report: SweepReport, view: ReportView): string 
     text += `${completion.rate} against ${against}\n`;
     text += plotAgainst(present.map((x) => countedRow(byX.get(x)!).completionRate * 100), labels, per, (v: number) => v.toFixed(1).padStart(11));
     text += `${completion.perRun} against ${against}\n`;
-    text += plotAgainst(present.map((x) => countedRow(byX.get(x)!).costPerCompletedUsd ?? 0), labels, per, chartUsd);
+    text += costPanel(present.map((x) => countedRow(byX.get(x)!).costPerCompletedUsd), labels, { per, width: view.width });
   }
   return text + contextTokensTable(report, view.width) + recommendationLines(report, view.width) + notesAndFooter(report, view.width);
 }

@@ -141,6 +141,7 @@ function headerShape() {
       scenarios: z.array(z.strictObject({ source: text, runs: count(), seed: z.number().int(), latency: text })),
     }),
     targetCompletion: rate().optional(),
+    maxFalseStops: rate().optional(),
     contextTokens: z
       .strictObject({
         strategies: z.array(text),
@@ -159,7 +160,9 @@ function headerShape() {
 /** A shard's resamples (SweepShard.resampled): each choice a grid index (-1: none), completed runs drawn and their cost (picodollars, finite, not negative). */
 function resampledSchema() {
   const choice = z.tuple([z.number().int().min(-1).max(MAX_COUNT), count(), z.number().nonnegative().max(Number.MAX_VALUE)]);
-  return z.strictObject({ seed: count(), resamples: count().min(1), runs: count(), choices: z.array(choice).nullable() });
+  // With scenario files: the parts of the runs and what each stands for, each row's completed runs as those (standingRuns.ts).
+  const part = z.strictObject({ runs: count(), standsFor: count(), source: z.string().optional(), fitted: z.boolean().optional() });
+  return z.strictObject({ seed: count(), resamples: count().min(1), runs: count(), parts: z.array(part).optional(), completedStandingFor: z.array(count()).optional(), choices: z.array(choice).nullable() });
 }
 
 function shardSchema() {

@@ -18,7 +18,7 @@ describe('calibrate: what a summary strategy did, as sweep says it', () => {
     const file = summarisingFile(100000);
     const calibrated = summaryWarnings(await warningsOf('calibrate', file, '--grid', 'max-repeat=2,3'));
     expect(calibrated.map((w) => w.code)).toEqual(['summary_none']);
-    expect(calibrated[0]!.message).toMatch(/^context summary:trigger=100000,keep=2,tokens=80: no summary call in 60 of 60 runs: /);
+    expect(calibrated[0]!.message).toMatch(/^context summary:trigger=100000,keep=2,tokens=80: no summary call in 30 of 30 runs under each of its 2 configurations: /);
     expect(calibrated).toEqual(summaryWarnings(await warningsOf('sweep', file, '--grid', 'max-repeat=2,3')));
     const json = JSON.parse((await cli('calibrate', file, '--grid', 'max-repeat=2,3', '--format', 'json')).stdout);
     expect(json.configurations.map((c: { summaryCalls?: number }) => c.summaryCalls)).toEqual([undefined, undefined]);
@@ -37,7 +37,7 @@ describe('calibrate: what a summary strategy did, as sweep says it', () => {
     const spec = 'summary:trigger=100000,keep=2,tokens=80';
     const said = summaryWarnings(await warningsOf('calibrate', generated, '--context', spec, '--grid', 'max-repeat=2,3'));
     expect(said.map((w) => w.code)).toEqual(['summary_none']);
-    expect(said[0]!.message).toContain('no summary call in 16 of 16 runs');
+    expect(said[0]!.message).toContain('no summary call in 8 of 8 runs under each of its 2 configurations');
     const library = calibrate(await readTraces([generated]), { prices: loadPriceTable(), strategy: parseContextSpec(spec), configurations: [{ maxRepeat: 2 }, { maxRepeat: 3 }] });
     expect(summaryWarnings(library.warnings)).toEqual(said);
   });

@@ -28,7 +28,7 @@ describe("the summary strategy a configuration's runs took, on strategies", () =
     const args = [file, '--context', SPEC, '--grid', 'max-repeat=2,3'];
     const calibrated = summaryWarnings(await warningsOf('calibrate', ...args));
     expect(calibrated.map((w) => w.code)).toEqual(['summary_none']);
-    expect(calibrated[0]!.message).toMatch(/^context summary:trigger=100000,keep=2,tokens=80 · tool-result-cap 500: no summary call in 60 of 60 runs: /);
+    expect(calibrated[0]!.message).toMatch(/^context summary:trigger=100000,keep=2,tokens=80 · tool-result-cap 500: no summary call in 30 of 30 runs under each of its 2 configurations: /);
     const swept = await cliJson('sweep', ...args);
     expect(swept.configurations.map((row: { context: string; toolResultCap?: number }) => [row.context, row.toolResultCap])).toEqual([[SPEC, 500], [SPEC, 500]]);
     expect(summaryWarnings(swept.warnings)).toEqual(calibrated);

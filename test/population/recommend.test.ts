@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { paretoIndices, type RankedRow } from '../../src/population/recommend.js';
 import { Rng } from '../../src/synthetic/random.js';
 
-/** The frontier by its definition, every pair compared (what paretoIndices must equal). */
+/** The frontier by its definition, every pair compared (what paretoIndices must equal): a row that completes nothing is never on it. */
 function frontierByPairs(rows: readonly RankedRow[]): number[] {
   const cost = (row: RankedRow) => row.costPerCompletedUsd ?? Infinity;
   const beats = (a: RankedRow, b: RankedRow) =>
     cost(a) <= cost(b) && a.completionRate >= b.completionRate && (cost(a) < cost(b) || a.completionRate > b.completionRate);
-  return rows.flatMap((row, i) => (rows.some((other) => beats(other, row)) ? [] : [i]));
+  return rows.flatMap((row, i) => (row.costPerCompletedUsd === null || rows.some((other) => beats(other, row)) ? [] : [i]));
 }
 
 /** Rows drawn from few values, so that equal costs, equal completions and rows completing none are common. */

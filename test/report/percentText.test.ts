@@ -4,7 +4,7 @@
  * above 0 never reads as 0.
  */
 import { describe, expect, it } from 'vitest';
-import { percentText } from '../../src/report/percentText.js';
+import { percentText, signedPercentText, styledPercentText } from '../../src/report/percentText.js';
 
 describe('percentText', () => {
   it('one decimal from 1% up, as before', () => {
@@ -15,6 +15,12 @@ describe('percentText', () => {
     expect([0.005, 0.0015, 0.00012345, 1e-10, 1e-16].map(percentText)).toEqual(['0.5%', '0.15%', '0.012%', '1e-8%', '1e-14%']);
     for (const share of [5e-324, 1e-300, 3e-12, 4.9e-4, 0.0099]) expect(percentText(share)).not.toMatch(/^0(\.0+)?%$/);
     expect(percentText(0)).toBe('0.0%');
+  });
+
+  it('one short of 1: never 100.0% for a share below 1 (4,999 of 5,000 is 99.98%)', () => {
+    expect([4999 / 5000, 0.9996, 0.99999999, 0.9994].map(percentText)).toEqual(['99.98%', '99.96%', '99.999999%', '99.9%']);
+    expect(styledPercentText(0.99996, { decimals: 2, trim: true })).toBe('99.996%');
+    expect(signedPercentText(-0.9999)).toBe('-99.99%');
   });
 });
 

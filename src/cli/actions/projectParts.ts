@@ -9,7 +9,8 @@
 import { canonicalJson } from '../../brakes/fingerprint.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import { PromptCrossings } from '../../population/project.js';
-import { runsStoodFor, type CostStratum } from '../../population/projectConfidence.js';
+import type { CostStratum } from '../../population/projectConfidence.js';
+import { partsOfStrata, runsStandingFor as standingRunsOf } from '../../population/standingRuns.js';
 import { fitRunsOf } from '../../scenario/fitWarnings.js';
 import { heldOutStatement } from '../../scenario/fit.js';
 import { configurationRuns, scenarioConfig, type PopulationConfig, type PopulationInputs } from '../../population/run.js';
@@ -199,23 +200,9 @@ export function fittedStrata(parts: readonly RunsPart[], pairs: readonly RunPair
   return fitted.length === 0 ? { fitted, handWritten } : { strata, fitted, handWritten };
 }
 
-/**
- * How many of the runs the population stands for some of its runs are (`picked`, in the parts' order as
- * fittedStrata's `strata`): a fitted profile's k of its N runs drawn count as k × m / N, m the recorded runs
- * it was fitted to (at most N: projectConfidence.ts runsStoodFor), every other part's as themselves; summed,
- * to the nearest whole run. No strata (no fitted profile): the runs picked. --suggest-cap's bounds rest on these.
- */
+/** The runs `picked` (in the parts' order as fittedStrata's `strata`) stand for: population/standingRuns.ts runsStandingFor over the strata. */
 export function runsStandingFor(strata: readonly CostStratum[] | undefined, picked: readonly boolean[]): number {
-  const count = (runs: readonly boolean[]) => runs.filter(Boolean).length;
-  if (strata === undefined) return count(picked);
-  let from = 0;
-  let runs = 0;
-  for (const stratum of strata) {
-    const drawn = stratum.costsPico.length;
-    const k = count(picked.slice(from, (from += drawn)));
-    if (k > 0) runs += (k * runsStoodFor(stratum)) / drawn;
-  }
-  return Math.round(runs);
+  return standingRunsOf(partsOfStrata(strata), picked);
 }
 
 /** The traces `loopcost generate` wrote (their header.synthetic), counted by the scenario file each header names. */

@@ -15,7 +15,7 @@ import { sweepPairs } from '../../population/sweep.js';
 import { taskDoneCostsPico } from '../../population/taskDoneCost.js';
 import type { SuggestedCap } from '../../report/projectReport.js';
 import { suggestCapText } from '../../report/suggestCapText.js';
-import { runsStandingFor } from './projectParts.js';
+import { partsOfStrata, runsStandingFor } from '../../population/standingRuns.js';
 import type { PreparedSweep } from './sweepWork.js';
 
 /**
@@ -24,7 +24,7 @@ import type { PreparedSweep } from './sweepWork.js';
  * no brakes, each at its no-brake cost up to the step it is done at (taskDoneCost.ts: an asker that keeps
  * asking is allowed its task, not the useless rest); recorded runs those that complete, at their whole cost.
  * Verified replayed under it: the budget stops that are false stops, and the other brakes'. Its bounds on new
- * runs are of the runs these stand for (`strata`: a fitted profile's runs the recorded runs it was fitted to, runsStandingFor).
+ * runs are of the runs these stand for (`strata`: a fitted profile's runs the recorded runs it was fitted to: standingRuns.ts runsStandingFor, the rule sweep's recommendation takes too).
  */
 export function suggestedCap(prepared: PreparedSweep, of: { config: PopulationConfig; pairs: readonly RunPair[]; target: number; strata: CostStratum[] | undefined }): SuggestedCap {
   const { config, pairs, target } = of;
@@ -39,7 +39,8 @@ export function suggestedCap(prepared: PreparedSweep, of: { config: PopulationCo
   const stopped = stops.filter((stop) => stop === 'budget').length;
   const otherStopped = otherBrakesHeld(config) ? { otherStopped: stops.filter((stop) => stop === 'other').length } : {};
   // The bounds on new runs: of the runs these stand for (a fitted profile's: so --runs cannot narrow them), at least one of any.
-  const standsFor = of.strata === undefined ? undefined : { completedRuns: n === 0 ? 0 : Math.max(1, runsStandingFor(of.strata, completes)), stopped: runsStandingFor(of.strata, stops.map((stop) => stop === 'budget')) };
+  const parts = partsOfStrata(of.strata);
+  const standsFor = parts === undefined ? undefined : { completedRuns: n === 0 ? 0 : Math.max(1, runsStandingFor(parts, completes)), stopped: runsStandingFor(parts, stops.map((stop) => stop === 'budget')) };
   const boundRuns = standsFor?.completedRuns ?? n;
   const bound = capBoundShare(boundRuns);
   // The cap is verified as a plain budget (checked after each call): say so where the runs predict.

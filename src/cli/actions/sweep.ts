@@ -28,7 +28,7 @@ import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import type { GivenFlag } from './inputs.js';
 import type { GridAxis } from '../../population/grid.js';
 import { Progress } from './progress.js';
-import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags, type SweepRead, type SweepSetup } from './sweepWork.js';
+import { contextSumsOf, prepareSweep, setUpSweep, sweepGrid, sweepRows, type PreparedSweep, type SweepFlags as WorkFlags, type SweepRead, type SweepSetup } from './sweepWork.js';
 import type { SweepWorker } from './sweepWorkers.js';
 import { tallyDropping } from './sweepDrop.js';
 import { scenarioNotes, sweepTookOwn } from './sweepTook.js';
@@ -41,7 +41,10 @@ import { tieOrderOf } from '../../population/recommendTie.js';
 import { shardResampled } from '../../report/sweepReport.js';
 import { sweepCompletionFacts, type NoBrakesCounted } from './sweepCompletion.js';
 
-export type { SweepFlags } from './sweepWork.js';
+import { eligibleRows, maxFalseStopsOf, recommendationOnStderr } from './sweepRecommendFlags.js';
+
+/** sweep's flags: the work's, and --max-false-stops (the recommendation's bound: sweepRecommendFlags.ts). */
+export type SweepFlags = WorkFlags & { maxFalseStops?: string };
 
 /** `--shard K/N`: 1 ≤ K ≤ N. */
 export function shardOf(value: string | undefined): { index: number; of: number } | undefined {
@@ -219,14 +222,15 @@ async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: 
  * is), the runs taken off the rows (they are never written); seeded by --seed (else 1), which then seeds them
  * as well as any scenario file's runs. Session trees and stdin keep no runs: nothing is said of them.
  */
-function resampledRows(args: { rows: SweepRow[]; setup: SweepSetup; opts: SweepFlags; range: { from: number; to: number }; seed: number }): Resampled | undefined {
+function resampledRows(args: { rows: SweepRow[]; setup: SweepSetup; opts: SweepFlags; range: { from: number; to: number }; seed: number; maxFalseStops: number | undefined }): Resampled | undefined {
   const { rows, setup, opts, range, seed } = args;
+  const eligible = eligibleRows(rows, args.maxFalseStops);
   const outcomes = takeRunOutcomes(rows);
   const target = setup.targetCompletion;
   if (target === undefined || !splitsRuns(setup, opts) || (outcomes === undefined && rows.length > 0)) return undefined;
   // Ties broken as the report breaks them (recommendTie.ts): by the configurations' grid values, in a shard as in one sweep.
   const tieOrder = tieOrderOf((i) => setup.configurations[i]!.settings, setup.axes);
-  return resampledSlice(outcomes ?? [], { from: range.from, configurations: setup.configurations.length, target, seed, tieOrder });
+  return resampledSlice(outcomes ?? [], { from: range.from, configurations: setup.configurations.length, target, seed, tieOrder, scenarios: setup.scenarios.map((input) => ({ scenario: input.scenario, runs: input.settings.runs })), ...(eligible === undefined ? {} : { eligible }) });
 }
 
 export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO, given: GivenFlag, cores: number): Promise<number> {
@@ -236,6 +240,7 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   if (opts.targetCompletion !== undefined && opts.seed !== undefined) opts = { ...opts, seedSeedsProjection: true };
   const seed = opts.targetCompletion === undefined ? 1 : nonNegativeInt('--seed', opts.seed ?? '1');
   const shard = shardOf(opts.shard);
+  const maxFalseStops = maxFalseStopsOf(opts.maxFalseStops, opts.targetCompletion);
   // A shard is only ever read by merge: JSON unless --format or an --out name asks for another format (refused below).
   const format = shard !== undefined && opts.format === undefined && (opts.out === undefined || opts.out === '-') ? 'json' : chooseFormat(opts, io);
   warnViewFlags(opts, format, io);
@@ -264,9 +269,10 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   } finally {
     for (const worker of started) worker.stop();
   }
-  const { setup, range, rows, header } = done;
+  const { setup, range, rows } = done;
+  const header = maxFalseStops === undefined ? done.header : sweepHeader({ ...done.header, maxFalseStops });
   const replayInputs = replayInputArgs(inputs, opts);
-  const resampled = resampledRows({ rows, setup, opts, range, seed });
+  const resampled = resampledRows({ rows, setup, opts, range, seed, maxFalseStops });
   const report: SweepReport =
     shard === undefined
       ? finishSweepReport(header, rows, replayInputs, resampled === undefined ? undefined : [resampled])
@@ -274,6 +280,7 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   if (opts.reportDir !== undefined) return writeReportDir(report, { ...opts, reportDir: opts.reportDir }, io);
   // In pieces (JSON a configuration at a time, CSV a MiB at a time): a report of 10^5 configurations is never one string.
   emitReport(sweepReportPieces(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
+  recommendationOnStderr(report, { out: opts.out, format, view: reportView(opts, io) }, io);
   return 0;
 }
 

@@ -98,13 +98,15 @@ async function sharesOnce(args: SharesArgs): Promise<{ rows: SweepRow[]; read: S
   const inputs = traceInputs(setup.traceFiles, args.opts, { besideScenarios: setup.scenarios.length > 0, unread: setup.unread, broughtIn: setup.broughtIn });
   const sizes = inputs.files.map(sizeOf);
   const ranges = fileRanges({ files: inputs.files, sizes, opts: args.opts, threads: args.workers, whole: args.whole ?? new Set() });
-  const units = sweepUnits(inputs.files, sizes, setup.scenarios.map((s) => s.settings.runs), args.workers, ranges);
-  const next = new SharedArrayBuffer(4);
+  // With progress drawn, each scenario's runs in finer chunks, so that a long closed-loop sweep moves the bar (the figures are the same).
+  const units = sweepUnits(inputs.files, sizes, setup.scenarios.map((s) => s.settings.runs), args.workers, { ranges, progress: io.stderrIsTerminal === true });
+  // Int32 at 0: the next unit; at 1: the units done by every thread (sweepUnitsHere).
+  const next = new SharedArrayBuffer(8);
   const sweeps = workerSweeps(args, units, next);
-  // With stderr a terminal: the units taken so far by every thread, drawn as this thread ends one.
+  // With stderr a terminal: the units done so far by every thread, drawn as this thread ends one.
   const progress = new Progress(io, units.length, 'sweep: units');
   let drawn = 0;
-  const drawTo = (taken: number) => (progress.add(taken - drawn), (drawn = taken));
+  const drawTo = (done: number) => (progress.add(done - drawn), (drawn = done));
   try {
     const here = await sweepUnitsHere({ inputs: args.inputs, opts: args.opts, setup, range, units, next, onUnitDone: drawTo });
     sweeps.push({ first: async () => here.first, select: async (costs) => costs.map(costQuantilesInPlace), halve: async (configs) => (configs.length === 0 ? [] : here.halve(configs)), stop: () => undefined });

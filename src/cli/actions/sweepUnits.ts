@@ -39,12 +39,23 @@ export interface SweepUnit extends SweepShare {
 /** Chunks each scenario's runs is cut into, per thread. */
 const SCENARIO_CHUNKS_PER_THREAD = 2;
 
+/** With progress drawn: each scenario's runs cut into up to 50 chunks (the bar moves every 2%), of 20 runs at least (a unit's own cost stays small). */
+const PROGRESS_CHUNKS = { most: 50, leastRuns: 20 };
+
+/** The chunks a scenario's `runs` are cut into: two per thread, with `progress` finer; never more than the runs. */
+function scenarioChunks(runs: number, threads: number, progress: boolean): number {
+  const finer = progress ? Math.min(PROGRESS_CHUNKS.most, Math.floor(runs / PROGRESS_CHUNKS.leastRuns)) : 0;
+  return Math.min(runs, Math.max(threads * SCENARIO_CHUNKS_PER_THREAD, finer));
+}
+
 /**
- * The queue: one unit per file (per byte range of a file split: `ranges`), largest first (ties in file
- * order), then each scenario's runs in contiguous chunks; one empty unit when there is nothing (its
- * tallies are still the answer).
+ * The queue: one unit per file (per byte range of a file split: `cut.ranges`), largest first (ties in file
+ * order), then each scenario's runs in contiguous chunks (scenarioChunks: finer with `cut.progress`, progress
+ * drawn: sweepShares.ts); one empty unit when there is nothing (its tallies are still the answer). How the
+ * runs are cut changes no figure (each thread's tallies are exact, joined in the units' order).
  */
-export function sweepUnits(files: readonly string[], sizes: readonly number[], scenarioRuns: readonly number[], threads: number, ranges: readonly (ByteRange[] | undefined)[] = []): SweepUnit[] {
+export function sweepUnits(files: readonly string[], sizes: readonly number[], scenarioRuns: readonly number[], threads: number, cut: { ranges?: readonly (ByteRange[] | undefined)[]; progress?: boolean } = {}): SweepUnit[] {
+  const ranges = cut.ranges ?? [];
   const none = scenarioRuns.map(() => ({ firstRun: 0, runs: 0 }));
   const sized = files.flatMap((file, order) => {
     const split = ranges[order];
@@ -54,14 +65,14 @@ export function sweepUnits(files: readonly string[], sizes: readonly number[], s
   });
   sized.sort((a, b) => b.bytes - a.bytes || a.unit.order - b.unit.order);
   const byFile: SweepUnit[] = sized.map((entry) => entry.unit);
-  const chunks = threads * SCENARIO_CHUNKS_PER_THREAD;
-  const byScenario = scenarioRuns.flatMap((runs, k) =>
-    Array.from({ length: Math.min(chunks, runs) }, (_, c) => {
-      const firstRun = Math.floor((c * runs) / Math.min(chunks, runs));
-      const next = Math.floor(((c + 1) * runs) / Math.min(chunks, runs));
+  const byScenario = scenarioRuns.flatMap((runs, k) => {
+    const chunks = scenarioChunks(runs, threads, cut.progress === true);
+    return Array.from({ length: chunks }, (_, c) => {
+      const firstRun = Math.floor((c * runs) / chunks);
+      const next = Math.floor(((c + 1) * runs) / chunks);
       return { files: [], scenarioRuns: none.map((zero, j) => (j === k ? { firstRun, runs: next - firstRun } : zero)), order: files.length };
-    }),
-  );
+    });
+  });
   // Each chunk its own place after the files (scenario by scenario, run by run): a sweep's runs in that order whoever took them (recommendRuns.ts).
   byScenario.forEach((unit, j) => (unit.order = files.length + j / byScenario.length));
   const units = [...byFile, ...byScenario];
@@ -99,10 +110,11 @@ export interface UnitsSwept {
 }
 
 /**
- * Takes units off the queue (`next`: the shared counter, Int32 at 0) until none is left, and sweeps
- * each over configurations `range` of the setup.
+ * Takes units off the queue (`next`: the shared counters, Int32 at 0 the next unit, at 1 if there the units
+ * done by every thread) until none is left, and sweeps each over configurations `range` of the setup;
+ * `onUnitDone` after each, with the units done by every thread so far (progress: sweepShares.ts).
  */
-export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: SweepFlags; setup: SweepSetup; range: { from: number; to: number }; units: readonly SweepUnit[]; next: SharedArrayBuffer; onUnitDone?: (unitsTaken: number) => void }): Promise<UnitsSwept> {
+export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: SweepFlags; setup: SweepSetup; range: { from: number; to: number }; units: readonly SweepUnit[]; next: SharedArrayBuffer; onUnitDone?: (unitsDone: number) => void }): Promise<UnitsSwept> {
   const counter = new Int32Array(args.next);
   const configs = args.setup.configurations.slice(args.range.from, args.range.to).map((c) => c.config);
   const populations: SweepPopulation[] = [];
@@ -116,8 +128,8 @@ export async function sweepUnitsHere(args: { inputs: readonly string[]; opts: Sw
   const counted = new Map<string, CountedStart>();
   const countedOf = (file: string) => counted.get(file) ?? counted.set(file, { at: 0, lines: 0, headers: 0 }).get(file)!;
   let took = 0;
-  for (let i = Atomics.add(counter, 0, 1); i < args.units.length; i = Atomics.add(counter, 0, 1)) {
-    if (took > 0) args.onUnitDone?.(Math.min(Atomics.load(counter, 0), args.units.length));
+  const unitDone = () => args.onUnitDone?.(counter.length > 1 ? Atomics.add(counter, 1, 1) + 1 : took);
+  for (let i = Atomics.add(counter, 0, 1); i < args.units.length; unitDone(), i = Atomics.add(counter, 0, 1)) {
     const unit = args.units[i]!;
     took += 1;
     tallier.unit(unit.order);

@@ -29,6 +29,7 @@ const sweep: CommandModule = {
       )
       .addOption(option(command, '--force', 'allow a grid of more than 100,000 configurations (~4 KB of memory each)', 'refused'))
       .addOption(option(command, '--target-completion <rate>', 'recommend the cheapest configuration (per completed run) completing at least this share of runs: 0.9 or 90%', 'no recommendation'))
+      .addOption(option(command, '--max-false-stops <share>', 'with --target-completion: recommend only configurations whose false stops are at most this share of the runs that complete with no brakes (falseStopRate): 0.05 or 5%; 0 for none', 'no bound (the pick says its false stops)'))
       .addOption(option(command, '--workers <n>', 'threads, this one included (1: no worker thread; output identical to 1)', 'the cores, one per 8 configurations at most'))
       .addOption(option(command, '--shard <K/N>', 'compute only slice K of N of the configurations, as JSON for loopcost merge (JSON without --format; an --out must be named .json)', 'all'))
       .addOption(formatOption(command, REPORT_FORMATS))
