@@ -13,7 +13,7 @@
  */
 import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { CompiledField } from '../fast/layout.js';
-import { sentMaxTokens } from '../population/modelWindow.js';
+import { maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import { handedOverCompiled } from '../replay/compiledRuns.js';
 import { recordedBrakes, triedBrakes, type WhatIfSetting } from '../replay/whatif.js';
 import type { Trace } from '../trace/types.js';
@@ -21,11 +21,18 @@ import { counted } from '../plural.js';
 import type { ReportWarning } from './warnings.js';
 import { maxOf } from '../metrics/extremes.js';
 
-/** A run's calls past one cap: how many, and the largest output among them. */
+/** Which of a run's settings send a cap: `settings` of the `of` settings it is counted under. */
+export interface SentBy {
+  settings: number;
+  of: number;
+}
+
+/** A run's calls past one cap: how many, the largest output among them, and the settings that send it. */
 export interface RunOverCap {
   capTokens: number;
   calls: number;
   largestOutputTokens: number;
+  sentBy: SentBy;
 }
 
 /** Calls whose output is no cut at any cap (failed: no output; compaction: sent with the summary's own cap). */
@@ -43,30 +50,40 @@ function cappedOutputs(trace: Trace, callsMade: number): number[] {
   return outputs;
 }
 
-/** For each of `caps` (the max_tokens its settings send) that a call of `trace` passes, those calls; over its first `callsMade` calls (default: all). */
-export function runOverCaps(trace: Trace, caps: readonly number[], callsMade = Infinity): RunOverCap[] {
-  if (caps.length === 0) return [];
+/**
+ * For each cap of `sent` (the max_tokens each of its settings sends, one entry a setting: sentCaps) that a call of `trace`
+ * passes, those calls and how many of the settings send it; over its first `callsMade` calls (default: all).
+ */
+export function runOverCaps(trace: Trace, sent: readonly number[], callsMade = Infinity): RunOverCap[] {
+  if (sent.length === 0) return [];
   const outputs = cappedOutputs(trace, callsMade);
-  return caps.flatMap((capTokens) => {
+  return [...new Set(sent)].sort((a, b) => a - b).flatMap((capTokens) => {
     const over = outputs.filter((output) => output > capTokens);
-    return over.length === 0 ? [] : [{ capTokens, calls: over.length, largestOutputTokens: maxOf(over) }];
+    const sentBy = { settings: sent.filter((cap) => cap === capTokens).length, of: sent.length };
+    return over.length === 0 ? [] : [{ capTokens, calls: over.length, largestOutputTokens: maxOf(over), sentBy }];
   });
 }
 
-/** The max_tokens each what-if try sends on a recorded run (each try on the run's baseline: replay/whatif.ts triedBrakes), the command's and the library's alike. */
+/** The max_tokens each of `brakes` sends, one entry a setting (a cap several send, as often): what runOverCaps counts a run under. */
+export function sentCaps(brakes: readonly Pick<BrakeConfig, 'maxOutputTokens'>[]): number[] {
+  return brakes.map(maxOutputTokensSent);
+}
+
+/** The max_tokens each what-if try sends on a recorded run (each try on the run's baseline: replay/whatif.ts triedBrakes; one entry a try: sentCaps), the command's and the library's alike. */
 export function whatIfSentCaps(settings: readonly Pick<WhatIfSetting, 'brakes' | 'onTop'>[]): (trace: Trace) => number[] {
   return (trace) => {
     const baseline = recordedBrakes(trace);
-    return sentMaxTokens(settings.map((setting) => triedBrakes(baseline, setting)));
+    return sentCaps(settings.map((setting) => triedBrakes(baseline, setting)));
   };
 }
 
-/** The calls past one cap, over the runs counted: how many, in how many runs, and the largest output among them. */
+/** The calls past one cap, over the runs counted: how many, in how many runs, the largest output among them, and the settings that send it (absent: not the same for every run). */
 export interface OutputOverCapCount {
   capTokens: number;
   calls: number;
   runs: number;
   largestOutputTokens: number;
+  sentBy?: SentBy;
 }
 
 /** What the runs gave (plain data: a sweep's worker thread sends it), by cap ascending; `wholeRecordings`: some were counted over their whole recording. */
@@ -81,8 +98,8 @@ export class OutputOverCapTally {
   private wholeRecordings = false;
 
   add(run: readonly RunOverCap[] | undefined, wholeRecording: boolean): this {
-    for (const { capTokens, calls, largestOutputTokens } of run ?? []) {
-      this.addCount({ capTokens, calls, runs: 1, largestOutputTokens });
+    for (const { capTokens, calls, largestOutputTokens, sentBy } of run ?? []) {
+      this.addCount({ capTokens, calls, runs: 1, largestOutputTokens, sentBy });
       if (wholeRecording) this.wholeRecordings = true;
     }
     return this;
@@ -95,15 +112,18 @@ export class OutputOverCapTally {
     return this;
   }
 
-  private addCount({ capTokens, calls, runs, largestOutputTokens }: OutputOverCapCount): void {
-    const sum = this.byCap.get(capTokens) ?? { capTokens, calls: 0, runs: 0, largestOutputTokens: 0 };
-    this.byCap.set(capTokens, { capTokens, calls: sum.calls + calls, runs: sum.runs + runs, largestOutputTokens: Math.max(sum.largestOutputTokens, largestOutputTokens) });
+  private addCount({ capTokens, calls, runs, largestOutputTokens, sentBy }: OutputOverCapCount): void {
+    const sum = this.byCap.get(capTokens);
+    // Which settings send it, while every run counted says the same (a what-if try on each run's own recorded cap may send another).
+    const same = sum === undefined ? sentBy : sum.sentBy !== undefined && sentBy !== undefined && sum.sentBy.settings === sentBy.settings && sum.sentBy.of === sentBy.of ? sum.sentBy : undefined;
+    const count = { capTokens, calls: (sum?.calls ?? 0) + calls, runs: (sum?.runs ?? 0) + runs, largestOutputTokens: Math.max(sum?.largestOutputTokens ?? 0, largestOutputTokens) };
+    this.byCap.set(capTokens, same === undefined ? count : { ...count, sentBy: { ...same } });
   }
 
   /** What it counted (copies), by cap ascending; none when no call passed a cap. */
   counted(): OutputOverCapCounts | undefined {
     if (this.byCap.size === 0) return undefined;
-    const caps = [...this.byCap.values()].map((count) => ({ ...count })).sort((a, b) => a.capTokens - b.capTokens);
+    const caps = [...this.byCap.values()].map((count) => ({ ...count, ...(count.sentBy === undefined ? {} : { sentBy: { ...count.sentBy } }) })).sort((a, b) => a.capTokens - b.capTokens);
     return { caps, ...(this.wholeRecordings ? { wholeRecordings: true as const } : {}) };
   }
 
@@ -112,12 +132,19 @@ export class OutputOverCapTally {
   }
 }
 
+/** Which settings send a cap: all (`these settings send`), how many of them, or (not the same for every run) some. */
+function sentByWords(sentBy: SentBy | undefined): string {
+  if (sentBy === undefined) return 'some settings send';
+  if (sentBy.settings === sentBy.of) return 'these settings send';
+  return `that ${sentBy.settings} of the ${sentBy.of} settings ${sentBy.settings === 1 ? 'sends' : 'send'}`;
+}
+
 /** The recorded_output_over_cap warning of the calls counted (none: no warning). */
 export function outputOverCapWarnings(counts: OutputOverCapCounts | undefined): ReportWarning[] {
   if (counts === undefined || counts.caps.length === 0) return [];
   const { caps } = counts;
   const largest = maxOf(caps.map((count) => count.largestOutputTokens));
-  const each = caps.map((count) => `${counted(count.calls, 'recorded call')} in ${counted(count.runs, 'run')} output more than the max_tokens ${count.capTokens} ${caps.length === 1 ? 'these settings send' : 'some settings send'}`);
+  const each = caps.map((count) => `${counted(count.calls, 'recorded call')} in ${counted(count.runs, 'run')} output more than the max_tokens ${count.capTokens} ${sentByWords(count.sentBy)}`);
   const over = counts.wholeRecordings === true ? ' (counted over the whole recordings)' : '';
   return [
     {

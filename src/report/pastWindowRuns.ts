@@ -2,8 +2,9 @@
  * The past_context_window warning (pastWindowWarnings.ts, project's rule: runs whose prompts pass
  * their model's context window less the max_tokens sent, with no `--context-window model` brake) as replay,
  * whatif, sweep and calibrate count it: once per run, for each window and max_tokens its settings price it
- * at, over the prompts its recording states — the prompts a setting replays where it replays them as recorded
- * (full history, or the strategy the recording states: replay/recordedStrategy.ts); a setting whose context
+ * at, over its prompts as a setting replays them where it replays them as recorded (full history, or the
+ * strategy the recording states: replay/recordedStrategy.ts) — each as recorded, or where a call records no
+ * size at the engines' estimate, as replay bills it and project counts it (replay/largestPrompt.ts); a setting whose context
  * rebuilds them, or that takes `--context-window model` (the brake stops the run there), counts nothing.
  * Replay counts the calls its one replay made (its brakes, as project reads its replays' rows); whatif, sweep
  * and calibrate, several settings and no one replay at hand, count over the whole recordings (as cache_idle
@@ -14,14 +15,13 @@
 import { maxOutputTokensSent, type BrakeConfig } from '../brakes/config.js';
 import { sameContext } from '../context/sameContext.js';
 import { isIdentity, type ContextStrategy } from '../context/strategy.js';
-import { CallField, CallFlag } from '../kernel/callRecord.js';
 import { promptAllowedTokens } from '../kernel/limits.js';
-import { CompiledField } from '../fast/layout.js';
 import { asksModelWindow } from '../population/modelWindow.js';
 import type { ModelPricing } from '../pricing/types.js';
-import { handedOverCompiled } from '../replay/compiledRuns.js';
+import { largestBilledPrompt } from '../replay/largestPrompt.js';
 import { recordedStrategyOf } from '../replay/recordedStrategy.js';
 import type { Trace } from '../trace/types.js';
+import { minOf } from '../metrics/extremes.js';
 import { pastWindowWarningsOver } from './pastWindowWarnings.js';
 import type { ReportWarning } from './warnings.js';
 
@@ -54,24 +54,6 @@ export interface RunWindow {
   passed: boolean;
 }
 
-/** The largest prompt a run's recording states among its first `callsMade` calls (all by default), read off its compiled trace when its calls were let go; 0 when none states one. */
-export function largestRecordedPrompt(trace: Trace, callsMade = Infinity): number {
-  const compiled = handedOverCompiled(trace);
-  let largest = 0;
-  if (compiled === undefined) {
-    const calls = trace.calls;
-    for (let i = 0; i < Math.min(callsMade, calls.length); i++) largest = Math.max(largest, calls[i]!.inputTokens ?? 0);
-    return largest;
-  }
-  const { records } = compiled;
-  if (!compiled.hasRecordedInput) return 0;
-  for (let i = 0; i < Math.min(callsMade, compiled.calls); i++) {
-    const at = i * CompiledField.Stride;
-    if (((records[at + CallField.Flags]! | 0) & CallFlag.RecordedInput) !== 0) largest = Math.max(largest, records[at + CallField.RecordedInput]!);
-  }
-  return largest;
-}
-
 /**
  * The windows `trace` is counted against under `settings` (each window and max_tokens once), priced by
  * `pricingOf` (a setting's model, or undefined: the run's own); `callsMade`: the calls its replay made, when
@@ -79,7 +61,8 @@ export function largestRecordedPrompt(trace: Trace, callsMade = Infinity): numbe
  */
 export function runWindowsOf(trace: Trace, read: { settings: readonly WindowSetting[]; pricingOf: (model: string | undefined) => ModelPricing; callsMade?: number }): RunWindow[] {
   const windows: RunWindow[] = [];
-  let largest: number | undefined;
+  // Every setting counted replays the run alike: as it stands, or under the strategy its recording states.
+  let asReplayed: ContextStrategy | undefined;
   for (const setting of read.settings) {
     // Replayed as recorded: full history (the recording as it stands, or as its loop ran it), or the strategy it states.
     if (!isIdentity(setting.strategy) && recordedStrategyOf(trace, setting.strategy) === undefined) continue;
@@ -87,9 +70,14 @@ export function runWindowsOf(trace: Trace, read: { settings: readonly WindowSett
     const windowTokens = pricing.contextWindow;
     if (windowTokens === undefined) continue;
     if (windows.some((w) => w.model === pricing.model && w.contextWindowTokens === windowTokens && w.maxOutputTokens === setting.maxOutputTokens)) continue;
-    largest ??= largestRecordedPrompt(trace, read.callsMade);
-    windows.push({ model: pricing.model, contextWindowTokens: windowTokens, maxOutputTokens: setting.maxOutputTokens, passed: largest > promptAllowedTokens(windowTokens, setting.maxOutputTokens) });
+    asReplayed = recordedStrategyOf(trace, setting.strategy);
+    windows.push({ model: pricing.model, contextWindowTokens: windowTokens, maxOutputTokens: setting.maxOutputTokens, passed: false });
   }
+  if (windows.length === 0) return windows;
+  // Each prompt as replay bills it: recorded, else the engines' estimate (replay/largestPrompt.ts), made only where it could pass a window.
+  const allowed = (w: RunWindow) => promptAllowedTokens(w.contextWindowTokens, w.maxOutputTokens);
+  const largest = largestBilledPrompt(trace, { ...(read.callsMade === undefined ? {} : { callsMade: read.callsMade }), ...(asReplayed === undefined ? {} : { strategy: asReplayed }), above: minOf(windows.map(allowed)) });
+  for (const w of windows) w.passed = largest > allowed(w);
   return windows;
 }
 
@@ -147,9 +135,9 @@ export class PastWindowTally {
     return { windows, ...(this.wholeRecordings ? { wholeRecordings: true as const } : {}) };
   }
 
-  /** `remedy`: the way out in the words of a command that takes no brakes (pastWindowWarnings.ts). */
-  warnings(remedy?: string): ReportWarning[] {
-    return pastWindowCountWarnings(this.counted(), remedy === undefined ? {} : { remedy });
+  /** `remedy`: the way out in the words of a command that takes no brakes; `recordedOnly`: the report holds runs not counted (a scenario file's) too (pastWindowWarnings.ts). */
+  warnings(said: { remedy?: string | undefined; recordedOnly?: boolean } = {}): ReportWarning[] {
+    return pastWindowCountWarnings(this.counted(), { ...(said.remedy === undefined ? {} : { remedy: said.remedy }), ...(said.recordedOnly === true ? { recordedOnly: true } : {}) });
   }
 }
 
@@ -161,12 +149,13 @@ export function sendsRecordedPrompts(config: SettingSaid): boolean {
 /**
  * The warning of runs counted (pastWindowWarnings.ts, in project's words), with what they were counted
  * over: the whole recordings, and of a grid (`configurations`: those that send the prompts as recorded
- * (sendsRecordedPrompts), of all) where not every configuration does.
+ * (sendsRecordedPrompts), of all) where not every configuration does. Only recorded runs are counted:
+ * `recordedOnly` where the report holds a scenario file's runs too (`of N recorded runs`).
  */
-export function pastWindowCountWarnings(counts: PastWindowCounts | undefined, said: { configurations?: { counted: number; of: number }; remedy?: string } = {}): ReportWarning[] {
+export function pastWindowCountWarnings(counts: PastWindowCounts | undefined, said: { configurations?: { counted: number; of: number }; remedy?: string; recordedOnly?: boolean } = {}): ReportWarning[] {
   const { configurations } = said;
   const crossings = (counts?.windows ?? []).map((c) => ({ ...c, kind: 'context_window', aboveInputTokens: promptAllowedTokens(c.contextWindowTokens, c.maxOutputTokens) }));
   const some = configurations !== undefined && configurations.counted < configurations.of ? `, in the configurations that send the prompts as recorded with no --context-window model (${configurations.counted} of ${configurations.of})` : '';
   const over = counts?.wholeRecordings === true ? ` (counted over the whole recordings${some}: a setting that stops a run sooner sends fewer of its prompts)` : '';
-  return pastWindowWarningsOver(crossings, said.remedy === undefined ? { over } : { over, remedy: said.remedy });
+  return pastWindowWarningsOver(crossings, { over, ...(said.remedy === undefined ? {} : { remedy: said.remedy }), ...(said.recordedOnly === true ? { recordedOnly: true } : {}) });
 }

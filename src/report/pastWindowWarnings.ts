@@ -20,11 +20,15 @@ export function pastWindowWarnings(crossings: readonly PastWindowCrossing[], win
   return windowBrake ? [] : pastWindowWarningsOver(crossings, { over: '' });
 }
 
-/** The warning in pastWindowWarnings' words, `over` saying after the runs what they were counted over (report/pastWindowRuns.ts: the whole recordings). */
-export function pastWindowWarningsOver(crossings: readonly PastWindowCrossing[], said: { over: string; remedy?: string }): ReportWarning[] {
+/**
+ * The warning in pastWindowWarnings' words, `over` saying after the runs what they were counted over (report/pastWindowRuns.ts: the whole recordings);
+ * `recordedOnly`: the runs counted are the recorded ones, where the report holds a scenario file's runs too (not counted): `of N recorded runs`.
+ */
+export function pastWindowWarningsOver(crossings: readonly PastWindowCrossing[], said: { over: string; remedy?: string; recordedOnly?: boolean }): ReportWarning[] {
   const past = crossings.filter((c) => c.kind === 'context_window' && c.runsCrossing > 0);
   if (past.length === 0) return [];
-  const where = past.map((c) => `${c.model} ${windowLessMaxTokens(c)} in ${c.runsCrossing} of ${c.runs} runs`).join(', ');
+  const runs = said.recordedOnly === true ? 'recorded runs' : 'runs';
+  const where = past.map((c) => `${c.model} ${windowLessMaxTokens(c)} in ${c.runsCrossing} of ${c.runs} ${runs}`).join(', ');
   return [
     {
       code: 'past_context_window',

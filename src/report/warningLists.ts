@@ -91,6 +91,8 @@ export interface GridWarningPieces {
   windows: readonly ReportWarning[];
   /** What the scenario files among the inputs warn of (unread traces, fitted profiles, triggers, a fitted profile's context). */
   scenarioFiles?: readonly ReportWarning[];
+  /** Scenario files' runs are among the runs (the header facts count the recorded runs only). */
+  scenarioRuns?: boolean;
   /** `--tree`: the trees' started agents with no recording (and no session-parts warning: each tree is one run); absent: no --tree. */
   unrecorded?: readonly UnrecordedInTree[];
   facts: HeaderFactsSaid;
@@ -107,7 +109,7 @@ export function gridWarningList(p: GridWarningPieces): ReportWarning[] {
     ...outputOverCapWarnings(p.facts.outputOverCap),
     ...p.cache,
     // Recorded prompts past a window less max_tokens, with no --context-window model (counted where the runs were read: sweepHeaderFacts.ts), as project says them.
-    ...pastWindowCountWarnings(p.facts.pastWindow, { configurations: { counted: p.configs.filter(sendsRecordedPrompts).length, of: p.configs.length } }),
+    ...pastWindowCountWarnings(p.facts.pastWindow, { configurations: { counted: p.configs.filter(sendsRecordedPrompts).length, of: p.configs.length }, recordedOnly: p.scenarioRuns === true }),
     ...p.windows,
     ...(p.scenarioFiles ?? []),
     // Without --tree: runs that are parts of session trees, each brake (anything but a per-request cap: holdsBrake) binding each part.
@@ -157,7 +159,7 @@ export interface SummaryRuns {
  * one before most steps. Runs of the same strategy (the flags' and a file's) are counted together, as sweep groups them.
  */
 export function projectSummaryWarnings(summaries: readonly SummaryRuns[]): ReportWarning[] {
-  return bySummaryStrategy(summaries).flatMap(({ strategy, items }) => summaryCallWarnings(strategy, SummaryCallTally.of(items.flatMap((s) => s.runs)), 'run'));
+  return bySummaryStrategy(summaries).flatMap(({ strategy, items }) => summaryCallWarnings(strategy, SummaryCallTally.of(items.flatMap((s) => s.runs)), { what: 'run' }));
 }
 
 /** A projection's warnings (after what reading the inputs said), in their order. */

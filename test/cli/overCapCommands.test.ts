@@ -50,7 +50,7 @@ function longSecondAnswer(): string {
 describe('recorded_output_over_cap beyond replay and whatif', () => {
   it("sweep and calibrate: each cap the grid sends, over the whole recordings, in whatif's words; on threads, in the table, in the library", async () => {
     const whatif = await overCapOf('whatif', ...FILES, '--try', 'max-output-tokens=4096', '--try', 'max-output-tokens=4117');
-    expect(whatif.map((w) => w.message)).toEqual([expect.stringMatching(/^3 recorded calls in 2 runs output more than the max_tokens 4096 some settings send; 1 recorded call in 1 run output more than the max_tokens 4117 some settings send \(counted over the whole recordings\), the largest 4126 tokens/)]);
+    expect(whatif.map((w) => w.message)).toEqual([expect.stringMatching(/^3 recorded calls in 2 runs output more than the max_tokens 4096 that 1 of the 2 settings sends; 1 recorded call in 1 run output more than the max_tokens 4117 that 1 of the 2 settings sends \(counted over the whole recordings\), the largest 4126 tokens/)]);
     const grid = ['--grid', 'max-output-tokens=4096,4117'];
     expect(await overCapOf('sweep', ...FILES, ...grid)).toEqual(whatif);
     expect(await overCapOf('sweep', ...FILES, ...grid, '--workers', '2')).toEqual(whatif);

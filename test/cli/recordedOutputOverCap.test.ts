@@ -66,7 +66,7 @@ describe('recorded_output_over_cap', () => {
     const json = await cliJson('whatif', ...FILES, '--try', 'max-steps=1', '--try', 'max-output-tokens=4117');
     const [warning, ...more] = overCap(json.warnings);
     expect(more).toEqual([]);
-    expect(warning!.message).toMatch(/^3 recorded calls in 2 runs output more than the max_tokens 4096 some settings send; 1 recorded call in 1 run output more than the max_tokens 4117 some settings send \(counted over the whole recordings\), the largest 4126 tokens/);
+    expect(warning!.message).toMatch(/^3 recorded calls in 2 runs output more than the max_tokens 4096 that 1 of the 2 settings sends; 1 recorded call in 1 run output more than the max_tokens 4117 that 1 of the 2 settings sends \(counted over the whole recordings\), the largest 4126 tokens/);
     const library = whatIf(await traces(), [{ onTop: { maxSteps: 1 } }, { onTop: { maxOutputTokens: 4117 } }], { prices });
     expect(overCap(library.warnings)).toEqual([warning]);
   });

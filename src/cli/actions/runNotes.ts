@@ -57,6 +57,8 @@ export interface RunNote {
   pastWindow?: { windows: readonly RunWindow[]; wholeRecording: boolean };
   /** Its recorded calls past the max_tokens its settings send (report/outputOverCap.ts), over the calls its replay made or its whole recording. */
   outputOverCap?: { caps: readonly RunOverCap[]; wholeRecording: boolean };
+  /** The max_tokens sent by its own brakes that take the model's window (modelWindowMaxTokens), where each run has its own (RunNotes' `runModelWindowBrake`). */
+  modelWindowBrake?: readonly number[];
 }
 
 /** A run's importer's notes (header.importedFrom.notes) but those warned of on stderr already (missingTranscripts.ts); undefined: none. */
@@ -99,6 +101,8 @@ export function brakeOpenLoopWarnings(results: Iterable<StoppedRun>): ReportWarn
 export class RunNotes {
   private readonly priceGaps = new PriceGapCheck();
   private recordedRuns = 0;
+  /** A scenario file's runs noted (addSynthetic): in the report, not counted where only recorded runs are. */
+  private syntheticRuns = 0;
   /** Recorded runs replayed under the strategy their recording states: the command's context changed nothing of them (no open_loop). */
   private ownStrategyRuns = 0;
   private readonly dayBySource = new Map<string, string>();
@@ -121,7 +125,8 @@ export class RunNotes {
 
   /**
    * `modelWindowBrake`: the max_tokens sent by the settings that take `--context-window model`, which
-   * needs each run's model's window (population/modelWindow.ts modelWindowMaxTokens; none: no such setting).
+   * needs each run's model's window (population/modelWindow.ts modelWindowMaxTokens; none: no such setting);
+   * `runModelWindowBrake`: a recorded run's own, where each has its own brakes (`--preset recorded`: its recording's).
    * `partsBraked`: brakes bind each run on its own (no --tree), so runs that are parts of a session say so;
    * `parts`: what else the report does with such runs (its figures per run or task), said whether braked or not.
    */
@@ -129,8 +134,8 @@ export class RunNotes {
    * `contextSaid`: the report's settings line names the context as recordedContext says it (replay's): where
    * every recorded run replays under its recording's strategy, no warning says it again.
    */
-  /** `windowSettings`: the settings each run replays under, as the prompts past a window count them (report/pastWindowRuns.ts); none: not counted. `windowRemedy`: that warning's way out where the command takes no brakes (report/pastWindowWarnings.ts). `sentCaps`: the max_tokens each setting sends for a run, as recorded outputs past them are counted (report/outputOverCap.ts); none: not counted. */
-  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'>; latency?: LatencyModel; contextSaid?: boolean; windowSettings?: (trace: Trace) => readonly WindowSetting[]; windowRemedy?: string; sentCaps?: (trace: Trace) => readonly number[] }) {}
+  /** `windowSettings`: the settings each run replays under, as the prompts past a window count them (report/pastWindowRuns.ts); none: not counted. `windowRemedy`: that warning's way out where the command takes no brakes (report/pastWindowWarnings.ts). `sentCaps`: the max_tokens each setting sends for a run (one entry a setting: outputOverCap.ts sentCaps), as recorded outputs past them are counted and said with the settings that send them (report/outputOverCap.ts); none: not counted. */
+  constructor(private readonly options: { strategy: ContextStrategy; model?: string; tolerance?: number; modelWindowBrake?: readonly number[]; runModelWindowBrake?: (trace: Trace) => readonly number[]; partsBraked?: boolean; parts?: Omit<PartsSaid, 'braked'>; latency?: LatencyModel; contextSaid?: boolean; windowSettings?: (trace: Trace) => readonly WindowSetting[]; windowRemedy?: string; sentCaps?: (trace: Trace) => readonly number[] }) {}
 
   /**
    * What one run priced with `pricing` (as resolved for it) adds, taken while the run is at hand; noted
@@ -161,6 +166,8 @@ export class RunNotes {
     if (pastWindow !== undefined) note.pastWindow = pastWindow;
     const overCap = runOverCaps(trace, this.options.sentCaps?.(trace) ?? [], callsMade);
     if (overCap.length > 0) note.outputOverCap = { caps: overCap, wholeRecording: callsMade === undefined };
+    const asks = this.options.runModelWindowBrake?.(trace);
+    if (asks !== undefined) note.modelWindowBrake = asks;
     return note;
   }
 
@@ -189,18 +196,20 @@ export class RunNotes {
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
     this.recordedRuns += 1;
     if (note.ownStrategy) this.ownStrategyRuns += 1;
-    this.notePricing(note.source, note.pricing, this.options.strategy.cache);
+    this.notePricing(note.source, note.pricing, { cache: this.options.strategy.cache, asks: note.modelWindowBrake });
   }
 
   /** Notes a synthetic run (`cache`: the mode it ran under; `sent`: the max_tokens its settings send, sentMaxTokens): how it was priced. */
   addSynthetic(source: string, pricing: ModelPricing, cache: CacheMode | undefined, sent: readonly number[]): void {
-    this.notePricing(source, pricing, cache);
+    this.syntheticRuns += 1;
+    this.notePricing(source, pricing, { cache, asks: undefined });
     this.windowless.noteSynthetic(sent, pricing);
   }
 
-  private notePricing(source: string, pricing: ModelPricing, cache: CacheMode | undefined): void {
-    if (cache === 'on' && pricing.base.cachedInput === undefined) this.uncachedModels.add(pricing.model);
-    this.windowless.note(this.options.modelWindowBrake ?? [], pricing);
+  /** `asks`: the run's own modelWindowBrake, where each run has its own; else the settings'. */
+  private notePricing(source: string, pricing: ModelPricing, run: { cache: CacheMode | undefined; asks: readonly number[] | undefined }): void {
+    if (run.cache === 'on' && pricing.base.cachedInput === undefined) this.uncachedModels.add(pricing.model);
+    this.windowless.note(run.asks ?? this.options.modelWindowBrake ?? [], pricing);
     const { asOf } = pricing.source;
     if (asOf !== undefined) this.dayBySource.set(source, asOf);
     this.days.add(pricing);
@@ -215,7 +224,8 @@ export class RunNotes {
       ...this.outputOverCap.warnings(),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
       ...this.cacheIdle.warnings(),
-      ...this.pastWindow.warnings(this.options.windowRemedy),
+      // Only recorded runs are counted: `of N recorded runs` where a scenario file's runs are in the report too.
+      ...this.pastWindow.warnings({ remedy: this.options.windowRemedy, recordedOnly: this.syntheticRuns > 0 }),
       ...this.windowless.warnings(),
       ...sessionPartsWarnings(this.sessionRuns.parts(), { ...this.options.parts, braked: this.options.partsBraked === true }),
       ...(this.options.contextSaid === true && this.recordedContext() !== undefined ? [] : recordedStrategyWarnings(this.ranUnder)),

@@ -25,8 +25,7 @@ import { PastWindowTally, runWindowsOf, windowSettingsOf, type PastWindowCounts,
 import type { PopulationConfig } from '../../population/run.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
 import { pricingFor } from './runNotes.js';
-import { OutputOverCapTally, runOverCaps, type OutputOverCapCounts } from '../../report/outputOverCap.js';
-import { sentMaxTokens } from '../../population/modelWindow.js';
+import { OutputOverCapTally, runOverCaps, sentCaps, type OutputOverCapCounts } from '../../report/outputOverCap.js';
 
 /** Facts of runs' headers (plain data: a worker thread sends them), each absent where none of the runs has it. */
 export interface RunHeaderFacts {
@@ -50,7 +49,7 @@ export interface RunHeaderFacts {
 
 /**
  * The configurations (every one, a shard's too) as the facts read them: their contexts, the windows (with the table that prices them) the runs' prompts are
- * counted against, and the max_tokens they send (each once: sentMaxTokens), which the runs' recorded outputs are counted against, as whatif counts its tries'.
+ * counted against, and the max_tokens each sends (one entry a configuration: outputOverCap.ts sentCaps), which the runs' recorded outputs are counted against, as whatif counts its tries'.
  */
 export interface GridFactsReading {
   contexts: readonly ContextStrategy[];
@@ -60,7 +59,7 @@ export interface GridFactsReading {
 
 /** What the facts read of `configs` priced by `prices`: every context (one of each), the settings that count prompts past a window (windowSettingsOf), the max_tokens sent. */
 export function gridFactsReading(configs: readonly Pick<PopulationConfig, 'brakes' | 'strategy' | 'model'>[], prices: PriceTable): GridFactsReading {
-  return { contexts: distinctContexts(configs.map((c) => c.strategy)), windows: { settings: windowSettingsOf(configs), prices }, sentCaps: sentMaxTokens(configs.map((c) => c.brakes)) };
+  return { contexts: distinctContexts(configs.map((c) => c.strategy)), windows: { settings: windowSettingsOf(configs), prices }, sentCaps: sentCaps(configs.map((c) => c.brakes)) };
 }
 
 /** Facts of some runs (a sweep unit's) and where they come among the inputs (the unit's `order`: sweepUnits.ts). */

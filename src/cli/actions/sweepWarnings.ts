@@ -85,6 +85,7 @@ export function gridWarnings(args: { command: 'sweep' | 'calibrate'; setup: Pick
       // A fitted profile under a configuration's strategy other than full: its agents do not react to it (fittedContextWarning.ts).
       ...fittedContextWarnings(setup.configurations.flatMap(({ config }) => setup.scenarios.map(({ scenario }, s) => ({ scenario, strategy: scenarioConfig(config, s).strategy })))),
     ],
+    scenarioRuns: setup.scenarios.length > 0,
     // `--tree`: once per tree whose tool calls started agents with no recording among the inputs, as replay --tree says it; without it, the runs that are parts of session trees.
     ...(args.unrecorded === undefined ? {} : { unrecorded: args.unrecorded }),
     // The recorded runs' header facts (importers' notes, stated strategies, calls past the cache's lifetime, session trees), counted in the order of the files whichever thread read them (sweepShares.ts).

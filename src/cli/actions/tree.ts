@@ -123,12 +123,14 @@ function treeReplays(command: TreeCommand, prices: PriceTable): (trees: SessionT
 /** `replay --tree`. */
 export async function runTreeReplay(command: TreeCommand, io: CliIO): Promise<number> {
   const prices = loadPriceTable(command.priceOptions);
-  // Each run counted (prompts past a window, outputs past the max_tokens sent) under the per-call brakes its replay took: the flags', or under --preset recorded its recording's, the flags on top.
+  // Each run counted (prompts past a window, outputs past the max_tokens sent, a window its brake asks of the model) under the per-call brakes its replay took: the flags', or under --preset recorded its recording's, the flags on top.
   const runBrakes = (trace: Trace) => (command.recorded === undefined ? command.brakes : recordedRunBrakes(trace, command.recorded));
   const notes = new RunNotes({
     strategy: command.strategy,
     ...(command.model === undefined ? {} : { model: command.model }),
+    // A recording that states `contextWindow: model` takes the model's window: a model the table gives none is said (no_context_window), as with the flag.
     modelWindowBrake: modelWindowMaxTokens([command.brakes]),
+    runModelWindowBrake: (trace) => modelWindowMaxTokens([runBrakes(trace)]),
     ...(command.latency === undefined ? {} : { latency: command.latency }),
     windowSettings: (trace) => windowSettingsOf([{ brakes: runBrakes(trace), strategy: command.strategy, model: command.model }]),
     sentCaps: (trace) => sentMaxTokens([runBrakes(trace)]),
