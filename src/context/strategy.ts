@@ -17,6 +17,7 @@ import { UserError } from '../errors.js';
 import { repeatWords } from '../firstRepeat.js';
 import { decimalNumber, readsAsZeroOnly } from '../io/numberText.js';
 import { describeValue } from '../import/common/jsonValue.js';
+import { nearestField } from '../import/common/nearestName.js';
 import { keyValueSpec, nearGuess, type KeyValueFault } from '../keyValueSpec.js';
 
 export type CacheMode = 'on' | 'off' | 'recorded';
@@ -177,9 +178,13 @@ const KINDS: readonly StrategyKind[] = ['full', 'window', 'mask', 'summary', 'hy
 
 /**
  * `: did you mean window:5?` for a kind near one (`windw:5`, `Window:5`, `FULL`: keyValueSpec.ts nearGuess), the
- * rest of the spec as written; else nothing. `colon`: where the kind ends (-1: the whole value is one).
+ * rest of the spec as written; `: write window:3 (…)` for a kind that takes a value written with '=' (`window=3`,
+ * `mask=10`, `summary=trigger=…`); else nothing. `colon`: where the kind ends (-1: the whole value is one).
  */
 function kindGuess(value: string, colon: number): string {
+  const equals = value.indexOf('=');
+  const valued = equals < 0 || (colon >= 0 && colon < equals) ? undefined : nearestField(value.slice(0, equals), KINDS.filter((kind) => kind !== 'full'));
+  if (valued !== undefined) return `: write ${valued}:${value.slice(equals + 1)} (':' after the kind, '=' only within its options)`;
   const typed = colon < 0 ? value : value.slice(0, colon);
   const rest = colon < 0 ? '' : value.slice(colon);
   // `full` takes nothing after it: not guessed for a kind with a body.

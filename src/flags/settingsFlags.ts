@@ -8,7 +8,7 @@ import type { BrakeConfig, BudgetMode, RepeatMode, SameErrorMode } from '../brak
 import { brakeConfig, NO_BRAKES, PRESETS } from '../brakes/config.js';
 import { parseContextSpec, type CacheMode, type ContextStrategy } from '../context/strategy.js';
 import { UserError } from '../errors.js';
-import { keyValueSpec, specParts } from '../keyValueSpec.js';
+import { keyValueSpec, nearGuess, specParts } from '../keyValueSpec.js';
 import { refuseSkipLimitsAlone, skipLimitTwice } from './skipLimits.js';
 import { MAX_LATENCY_MS, MAX_LATENCY_PART_MS, MAX_LATENCY_PART_TEXT, MAX_USD } from '../io/limits.js';
 import { atLeastOneUnit, flagError, nonNegativeInt, numberFlag, type NumberLimit } from './numberFlags.js';
@@ -90,10 +90,10 @@ export interface BrakeFlags {
 
 /**
  * The brakes of the preset `name` (its own names only: `toString` names no preset, though every object answers
- * it), else a flag error naming `place.flag` and the names it takes (`offered`).
+ * it), else a flag error naming `place.flag` and the names it takes (`offered`), with the one near `name` if any.
  */
 function presetNamed(name: string, place: { flag: string; offered: readonly string[] }): BrakeConfig {
-  if (!Object.hasOwn(PRESETS, name)) throw flagError(place.flag, name, `a preset (${place.offered.join(', ')})`);
+  if (!Object.hasOwn(PRESETS, name)) throw flagError(place.flag, name, `a preset (${place.offered.join(', ')})${nearGuess(name, place.offered)}`);
   return PRESETS[name]!;
 }
 

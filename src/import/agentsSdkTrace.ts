@@ -8,6 +8,7 @@
  */
 import { UserError } from '../errors.js';
 import { isJsonObject } from './common/jsonValue.js';
+import { OTLP_GENAI_SPANS, RECORD_THE_CALLS } from './recordInstead.js';
 
 const SDK_OBJECTS: ReadonlySet<unknown> = new Set(['trace', 'trace.span']);
 
@@ -18,8 +19,7 @@ function isAgentsSdkRecord(record: unknown): boolean {
   return Array.isArray(record.data) && isJsonObject(record.data[0]) && SDK_OBJECTS.has(record.data[0].object);
 }
 
-const HINT =
-  'record the model calls themselves, which the SDK makes through the OpenAI client: run the agent under vcrpy or pytest-recording and give loopcost the cassette, or write each request and response as a line {"request": …, "response": …} (provider exchanges JSONL); or export OTLP GenAI spans that carry gen_ai.request.model and gen_ai.usage.input_tokens / output_tokens (README, "Inputs")';
+const HINT = `record the model calls themselves, which the SDK makes through the OpenAI client: ${RECORD_THE_CALLS}; or export ${OTLP_GENAI_SPANS} (README, "Inputs")`;
 
 /** The refusal of an OpenAI Agents SDK trace export, when `record` (the input's first JSON record) is one; undefined otherwise. */
 export function agentsSdkTraceRefusal(record: unknown, path: string): UserError | undefined {

@@ -13,6 +13,7 @@ import { looksLikeCodexRolloutLine } from './codex/rolloutLines.js';
 import { looksLikeOtlp } from './otel/readSpans.js';
 import { otelSdkJsonRefusal, otelSdkTextRefusal } from './otel/sdkJson.js';
 import { agentsSdkTraceRefusal } from './agentsSdkTrace.js';
+import { langSmithRunsRefusal } from './langSmithRuns.js';
 import { looksLikeUnmarkedScenario, MISSING_SCENARIO_LINE, SCENARIO_MARK, SCENARIO_NOT_AS_FILE, scenarioKeys } from '../scenario/scenarioMark.js';
 import { requireStrings } from '../options/textArguments.js';
 import { shapelessYamlIssue } from '../scenario/scenarioShape.js';
@@ -136,7 +137,7 @@ function foreignShape(record: Record<string, unknown>): string | undefined {
 
 /** `record`: the input's first JSON record (a JSONL line, or the one document), when it has one. */
 function unknownFormat(path: string, record?: unknown): UserError {
-  const sdkJson = otelSdkJsonRefusal(record, path) ?? agentsSdkTraceRefusal(record, path);
+  const sdkJson = otelSdkJsonRefusal(record, path) ?? agentsSdkTraceRefusal(record, path) ?? langSmithRunsRefusal(record, path);
   if (sdkJson !== undefined) return sdkJson;
   const shape = isJsonObject(record) ? foreignShape(record) : undefined;
   if (shape !== undefined) {

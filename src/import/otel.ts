@@ -12,7 +12,8 @@
  *   gen_ai.tool.name, gen_ai.tool.call.arguments, error.type (or span status ERROR) → error,
  *   gen_ai.tool.call.result → resultTokens (0 when the result was not recorded).
  * A model-call span without usage that carries error.type / status ERROR is a failed call; without usage
- * and without an error it is a UserError.
+ * and without an error it is a UserError. The earliest span start of the run (a time of 0, OTLP's "not
+ * set", skipped) dates it: header.recordedAt, which its prices are read as of.
  *
  * The work is split by job under otel/: readSpans.ts turns the document(s) into a flat span list
  * (anyValue.ts decodes attribute values; span.ts is the span it makes), and buildTraces.ts turns the

@@ -6,7 +6,7 @@ import type { RunRecord } from './records.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { formatCsv } from './csv.js';
 import { formatUsdNumber } from './money.js';
-import { csvSettings } from './scenarios.js';
+import { csvSettings, scenarioOfRun } from './scenarios.js';
 import { SETTINGS_COLUMNS } from './settings.js';
 import { formatFields, formatTable, type Cell, type Column } from './table.js';
 import { shortenPaths, tokenCount, wrapLine } from './text.js';
@@ -120,26 +120,48 @@ function modelCounts(report: ReplayReport): string {
   return runsPerModelText(report.runs.map((run) => run.model));
 }
 
-interface RunColumn extends Column {
-  cell: (run: RunRecord, source: string) => Cell;
-  /** Shown only with --wide. */
-  wide?: boolean;
+/** A per-run row's run: its source as the table shows it, and whether it is a scenario file's synthetic run (scenarios.ts scenarioOfRun). */
+interface RunRow {
+  source: string;
+  synthetic: boolean;
 }
 
+/** Which kinds of run the table holds: a column of one kind is shown only when its runs are there. */
+interface RunKinds {
+  synthetic: boolean;
+  recorded: boolean;
+}
+
+interface RunColumn extends Column {
+  cell: (run: RunRecord, row: RunRow) => Cell;
+  /** Shown only with --wide. */
+  wide?: boolean;
+  /** Shown only for these runs (default: always): the entry where some run is synthetic, recorded figures where some is recorded. */
+  shownFor?: (kinds: RunKinds) => boolean;
+}
+
+/** What a synthetic run has no recording of (its recorded calls are the calls it made): said as not there. */
+const NOT_RECORDED = '-';
+const someSynthetic = (kinds: RunKinds) => kinds.synthetic;
+const someRecorded = (kinds: RunKinds) => kinds.recorded;
+
 const RUN_COLUMNS: RunColumn[] = [
-  { header: 'run', shrink: true, cell: (_, source) => source },
+  { header: 'run', shrink: true, cell: (_, row) => row.source },
+  // The population entry a synthetic run was drawn from: its name, else its behaviour (RunRecord.task, CSV/JSON `task`).
+  { header: 'entry', shrink: true, shownFor: someSynthetic, cell: (run, row) => (row.synthetic ? (run.task ?? NOT_RECORDED) : NOT_RECORDED) },
   { header: 'model', shrink: true, wide: true, cell: (run) => run.model },
   { header: 'stop', cell: (run) => (allCallsFailed(run) ? `${run.stopReason} *` : run.stopReason) },
   { header: 'steps', align: 'right', cell: (run) => run.steps },
-  { header: 'calls/recorded', align: 'right', wide: true, cell: (run) => `${run.modelCalls}/${run.recordedCalls}` },
+  { header: 'calls/recorded', align: 'right', wide: true, shownFor: someRecorded, cell: (run, row) => `${run.modelCalls}/${row.synthetic ? NOT_RECORDED : run.recordedCalls}` },
+  { header: 'calls', align: 'right', wide: true, shownFor: (kinds) => !kinds.recorded, cell: (run) => run.modelCalls },
   { header: 'input tok', align: 'right', cell: (run) => tokenCount(run.inputTokens) },
   { header: 'cached tok', align: 'right', wide: true, cell: (run) => tokenCount(run.cachedInputTokens) },
   { header: 'output tok', align: 'right', cell: (run) => tokenCount(run.outputTokens) },
   { header: 'cost', align: 'right', cell: (run) => usd(run.costUsd) },
-  { header: 'recorded', align: 'right', cell: (run) => usd(run.recordedCostUsd) },
+  { header: 'recorded', align: 'right', shownFor: someRecorded, cell: (run) => usd(run.recordedCostUsd) },
   { header: 'overshoot', align: 'right', wide: true, cell: (run) => usd(run.overshootUsd) },
   { header: 'elapsed s', align: 'right', wide: true, cell: (run) => run.elapsedSeconds.toFixed(1) },
-  { header: 'Δ input vs model', align: 'right', wide: true, cell: (run) => (run.inputTokenDelta === undefined ? '-' : signed(run.inputTokenDelta)) },
+  { header: 'Δ input vs model', align: 'right', wide: true, shownFor: someRecorded, cell: (run) => (run.inputTokenDelta === undefined ? '-' : signed(run.inputTokenDelta)) },
 ];
 
 /**
@@ -163,9 +185,10 @@ export function failedRunsNote(runs: readonly RunRecord[], width: number): strin
 /** The per-run table (columns marked `wide` only with view.wide), sources shortened to the part that differs. */
 function runsTable(report: ReplayReport, view: ReportView): string {
   const shortened = shortenPaths(report.runs.map((run) => run.source));
-  const { short } = shortened;
-  const columns = RUN_COLUMNS.filter((column) => view.wide || !column.wide);
-  const rows = report.runs.map((run, i) => columns.map((column) => column.cell(run, short[i]!)));
+  const runRows = report.runs.map((run, i): RunRow => ({ source: shortened.short[i]!, synthetic: scenarioOfRun(run.source, report.settings.scenarios) !== undefined }));
+  const kinds = { synthetic: runRows.some((row) => row.synthetic), recorded: runRows.some((row) => !row.synthetic) };
+  const columns = RUN_COLUMNS.filter((column) => (view.wide || !column.wide) && (column.shownFor?.(kinds) ?? true));
+  const rows = report.runs.map((run, i) => columns.map((column) => column.cell(run, runRows[i]!)));
   const deltaNote =
     view.wide && report.runs.some((run) => run.inputTokenDelta !== undefined)
       ? 'Δ input vs model: recorded prompt tokens minus what the growth model rebuilds (system + goal + outputs + tool results): overhead such as tool schemas and framing\n'

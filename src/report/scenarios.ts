@@ -86,6 +86,11 @@ export function scenarioLine(record: Pick<ScenarioSettingsRecord, 'source' | 'ru
   return Object.keys(differing).length === 0 ? `${head} · as the settings above` : `${head} · ${settingsText(differing)}`;
 }
 
+/** The scenario file a run (`<file>#<n>`) is a synthetic run of; undefined for a trace file's run. */
+export function scenarioOfRun<S extends { source: string }>(source: string, scenarios: readonly S[] | undefined): S | undefined {
+  return scenarios?.find((s) => source.startsWith(`${s.source}#`));
+}
+
 /**
  * The settings a run ran under: its scenario file's for a synthetic run (`<file>#<n>`); else the report's
  * as a trace file's run took them, not the label of every run: its own cache (`cache`: RunResult.cache,
@@ -93,7 +98,7 @@ export function scenarioLine(record: Pick<ScenarioSettingsRecord, 'source' | 'ru
  * brakes and context (recordedRunBrakes: the flags', not `none (synthetic: …)`).
  */
 export function runSettings(row: { source: string; cache?: unknown }, spec: ReportSettings, scenarios: readonly ScenarioSettingsRecord[] | undefined): ReportSettings {
-  const scenario = scenarios?.find((s) => row.source.startsWith(`${s.source}#`));
+  const scenario = scenarioOfRun(row.source, scenarios);
   if (scenario) return { ...spec, ...scenario.spec };
   const cache = typeof row.cache === 'string' ? runCache(row.cache as CacheMode) : recordedRunPart(spec.cache);
   return { ...spec, brakes: recordedRunBrakes(spec.brakes), context: recordedRunBrakes(spec.context), cache, latency: recordedRunPart(spec.latency) };

@@ -96,10 +96,10 @@ export const RUNS_FOR_A_TAIL = 70;
  * What a profile fitted on `runs` runs can say about runs it has not seen, before it is measured (the
  * profile's comment; `fit --report` says what it measured: fitReliability.ts).
  */
-export function heldOutStatement(runs: number): string {
-  return runs >= RUNS_FOR_A_TAIL
+export function heldOutStatement(runs: number, runsForATail: number = RUNS_FOR_A_TAIL): string {
+  return runs >= runsForATail
     ? `Fitted on ${runs} runs: fit --report measures how closely this profile reproduces them (not how close it comes on runs it has not seen), and how far sampling alone moves their own p95 (a seeded bootstrap of them).`
-    : `Fitted on ${runs} runs, fewer than ${RUNS_FOR_A_TAIL}: p50s carry to runs it has not seen, p95s may not (a p95 of ${runs} runs rests on its longest one or two); fit on more runs to know the tail.`;
+    : `Fitted on ${counted(runs, 'run')}, fewer than ${runsForATail}: p50s carry to runs it has not seen, p95s may not (a p95 of ${counted(runs, 'run')} rests on its longest one or two); fit on more runs to know the tail.`;
 }
 
 /** The group of runs that ended on a call failed at the provider (a run whose every call failed among them: $0). */

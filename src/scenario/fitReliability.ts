@@ -8,26 +8,31 @@
  * unseen runs: random halves of 168 deepseek-chat runs agreed on cost p95 within 10% only 24% of the time, so it
  * states how far sampling alone moves the recorded runs' own p95 (a seeded bootstrap). Where a gap's quantile lands
  * among the runs refused at the context window on one side and not on the other, the gap is that group's
- * share of the runs, not the sizes of either side's runs, and the line says so. Pure.
+ * share of the runs, not the sizes of either side's runs, and the line says so. A tail quantile too few runs give (their
+ * largest run: fitTails.ts) is judged at no gap, and the p95 given no spread. Pure.
  */
 import type { RunResult } from '../replay/replay.js';
 import { rankIndex, selectInPlace } from '../metrics/costQuantiles.js';
 import { nearestRank } from '../metrics/population.js';
 import { Rng, STREAM } from '../synthetic/random.js';
 import { percentText, signedPercentText, styledPercentText } from '../report/percentText.js';
+import { counted } from '../plural.js';
+import { someNames } from '../someNames.js';
+import { heldOutStatement } from './fit.js';
 import { FIT_METRICS, FIT_QUANTILES, type FitComparison, type FitMetric, type QuantileName } from './fitReport.js';
+import { judgedQuantilesAt, runsForQuantile, unknownSpreadWords } from './fitTails.js';
 
 /** The largest gap, either way, at which a profile is said to reproduce its runs as mini-swe-agent profiles held unseen runs. */
 export const HELD_GAP = 0.1;
 
 /** The quantities the line speaks of: cost and steps per run at these quantiles. */
 const CHECKED_METRICS: readonly FitMetric[] = ['costPerRunUsd', 'stepsPerRun'];
-const CHECKED_QUANTILES: readonly QuantileName[] = ['p50', 'p90', 'p95'];
 
 type Row = FitComparison['rows'][number];
 
-const checkedRows = (c: Pick<FitComparison, 'rows'>): Row[] =>
-  c.rows.filter((row) => CHECKED_METRICS.includes(row.metric) && CHECKED_QUANTILES.includes(row.quantile) && row.relativeGap !== null);
+/** The rows of the checked metrics at `quantiles` (those the runs give) with a gap. */
+const checkedRows = (c: Pick<FitComparison, 'rows'>, quantiles: readonly QuantileName[]): Row[] =>
+  c.rows.filter((row) => CHECKED_METRICS.includes(row.metric) && quantiles.includes(row.quantile) && row.relativeGap !== null);
 
 const heldText = styledPercentText(HELD_GAP, { trim: true });
 
@@ -88,11 +93,12 @@ export function recordedP95Spread(costsPico: readonly number[], resamples: numbe
 
 /** `The recordings' own p95 cost is uncertain by −30%/+87% at 38 runs (…)`: what sampling alone does to a p95 ('' without one). */
 function samplingWords(recorded: readonly RunResult[]): string {
+  if (recorded.length > 0 && recorded.length < runsForQuantile('p95')) return unknownSpreadWords(recorded.length);
   const spread = recordedP95Spread(recorded.map((run) => run.costPico));
   if (spread === undefined) return '';
   const trim = { trim: true };
   return (
-    ` The recordings' own p95 cost is uncertain by ${signedPercentText(spread.low, trim)}/${signedPercentText(spread.high, trim)} at ${recorded.length} runs ` +
+    ` The recordings' own p95 cost is uncertain by ${signedPercentText(spread.low, trim)}/${signedPercentText(spread.high, trim)} at ${counted(recorded.length, 'run')} ` +
     `(95%, a seeded bootstrap of them): another sample of as many runs, recorded or synthetic, moves a p95 about that much, so closeness to these runs is no closeness promised on runs it has not seen.`
   );
 }
@@ -100,10 +106,11 @@ function samplingWords(recorded: readonly RunResult[]): string {
 /** The report's line on unseen runs, from the gaps it measured (`runsForATail`: fit.ts RUNS_FOR_A_TAIL). */
 export function reliabilityLine(inputs: ReliabilityInputs, runsForATail: number): string {
   const runs = inputs.comparison.recordedRuns;
-  const rows = checkedRows(inputs.comparison);
+  const judged = judgedQuantilesAt(runs);
+  const rows = checkedRows(inputs.comparison, judged);
   const far = rows.filter((row) => Math.abs(row.relativeGap!) > HELD_GAP);
   const few = runs < runsForATail;
-  const caveat = `Fitted on ${runs} runs, fewer than ${runsForATail}: p50s carry to runs it has not seen, p95s may not (a p95 of ${runs} runs rests on its longest one or two); fit on more runs to know the tail.`;
+  const caveat = heldOutStatement(runs, runsForATail);
   if (far.length > 0) {
     const missed =
       `synthetic runs miss these recorded ones by more than ${heldText} at ${far.map(named).join(', ')}: ` +
@@ -111,7 +118,7 @@ export function reliabilityLine(inputs: ReliabilityInputs, runsForATail: number)
     return few ? `${caveat} Its ${missed}` : `Fitted on ${runs} runs, its ${missed}`;
   }
   const largest = rows.reduce<Row | undefined>((top, row) => (top === undefined || Math.abs(row.relativeGap!) > Math.abs(top.relativeGap!) ? row : top), undefined);
-  const measured = `its synthetic runs are within ${heldText} of these recorded ones at p50, p90 and p95 of cost and steps per run${largest === undefined ? '' : ` (largest gap: ${named(largest)})`}`;
+  const measured = `its synthetic runs are within ${heldText} of these recorded ones at ${someNames(judged)} of cost and steps per run${largest === undefined ? '' : ` (largest gap: ${named(largest)})`}`;
   return few
     ? `${caveat} Here ${measured}.${samplingWords(inputs.recorded)}`
     : `Fitted on ${runs} runs, ${measured}: that is how well it reproduces the runs it was fitted on.${samplingWords(inputs.recorded)}`;

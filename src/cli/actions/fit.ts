@@ -17,6 +17,7 @@ import { formatTable, type Column } from '../../report/table.js';
 import { labelledLine, reportFooter } from '../../report/view.js';
 import { fitScenario, PROVIDER_ERROR_GROUP, RUNS_FOR_A_TAIL } from '../../scenario/fit.js';
 import { reliabilityLine } from '../../scenario/fitReliability.js';
+import { fewRunsForTailsWarning } from '../../scenario/fitTails.js';
 import { CONTEXT_WINDOW_GROUP } from '../../scenario/fitWindow.js';
 import { doneUnfinishedText, GAVE_UP_GROUP, type TruthRuns } from '../../scenario/fitGaveUp.js';
 import { profiledRuns, subagentsLeftOutLine } from '../../scenario/fitPooling.js';
@@ -220,11 +221,13 @@ export async function fitAction(inputs: string[], flags: FitFlags, io: CliIO): P
     const synthetic = runScenario(profile, { prices, runs, seed, keepSteps: true });
     const comparison = compareRuns(recorded, synthetic, recordedTasksDone);
     const unseenRuns = reliabilityLine({ comparison, recorded, synthetic, windowGroup: CONTEXT_WINDOW_GROUP }, RUNS_FOR_A_TAIL);
-    const how = `recorded: ${recorded.length} runs replayed as recorded${subagentRunsLeftOut === 0 ? '' : ` (${counted(subagentRunsLeftOut, 'sub-agent run')} left out)`}; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; ${profileBrakesWords(profile.brakes)}; ${QUANTILE_NOTE}`;
+    const how = `recorded: ${counted(recorded.length, 'run')} replayed as recorded${subagentRunsLeftOut === 0 ? '' : ` (${counted(subagentRunsLeftOut, 'sub-agent run')} left out)`}; synthetic: ${synthetic.length} closed-loop runs of the fitted profile, seed ${seed}; ${profileBrakesWords(profile.brakes)}; ${QUANTILE_NOTE}`;
+    const tails = fewRunsForTailsWarning(recorded.length);
+    const reportWarnings = [...inputWarningsOf(io), ...warnings, ...(tails === undefined ? [] : [tails])];
     report =
       flags.format === 'json'
-        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, subagentRunsLeftOut, ...comparison, unseenRuns, warnings: [...inputWarningsOf(io), ...warnings] }, null, 2)}\n`
-        : renderComparison(comparison, { how, unseenRuns, truthRuns, priceSource: prices.source, warnings: [...inputWarningsOf(io), ...warnings], width: reportView({}, io).width });
+        ? `${JSON.stringify({ description: how, seed, priceSource: prices.source, subagentRunsLeftOut, ...comparison, unseenRuns, warnings: reportWarnings }, null, 2)}\n`
+        : renderComparison(comparison, { how, unseenRuns, truthRuns, priceSource: prices.source, warnings: reportWarnings, width: reportView({}, io).width });
   }
   const profileToStdout = flags.out === undefined || flags.out === STDOUT_PATH;
   if (profileToStdout) io.stdout(yaml);

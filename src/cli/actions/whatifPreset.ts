@@ -6,6 +6,7 @@
  */
 import { PRESETS } from '../../brakes/config.js';
 import { UserError } from '../../errors.js';
+import { nearestField } from '../../import/common/nearestName.js';
 import { RECORDED_PRESET } from '../../flags/settingsFlags.js';
 
 /** The refusal of `--preset` given with `value` (`true`: without a value). */
@@ -16,7 +17,7 @@ export function presetFlagRefusal(value: string | true): UserError {
   if (value === RECORDED_PRESET) {
     return new UserError({ ...issue, message: `'${RECORDED_PRESET}' (each run's own recorded limits) is whatif's baseline already: every --try is compared with it`, hint: 'drop --preset recorded' });
   }
-  const example = value !== true && names.includes(value) ? value : 'reference';
+  const example = value === true ? 'reference' : names.includes(value) ? value : (nearestField(value, names) ?? 'reference');
   const hint = `e.g. --try preset=${example}; --try preset=none,max-steps=50 is a step cap alone`;
   if (value === true) return new UserError({ ...issue, message: `needs a preset, and ${how}`, hint });
   if (!names.includes(value)) return new UserError({ ...issue, code: 'bad_value', message: `'${value}' is not a preset, and ${how}`, hint });

@@ -152,3 +152,22 @@ export class LogClock {
     return this.zoneless ? [ZONELESS_TIMES_NOTE] : [];
   }
 }
+
+/** The unix time (seconds) of the year 10000: a native header's `recordedAt` holds years 1970–9999, before it. */
+export const YEAR_10000_UNIX_SECONDS = 253_402_300_800;
+
+/** `ms` since the epoch as an importer writes `header.recordedAt`: an ISO 8601 instant in UTC, its milliseconds only when there are any (`2025-06-10T02:00:00Z`). */
+export function isoInstant(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/**
+ * `header.recordedAt` of a run whose times are unix nanoseconds (OpenTelemetry spans): the earliest time
+ * given, 0 being OTLP's "not set"; undefined when none is set, or the earliest is past the year 9999.
+ */
+export function recordedAtOfNanos(times: readonly bigint[]): string | undefined {
+  const set = times.filter((ns) => ns > 0n);
+  if (set.length === 0) return undefined;
+  const ms = set.reduce((min, ns) => (ns < min ? ns : min)) / 1_000_000n;
+  return ms < BigInt(YEAR_10000_UNIX_SECONDS) * 1000n ? isoInstant(Number(ms)) : undefined;
+}

@@ -16,6 +16,7 @@ import { parseExchange, type GenerationExchange, type ParsedExchange } from './p
 import { toolCall, type NormMessage, type NormToolResult, type ParsedRequest, type ParsedToolCall } from './parsedBodies.js';
 import { addedHistory, splitAtAnswers, splitRuns } from './splitRuns.js';
 import { reasoningInPromptOf } from './reasoningReturn.js';
+import { responseTime } from './responseTime.js';
 import { counted } from '../../plural.js';
 import { picoToUsd, usdToPico } from '../../money.js';
 
@@ -131,7 +132,8 @@ function buildTrace(run: ParsedExchange[], source: string, opts: BuildOptions, s
   // A guessed provider is best read off a successful response (an error body says little).
   const providerFrom = first.ex.providerGuessed ? (run.find((p) => p.res !== undefined) ?? first) : first;
   const notes = openingNotes(run, providerFrom, [...(opts.fileNotes ?? []), ...(splitNote ? [splitNote] : [])]);
-  const recordedAt = run.find((p) => p.ex.recordedAt !== undefined)?.ex.recordedAt;
+  // Dated by the container's time of an exchange (a cassette's recorded_at or date header), else by a response body's own.
+  const recordedAt = run.map((p) => p.ex.recordedAt ?? responseTime(p.body)).find((at) => at !== undefined);
   const calls = run.map((p, k) => callRecord(run, k, model, notes));
   const reasoning = reasoningInPromptOf(run);
   if (reasoning.note !== undefined) notes.push(reasoning.note);

@@ -15,7 +15,7 @@
  * so); one written as JSON reads as its YAML would. An issue names its field's own line where the YAML
  * holds the field (atFieldLines). A cassette may hold several
  * runs; build.ts splits them and sources get `#n`. An interaction's `recorded_at`, else its response
- * `date` header, dates the run (recordedAt).
+ * `date` header, else the response body's own time (responseTime.ts), dates the run (recordedAt).
  */
 import { UserError, type InputIssue } from '../../errors.js';
 import type { Trace } from '../../trace/types.js';
@@ -28,7 +28,7 @@ import { readCassetteYaml, type CassetteYaml } from './cassetteYaml.js';
 import { classifyEndpoint, endpointFields, type Endpoint } from './detect.js';
 import type { GenerationExchange } from './parseExchange.js';
 import { isHttpStatus } from './status.js';
-import { LogClock } from '../common/timestamp.js';
+import { isoInstant, LogClock } from '../common/timestamp.js';
 
 export { looksLikeCassette } from '../formats.js';
 
@@ -37,7 +37,7 @@ function issue(loc: Located, field: string, code: string, message: string, hint?
 }
 
 function isoOf(ms: number | undefined): string | undefined {
-  return ms === undefined ? undefined : new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+  return ms === undefined ? undefined : isoInstant(ms);
 }
 
 /** ISO 8601 time of an HTTP `date` header (RFC 9110; no zone: UTC), seconds precision; undefined when absent or unreadable. */

@@ -4,7 +4,8 @@
  *    "method"?: "POST", "latencyMs"?: <number>, "firstTokenMs"?: <number>}
  * A streamed response is the body as received (SSE text) or the list of its parsed chunks / events.
  * The API comes from the `url` path (any host; the host is the provider hint) when given, else from the
- * body shapes. Every problem names the file, the 1-based line and the field.
+ * body shapes. Every problem names the file, the 1-based line and the field. A line carries no time: a run
+ * is dated by its responses' own (responseTime.ts).
  */
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/types.js';

@@ -9,7 +9,7 @@ import { countTokens, encodingForModel, isApproximateTokenizer } from '../tokenC
 import type { MiniSweAgentRun } from './readTrajectory.js';
 import { failedCallRecord, lastCallFailure, miniSweAgentOutcome } from './runEnd.js';
 import { servedModelNote } from './servedModel.js';
-import { YEAR_10000_UNIX_SECONDS } from './chatMessages.js';
+import { YEAR_10000_UNIX_SECONDS } from '../common/timestamp.js';
 
 export const MINI_SWE_AGENT_FORMAT = 'mini-swe-agent';
 

@@ -12,6 +12,7 @@ import { describeValue, type JsonObject } from '../common/jsonValue.js';
 import { readAssistantMessage, type CallDraft } from './assistantMessage.js';
 import { applyReturnCode, outputOf, parseReturnCode } from './commandResult.js';
 import type { ToolCallRecord } from '../../trace/types.js';
+import { YEAR_10000_UNIX_SECONDS } from '../common/timestamp.js';
 
 /** A tool call waiting for its result. */
 interface PendingTool {
@@ -220,8 +221,6 @@ class ChatWalk {
   }
 }
 
-/** The unix time (seconds) of the year 10000: a native header's `recordedAt` holds years 1970–9999, before it. */
-export const YEAR_10000_UNIX_SECONDS = 253_402_300_800;
 
 /**
  * A message's `extra.timestamp`: unix seconds in the years 1970–9999, else an issue at the field (one

@@ -4,6 +4,7 @@
  */
 import { TRACE_SCHEMA, type Trace } from '../../trace/types.js';
 import { inputError } from '../common/issues.js';
+import { recordedAtOfNanos } from '../common/timestamp.js';
 import { countTokens } from '../tokenCount.js';
 import {
   ATTR_GEN_AI_INPUT_MESSAGES,
@@ -87,6 +88,8 @@ function buildRun(traceId: string, spans: OtelSpan[], source: string, path: stri
   if (!first.attrs.has(ATTR_GEN_AI_SYSTEM_INSTRUCTIONS) && !first.attrs.has(ATTR_GEN_AI_INPUT_MESSAGES)) {
     notes.push(`no ${ATTR_GEN_AI_SYSTEM_INSTRUCTIONS} / ${ATTR_GEN_AI_INPUT_MESSAGES} on the first chat span: systemTokens and goalTokens are 0`);
   }
+  // The run is dated by its earliest span start, as a cassette's run by its first interaction's date.
+  const recordedAt = recordedAtOfNanos(sorted.map((s) => s.start));
   return {
     source,
     // The line the model was read from (the first model-call span's), as the missing model names it.
@@ -99,6 +102,7 @@ function buildRun(traceId: string, spans: OtelSpan[], source: string, path: stri
       systemTokens: countTokens(systemText, model),
       goalTokens: countTokens(goalText, model),
       origin: 'recorded',
+      ...(recordedAt !== undefined ? { recordedAt } : {}),
       importedFrom: { format: OTLP_JSON_FORMAT, path, notes },
     },
     calls,

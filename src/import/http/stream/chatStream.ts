@@ -85,7 +85,7 @@ export function assembleChatStream(stream: StreamEvents, r: Reader): Assembled {
   for (const { data } of stream.events) {
     if (!isJsonObject(data)) continue;
     if (data.error !== undefined && data.error !== null) return streamError(data.error);
-    for (const key of ['id', 'model', 'provider', 'system_fingerprint']) if (data[key] !== undefined && data[key] !== null) top[key] ??= data[key];
+    for (const key of ['id', 'created', 'model', 'provider', 'system_fingerprint']) if (data[key] !== undefined && data[key] !== null) top[key] ??= data[key];
     if (isJsonObject(data.usage)) usage = data.usage;
     if (isJsonObject(data.x_groq)) {
       top.x_groq = {};

@@ -29,7 +29,7 @@ export function assembleGeminiStream(stream: StreamEvents, r: Reader): Assembled
   for (const { data } of stream.events) {
     if (!isJsonObject(data)) continue;
     if (data.error !== undefined && data.error !== null) return streamError(data.error);
-    for (const key of ['modelVersion', 'responseId']) if (typeof data[key] === 'string') top[key] ??= data[key];
+    for (const key of ['modelVersion', 'responseId', 'createTime']) if (typeof data[key] === 'string') top[key] ??= data[key];
     if (isJsonObject(data.usageMetadata)) usage = data.usageMetadata;
     const candidate = Array.isArray(data.candidates) && isJsonObject(data.candidates[0]) ? data.candidates[0] : undefined;
     if (candidate === undefined) continue;
