@@ -4,6 +4,7 @@ import { UserError, type InputIssue } from '../errors.js';
 import { danglingLinkHint, danglingLinkOn, danglingLinkWords } from './danglingLink.js';
 import { fileErrorWords, LINK_LOOP_HINT } from './fileErrorWords.js';
 import { megabytes } from './limits.js';
+import { withBackslashHint } from './backslashHint.js';
 
 /**
  * A path that cannot be read, saying why; one that is not there is `no such file or directory` wherever it is
@@ -18,7 +19,7 @@ export function unreadable(path: string, error: unknown): UserError {
   if (code === 'ENOENT' || code === 'ENOTDIR') {
     const file = code === 'ENOTDIR' ? fileOnTheWay(path) : undefined;
     const message = file === undefined ? 'no such file or directory' : `${file === path.replace(/\/+$/, '') ? '' : `${file} `}is a file, not a directory`;
-    return new UserError({ file: path, code: 'not_found', message, hint: 'check the path' });
+    return new UserError({ file: path, code: 'not_found', message, hint: withBackslashHint('check the path', path) });
   }
   const message = code === 'EISDIR' ? 'is a directory' : `cannot be read: ${fileErrorWords(error)}`;
   return new UserError({ file: path, code: 'unreadable', message, hint: code === 'ELOOP' ? LINK_LOOP_HINT : 'check the path and its permissions' });

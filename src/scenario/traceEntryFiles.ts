@@ -13,6 +13,7 @@ import { UserError, type InputIssue } from '../errors.js';
 import type { AnyScenario } from './load.js';
 import { isGlob } from '../io/globMatches.js';
 import { kindOf, statOf } from '../io/inputPaths.js';
+import { withBackslashHint } from '../io/backslashHint.js';
 
 /** The problem of an entry's path (as resolved against the scenario file) that is no regular file nor directory; undefined otherwise. */
 export function notRegularEntry(path: string): InputIssue | undefined {
@@ -61,7 +62,7 @@ export function traceEntryIssue(entry: TraceEntry, issue: InputIssue, hint = iss
     field: `traces[${entry.i}]`,
     code: issue.code,
     message: `${JSON.stringify(entry.pattern)} (${entry.path}): ${issue.message}`,
-    ...(hint === undefined ? {} : { hint }),
+    ...(hint === undefined ? {} : { hint: issue.code === 'not_found' ? withBackslashHint(hint, entry.pattern) : hint }),
   };
 }
 

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tempDir } from './run.js';
+import { pipedAndTerminal } from './terminalRuns.js';
 
 const INPUTS = ['test/fixtures/mini-swe-agent', 'scenarios/production-mix.yaml', '--runs', '30'];
 const GRID = ['--grid', 'max-steps=20,60', '--grid', 'max-repeat=2,4', '--grid', 'repeat-mode=total,cycle', '--target-completion', '0.5'];
@@ -102,15 +103,8 @@ describe('sweep chart', () => {
 
 describe('sweep progress', () => {
   it('is drawn on stderr only when stderr is a terminal, and leaves the report as it is', async () => {
-    const { main } = await import('../../src/cli/main.js');
     const argv = ['sweep', 'test/fixtures/mini-swe-agent', '--grid', 'max-steps=' + Array.from({ length: 40 }, (_, i) => i + 1).join(','), '--format', 'csv', '--workers', '1'];
-    const run = async (terminal: boolean) => {
-      let stdout = '';
-      let stderr = '';
-      const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd(), ...(terminal ? { stderrIsTerminal: true } : {}) });
-      return { code, stdout, stderr };
-    };
-    const [piped, terminal] = [await run(false), await run(true)];
+    const { piped, terminal } = await pipedAndTerminal(argv);
     expect([piped.code, terminal.code]).toEqual([0, 0]);
     expect(terminal.stdout).toBe(piped.stdout);
     expect(piped.stderr).not.toContain('sweep: ');

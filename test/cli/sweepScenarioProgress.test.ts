@@ -8,10 +8,10 @@
  * of its 3 configurations", not "60 of 60 runs").
  */
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { sweepUnits, sweepUnitsHere } from '../../src/cli/actions/sweepUnits.js';
 import { setUpSweep, type SweepFlags } from '../../src/cli/actions/sweepWork.js';
 import { summarisingFile, summaryWarnings, warningsOf } from './summaryWarningHelpers.js';
+import { pipedAndTerminal } from './terminalRuns.js';
 
 const SCENARIO = 'scenarios/flight-search.yaml';
 const quiet = { stdout: () => undefined, stderr: () => undefined, cwd: process.cwd() };
@@ -45,13 +45,7 @@ describe('scenario sweep progress', () => {
 
   it('draws units of the runs on a terminal only, and leaves the report as it is', async () => {
     const argv = ['sweep', SCENARIO, '--runs', '400', '--grid', 'max-steps=5,10,20', '--target-completion', '0.5', '--format', 'csv', '--workers', '1'];
-    const run = async (terminal: boolean) => {
-      let stdout = '';
-      let stderr = '';
-      const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd(), ...(terminal ? { stderrIsTerminal: true } : {}) });
-      return { code, stdout, stderr };
-    };
-    const [piped, terminal] = [await run(false), await run(true)];
+    const { piped, terminal } = await pipedAndTerminal(argv);
     expect([piped.code, terminal.code]).toEqual([0, 0]);
     expect(terminal.stdout).toBe(piped.stdout);
     expect(piped.stderr).not.toContain('sweep: ');
