@@ -129,7 +129,7 @@ export type { BaselineScenario, BaselineWriting, ParsedBaseline, baselineSchema 
 export type { BASELINE_SCHEMA_V2 } from './check/baselineFormats.js';
 export type { BrakeLoosened } from './check/brakesLoosened.js';
 export type { BrakeRemoved } from './check/brakesRemoved.js';
-export type { FalseStopBreakdown, LimitUnit } from './check/evaluate.js';
+export type { CheckMetrics, FalseStopBreakdown, LimitUnit } from './check/evaluate.js';
 export type { PriceRow, PriceRowChange, priceRowSchema } from './check/modelPrices.js';
 export type { DistrustedBand } from './check/noiseTrust.js';
 export type { Pairing, Unpaired } from './check/pairedAgents.js';
@@ -162,7 +162,7 @@ export type { CostQuantilesUsd, PopulationMetrics, RunFigures, RunPair } from '.
 export type { StrategyFigureKey } from './metrics/strategyFigures.js';
 export type { NamedPlace } from './options/given.js';
 export type { BaselineFigures, PopulationRunFigures, RunObserver, ScenarioConfig } from './population/run.js';
-export type { StrategyTotals } from './population/sweep.js';
+export type { StrategyTotals, TasksDone } from './population/sweep.js';
 export type { WorstCase } from './population/worstCase.js';
 export type { CorrectionsChange, StoredCorrections } from './pricing/correctionsChange.js';
 export type { TOKEN_PRICE_KEYS, TokenPriceKey, PricingDescription, TokenPricesDescription } from './pricing/cost.js';

@@ -13,6 +13,7 @@ import { MAX_RUN_COST_TEXT, picoToUsd } from '../money.js';
 import { RUN_EXPECTATION_KEYS, type RunExpect } from '../scenario/expectSchema.js';
 import { zodIssueWords, type IssueSubject } from '../zodWords.js';
 import { POPULATION_FIGURE_NAMES } from './evaluate.js';
+import { TASKS_DONE_FIGURES } from './tasksDone.js';
 
 /** `{min, max}` over a scenario's runs (steps, or a run's cost); null: no runs. */
 function runRange(what: string, value: z.ZodNumber) {
@@ -84,6 +85,11 @@ export const checkBaselineExpectations = (costs: 'usd' | 'pico') => (entry: { ex
     const figure = key.startsWith('population.') ? key.slice('population.'.length) : undefined;
     if (figure === undefined || !POPULATION_FIGURE_NAMES.includes(figure)) {
       ctx.addIssue({ code: 'custom', path, message: `is not an expectation check writes (${KEYS_WRITTEN})` });
+      continue;
+    }
+    // Tasks done are not among the stored figures (figuresOf): held as measured, a share or USD (null: none done).
+    if ((TASKS_DONE_FIGURES as readonly string[]).includes(figure)) {
+      if (value !== null && (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (figure === 'tasksDoneRate' && value > 1))) ctx.addIssue({ code: 'custom', path, message: `is ${JSON.stringify(value)}: ${figure} is ${figure === 'tasksDoneRate' ? 'a share, 0 to 1' : 'USD, 0 or more'}, or null` });
       continue;
     }
     const measured = figureAt(entry.figures, figure);

@@ -12,6 +12,10 @@ import { CHECK_PERCENT_DECIMALS, EXACT_PERCENT_DECIMALS, percentAt, percentBesid
 import type { Bound, PopulationExpect, RunExpect, ScenarioExpect } from '../scenario/expectSchema.js';
 import { maxOf, minOf } from '../metrics/extremes.js';
 import { noiseFields } from './expectNoise.js';
+import type { TasksDone } from '../population/sweep.js';
+
+/** The figures population expectations read: populationMetrics, with the runs' tasks done where any carries ground truth (tasksDone.ts). */
+export type CheckMetrics = PopulationMetrics & { tasksDone?: TasksDone | undefined };
 
 /** What a per-run expectation reads of one run. */
 export interface CheckedRun {
@@ -214,7 +218,7 @@ const percent = { show: (value: number, bound: Bound) => percentBeside(value, bo
 const exactUsd = (usd: number) => `$${picoToUsdString(Math.round(usd * 1e12))}`;
 
 /** `show`: a figure beside its limit (usdBeside.ts: never reading as on the limit's other side); `limitShow`: the limit, as written. */
-type Figure = { name: string; value: (m: PopulationMetrics) => number | null; bound: Bound | undefined; show: (value: number, bound: Bound) => string; limitShow?: (value: number) => string; unit: LimitUnit; absent: string; absentPasses: boolean };
+type Figure = { name: string; value: (m: CheckMetrics) => number | null; bound: Bound | undefined; show: (value: number, bound: Bound) => string; limitShow?: (value: number) => string; unit: LimitUnit; absent: string; absentPasses: boolean };
 
 /** A bound in USD as picodollars. */
 function picoBound(bound: Bound): PicoBound {
@@ -234,13 +238,16 @@ function populationFigures(expect: PopulationExpect): Figure[] {
     { name: 'costPerRunUsd.max', value: (m) => m.costPerRunUsd.max, bound: costs.max, ...money, absent: '', absentPasses: false },
     { name: 'costPerCompletedUsd', value: (m) => m.costPerCompletedUsd, bound: expect.costPerCompletedUsd, ...money, absent: 'none (no run completed)', absentPasses: false },
     { name: 'wastedShare', value: (m) => m.wastedShare, bound: expect.wastedShare, ...percent, absent: '', absentPasses: false },
+    // As replay's and sweep's `tasksDone` (doneRate, costPerDoneUsd); check refuses them over runs without ground truth (tasksDone.ts).
+    { name: 'tasksDoneRate', value: (m) => m.tasksDone?.doneRate ?? null, bound: expect.tasksDoneRate, ...percent, absent: 'n/a (no run carries ground truth)', absentPasses: false },
+    { name: 'costPerTaskDoneUsd', value: (m) => m.tasksDone?.costPerDoneUsd ?? null, bound: expect.costPerTaskDoneUsd, ...money, absent: 'none (no task done)', absentPasses: false },
   ];
 }
 
 /** The name of every population figure an expectation reads, as results name it (`population.<name>`): the one list the baseline reader accepts. */
 export const POPULATION_FIGURE_NAMES: readonly string[] = populationFigures({}).map((figure) => figure.name);
 
-function populationResults(expect: PopulationExpect, metrics: PopulationMetrics, runs: readonly CheckedRun[]): ExpectationResult[] {
+function populationResults(expect: PopulationExpect, metrics: CheckMetrics, runs: readonly CheckedRun[]): ExpectationResult[] {
   return populationFigures(expect)
     .filter((figure) => figure.bound !== undefined)
     .map((figure) => {
@@ -270,7 +277,7 @@ function undrawn(result: ExpectationResult, behaviour: string): ExpectationResul
 }
 
 /** Every expectation of `expect`, in the file's order of sections: runs, behaviours, population. */
-export function evaluateExpectations(expect: ScenarioExpect, runs: readonly CheckedRun[], metrics: PopulationMetrics): ExpectationResult[] {
+export function evaluateExpectations(expect: ScenarioExpect, runs: readonly CheckedRun[], metrics: CheckMetrics): ExpectationResult[] {
   const results: ExpectationResult[] = [];
   if (expect.runs) results.push(...runResults('runs', expect.runs, runs));
   for (const [name, behaviourExpect] of Object.entries(expect.behaviours ?? {})) {

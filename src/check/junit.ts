@@ -13,6 +13,7 @@ import { nowText, WORST_CASE_FIGURE } from './worstCaseDrift.js';
 import { bindsSays, bindsText } from './budgetBinds.js';
 import { withinNoiseText } from './expectationText.js';
 import { shellWord } from '../report/settings.js';
+import { expectationLine } from './expectationLines.js';
 
 // Characters XML 1.0 does not allow, even escaped.
 // eslint-disable-next-line no-control-regex
@@ -27,10 +28,13 @@ interface Case {
   /** `type`: `expectation` (a bound), `drift` (a baseline figure), `gone` (a baseline scenario not checked), `brake` (a brake the baseline had, now off; or the worst case per run the brakes allow, risen), `budget` (a brake outcome a price change moved). */
   failure?: { message: string; text: string; type?: string };
   note?: string;
+  /** An expectation's place: the scenario file as the report shows it and its line there (expectationLines.ts), for PR annotations. */
+  place?: { file: string; line?: number };
 }
 
 function testcase(suite: string, c: Case): string {
-  const open = `    <testcase classname="${xmlText(suite)}" name="${xmlText(c.name)}"`;
+  const place = c.place === undefined ? '' : ` file="${xmlText(c.place.file)}"${c.place.line === undefined ? '' : ` line="${c.place.line}"`}`;
+  const open = `    <testcase classname="${xmlText(suite)}" name="${xmlText(c.name)}"${place}`;
   if (c.failure) return `${open}>\n      <failure type="${c.failure.type ?? 'expectation'}" message="${xmlText(c.failure.message)}">${xmlText(c.failure.text)}</failure>\n    </testcase>\n`;
   if (c.note) return `${open}>\n      <system-out>${xmlText(c.note)}</system-out>\n    </testcase>\n`;
   return `${open}/>\n`;
@@ -128,7 +132,9 @@ export function renderJunit(report: CheckReport): string {
       // A failure whose interval holds the bound says so, as the report does (more runs tell).
       const noise = r.withinNoise === true ? ` (${withinNoiseText(r)})` : '';
       const message = `${r.expectation}: measured ${r.measuredText}, limit ${r.limit}${noise}`;
-      return r.pass ? { name: r.expectation } : { name: r.expectation, failure: { message, text: `${scenario.name} (${scenario.source})\n${message}${r.detail ? `\n${r.detail}` : ''}\n` } };
+      const line = expectationLine(scenario, r.expectation);
+      const place = { file: scenario.source, ...(line === undefined ? {} : { line }) };
+      return r.pass ? { name: r.expectation, place } : { name: r.expectation, place, failure: { message, text: `${scenario.name} (${scenario.source})\n${message}${r.detail ? `\n${r.detail}` : ''}\n` } };
     });
     const rows = drift?.rows.filter((row) => row.scenario === scenario.source && row.status !== 'gone') ?? [];
     // Then brakes removed, loosened and fewer runs, each failure in its report line's words (gateFailures.ts).

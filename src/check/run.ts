@@ -26,6 +26,8 @@ import type { WorstCase } from '../population/worstCase.js';
 import { scenarioWorstCase } from './worstCase.js';
 import { withFileModel } from './fileModel.js';
 import { appendAll } from '../appendAll.js';
+import { keepExpectationLines } from './expectationLines.js';
+import { checkTasksDone, refuseTasksDoneWithoutTruth } from './tasksDone.js';
 
 export interface ScenarioCheck {
   /** The scenario file. */
@@ -155,6 +157,8 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
   const tally = populationTally(runs);
   const metrics = tallyMetrics(tally);
   const { scenario, settings } = input;
+  const tasksDone = checkTasksDone(runs, tally);
+  refuseTasksDoneWithoutTruth(scenario, tasksDone);
   const recordedRuns = runs.filter((run) => run.truth === undefined).length;
   const strategy = strategyTotals(runs.map((run) => run.run));
   const check: ScenarioCheck = {
@@ -176,12 +180,14 @@ function scenarioChecked(checked: Checked): ScenarioCheck {
     metrics,
     baselineCompleted: tally.baselineCompleted,
     ...(Object.keys(strategy).length > 0 ? { strategy } : {}),
-    results: evaluateExpectations(scenario.expect ?? {}, runs.map(checkedRun), metrics),
+    results: evaluateExpectations(scenario.expect ?? {}, runs.map(checkedRun), { ...metrics, tasksDone }),
     ...(checked.tree === undefined || traces.length === 0 ? {} : { tree: trees }),
     worstCase: scenarioWorstCase(input, traces, { prices: checked.prices, ...(model === undefined ? {} : { model }) }),
   };
   // The runs kept for the noise of its figures, drawn when a baseline is written or compared (noise.ts).
   keepRuns(check, runs, settings.seed, scenario.population === undefined ? undefined : (scenario as Scenario));
+  // Each expectation's line in the file, for --junit's testcases (expectationLines.ts).
+  keepExpectationLines(check, scenario);
   // What re-runs its synthetic agents on a later check's draws, stored in a baseline (pairedAgents.ts).
   keepAgents(check, agentsOf(scenario, settings, model, traces.length > 0 ? input.traceStrategy : undefined), { traces, strategy: input.traceStrategy });
   return check;

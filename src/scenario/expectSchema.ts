@@ -57,6 +57,8 @@ export const populationExpectSchema = z.strictObject({
   ),
   costPerCompletedUsd: z.optional(range(usd, 'total spend over completed runs')),
   wastedShare: z.optional(range(share, 'share of spend on runs that do not complete')),
+  tasksDoneRate: z.optional(range(share, 'share of runs whose task is done, by ground truth (replay and sweep: tasksDone.doneRate; synthetic runs and generated traces only: recordings use completionRate)')),
+  costPerTaskDoneUsd: z.optional(range(usd, 'total spend over runs whose task is done (replay and sweep: tasksDone.costPerDoneUsd; recordings use costPerCompletedUsd)')),
 });
 
 export const expectSchema = described(

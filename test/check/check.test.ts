@@ -38,7 +38,7 @@ describe('loopcost check', () => {
     expect(r.stdout).toMatch(/brakes max-steps=1000,.*max-repeat=1000/);
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/<testsuite name="recursive verification" file="scenarios\/recursive-verification.yaml" tests="4" failures="4"/);
-    expect(xml).toContain('<testcase classname="recursive verification" name="behaviours.never satisfied.steps">\n      <failure type="expectation" message="behaviours.never satisfied.steps: measured 27, limit ≤ 12">');
+    expect(xml).toContain('<testcase classname="recursive verification" name="behaviours.never satisfied.steps" file="scenarios/recursive-verification.yaml" line="25">\n      <failure type="expectation" message="behaviours.never satisfied.steps: measured 27, limit ≤ 12">');
     expect(xml.match(/<testcase /g)).toHaveLength(4);
   });
 
