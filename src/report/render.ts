@@ -22,6 +22,7 @@ export { REPORT_FORMATS } from '../cli/options.js';
 import type { ReportFormat } from '../cli/options.js';
 import { renderChart, type ChartInputOf } from './replayChart.js';
 import { runsPerModelText } from './modelCounts.js';
+import { byInputTable, type ReportInputs } from './byInputSummary.js';
 
 export { chartUsd } from './replayChart.js';
 export { runsPerModelText } from './modelCounts.js';
@@ -197,25 +198,27 @@ function runsTable(report: ReplayReport, view: ReportView): string {
   return sourcesLineOf(report.runs.length, shortened) + formatTable(columns, rows, { maxWidth: view.wide ? Infinity : view.width }) + failedRunsNote(report.runs, view.width) + deltaNote;
 }
 
-/** Summary first, then per-run rows (when few, or with --per-run), then settings, prices and warnings. */
-export function renderTable(report: ReplayReport, view: ReportView = DEFAULT_VIEW): string {
+/** Summary first (by input too, from two inputs up: byInputSummary.ts), then per-run rows (when few, or with --per-run), then settings, prices and warnings. */
+export function renderTable(report: ReplayReport, view: ReportView = DEFAULT_VIEW, inputs?: ReportInputs): string {
   let text = summaryFields(report, view.width);
+  const byInput = byInputTable(report, inputs, view.width);
+  if (byInput !== '') text += '\n' + byInput;
   if (report.runs.length > 0) text += '\n' + (showPerRunRows(view, report.runs.length) ? runsTable(report, view) : perRunHint(report.runs.length));
   const predictive = predictiveStopsLine(report.runs.filter(isPredictiveStop).length);
   if (predictive !== '') text += wrapLine('', predictive, view.width);
   return `${text}\n${reportFooter({ settings: report.settings.spec, scenarios: report.settings.scenarios, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
 }
 
-/** `inputOf`: which input the chart groups a run's file under (replayChart.ts chartInputOf). */
-export function renderReport(format: ReportFormat, report: ReplayReport, results: readonly RunResult[], view: ReportView = DEFAULT_VIEW, inputOf?: ChartInputOf): string {
+/** `inputOf`: which input the chart and the table's by-input rows group a run's file under (replayChart.ts chartInputOf); `judged`: each run as judged for tasks done. */
+export function renderReport(format: ReportFormat, report: ReplayReport, results: readonly RunResult[], view: ReportView = DEFAULT_VIEW, inputs?: Omit<ReportInputs, 'results'> & { inputOf: ChartInputOf }): string {
   switch (format) {
     case 'json':
       return renderJson(report);
     case 'csv':
       return renderCsv(report);
     case 'table':
-      return renderTable(report, view);
+      return renderTable(report, view, inputs === undefined ? undefined : { ...inputs, results });
     case 'chart':
-      return renderChart(results, report, view, inputOf);
+      return renderChart(results, report, view, inputs?.inputOf);
   }
 }

@@ -10,7 +10,7 @@ import { stopCodeOf } from '../kernel/stopCodes.js';
 import { falseStopRate, type BaselineTruth } from '../metrics/population.js';
 import { TallyBuilder, type CodedBaseline, type CodedRun } from '../metrics/tallyBuilder.js';
 import { counted } from '../plural.js';
-import { DoneCountsBuilder, type DoneCounts } from '../population/recommendRuns.js';
+import { DoneCountsBuilder, type DoneCounts, type JudgedRun } from '../population/recommendRuns.js';
 import { percentText } from './percentText.js';
 
 /** What the rule reads of a run replayed under the brakes. */
@@ -81,8 +81,11 @@ export class FalseStopTally {
   private readonly baseline: CodedBaseline = { stop: 0, steps: 0, costPico: 0 };
   private byGroundTruth = 0;
   private byRecordedEnd = 0;
+  /** Each run as judged for tasks done, in the order added (undefined: no ground truth): the by-input table's (byInputSummary.ts). */
+  private readonly judged: (JudgedRun | undefined)[] = [];
 
   add(mark: FalseStopMark): void {
+    this.judged.push(mark.truth === undefined ? undefined : { stop: mark.stop, steps: mark.steps, truth: mark.truth, ownDone: mark.ownDone });
     this.run.stop = mark.stop;
     this.run.steps = mark.steps;
     this.baseline.stop = mark.unbrakedStop;
@@ -98,6 +101,11 @@ export class FalseStopTally {
   doneCounts(): DoneCounts | undefined {
     const counts = this.done.take(0);
     return counts.groundTruthRuns === 0 ? undefined : counts;
+  }
+
+  /** Each run added as judged for tasks done (undefined where it carries no ground truth), in the order added. */
+  judgedRuns(): readonly (JudgedRun | undefined)[] {
+    return this.judged;
   }
 
   figures(): FalseStopFigures {

@@ -21,7 +21,7 @@ import type { ReportWarning } from './warnings.js';
 import type { LatencyModel } from '../loop/latency.js';
 import { jsonPieces } from './jsonPieces.js';
 import type { FalseStopFigures } from './replayFalseStops.js';
-import type { DoneCounts } from '../population/recommendRuns.js';
+import type { DoneCounts, JudgedRun } from '../population/recommendRuns.js';
 
 export { LOOPCOST_VERSION };
 
@@ -80,6 +80,8 @@ export interface ReplayReportArgs {
   falseStops?: FalseStopFigures;
   /** Where runs carry ground truth: how many ended `completed` without doing their task, and did it but ended otherwise (replayFalseStops.ts FalseStopTally.doneCounts). */
   doneCounts?: DoneCounts | undefined;
+  /** Each run as judged for tasks done, in run order (FalseStopTally.judgedRuns): for the text summary's by-input rows, never in the JSON. */
+  judgedRuns?: readonly (JudgedRun | undefined)[] | undefined;
 }
 
 export function buildReplayReport(args: ReplayReportArgs): ReplayReport {

@@ -47,7 +47,7 @@ describe('replay per-run rows', () => {
   it('a run whose only call failed at the provider is marked and explained under the table', async () => {
     const r = await cli('replay', TIMEOUT_RUN, ERROR_RUN, '--per-run');
     expect(r.code).toBe(0);
-    const lines = r.stdout.split('\n');
+    const lines = r.stdout.split('\n').slice(r.stdout.split('\n').findIndex((line) => line.startsWith('run ')));
     expect(lines.find((line) => line.includes('1154'))).toMatch(/trace_end \* +1 +0 +0 +\$0/);
     expect(lines.find((line) => line.includes('1606'))).toMatch(/trace_end +5 /);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('* every call of the run failed at the provider (Timeout) and the recording ends there: a failed call counts as a step, and nothing was billed');

@@ -30,7 +30,7 @@ const RUNS = '12';
 /** The per-run table of a report: its header line, then its rows split into cells (two or more spaces apart). */
 function perRunTable(stdout: string): { header: string[]; rows: string[][] } {
   const lines = stdout.split('\n');
-  const rule = lines.findIndex((line) => line.startsWith('───'));
+  const rule = lines.findIndex((line, i) => line.startsWith('───') && lines[i - 1]!.startsWith('run'));
   const cells = (line: string) => line.trim().split(/\s{2,}/);
   const end = lines.findIndex((line, i) => i > rule && line.trim() === '');
   return { header: cells(lines[rule - 1]!), rows: lines.slice(rule + 1, end).map(cells) };

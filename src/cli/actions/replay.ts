@@ -108,7 +108,7 @@ export async function runReplay(command: ReplayCommand, io: CliIO): Promise<numb
   reportArgs.warnings.push(...scenarioInputTriggerWarnings(command.scenarios, scenarioPricing));
   if (command.reportDir !== undefined) return writeReportDir(command.reportDir, { command, reportArgs, results }, io);
   // JSON is written run by run (a report of many runs is never held whole).
-  const text = command.format === 'json' ? replayReportJson(reportArgs) : renderReport(command.format, buildReplayReport(reportArgs), [...results], command.view, chartInputOf(command.traces.files, command.traces.broughtIn));
+  const text = command.format === 'json' ? replayReportJson(reportArgs) : renderReport(command.format, buildReplayReport(reportArgs), [...results], command.view, { inputOf: chartInputOf(command.traces.files, command.traces.broughtIn), judged: reportArgs.judgedRuns });
   emitReport(text, { ...(command.out === undefined ? {} : { out: command.out }), format: command.format, warnings: reportArgs.warnings }, io);
   return 0;
 }
@@ -195,7 +195,7 @@ function replayReportArgs(command: ReplayCommand, shared: ReplayShared, ran: { r
     pricesNote: notes.pricesNote(),
     recordedContext: notes.recordedContext(),
     ...(anyBrakeOn(command) ? { falseStops: shared.falseStops.figures() } : {}),
-    doneCounts: shared.falseStops.doneCounts(),
+    doneCounts: shared.falseStops.doneCounts(), judgedRuns: shared.falseStops.judgedRuns(),
     pricedAsOf: (source: string) => notes.priceDay(source),
     ...(command.model === undefined ? {} : { model: command.model }),
     ...(shown.latency === undefined ? {} : { latency: shown.latency }),
@@ -214,11 +214,11 @@ function writeReportDir(reportDir: string, args: { command: ReplayCommand; repor
     ['replay-chart.txt', 'chart'],
   ];
   const fileView = { ...command.view, width: 120 };
-  const rendered = outputs.map(([name, format]) => [name, renderReport(format, report, [...results], fileView, chartInputOf(command.traces.files, command.traces.broughtIn))] as const);
+  const rendered = outputs.map(([name, format]) => [name, renderReport(format, report, [...results], fileView, { inputOf: chartInputOf(command.traces.files, command.traces.broughtIn), judged: reportArgs.judgedRuns })] as const);
   const withSteps = buildReplayReport({ ...reportArgs, perStep: true });
   rendered.push(['replay-steps.csv', renderStepsCsv(withSteps)] as const);
   writeFilesAtomic(reportDir, rendered);
-  io.stdout(renderTable(report, command.view));
+  io.stdout(renderTable(report, command.view, { results: [...results], inputOf: chartInputOf(command.traces.files, command.traces.broughtIn), judged: reportArgs.judgedRuns }));
   announceReportDir(reportDir, rendered.map(([name]) => name), io);
   return 0;
 }
