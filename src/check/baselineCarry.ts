@@ -10,6 +10,7 @@ import { BASELINE_SCHEMA, type BaselineFile, type BaselineScenario } from './bas
 import { rowKey, type PriceRow } from './modelPrices.js';
 import type { ScenarioCheck } from './run.js';
 import { matchScenarios } from './scenarioMatch.js';
+import { counted } from '../plural.js';
 import type { ScenarioKeys } from './scenarioKey.js';
 
 /** The entries carried into the baseline written, and what was kept and dropped (paths from here). */
@@ -56,7 +57,7 @@ export function carriedScenarios(checks: readonly ScenarioCheck[], baseline: Bas
 
 /** `kept 4 scenarios not checked (…); dropped 1 gone (…)`: what a baseline written over its old self carried over; empty when nothing. */
 export function carryText(carry: Pick<BaselineCarry, 'kept' | 'dropped'>): string {
-  const kept = carry.kept.length === 0 ? [] : [`kept ${carry.kept.length} scenario${carry.kept.length === 1 ? '' : 's'} not checked (${carry.kept.length === 1 ? 'its entry' : 'their entries'} written back unchanged)`];
+  const kept = carry.kept.length === 0 ? [] : [`kept ${counted(carry.kept.length, 'scenario')} not checked (${carry.kept.length === 1 ? 'its entry' : 'their entries'} written back unchanged)`];
   const dropped = carry.dropped.length === 0 ? [] : [`dropped ${carry.dropped.length} gone (${carry.dropped.join(', ')}: no such file)`];
   return [...kept, ...dropped].join('; ');
 }

@@ -98,8 +98,10 @@ function bestPrefix(directory: string, files: readonly Within[], open: readonly 
 export function matchMovedDirectories(checks: readonly ScenarioCheck[], entries: (BaselineScenario | undefined)[], m: Matching): MovedDirectory[] {
   if (m.baseline.baseline !== BASELINE_SCHEMA) return [];
   const moved: MovedDirectory[] = [];
+  // The baseline's entries no checked scenario matched yet (an entry a directory takes leaves it).
+  const matchedAlready = new Set(entries);
+  const open = new Map(m.baseline.scenarios.filter((entry) => !matchedAlready.has(entry)).map((entry) => [plainPath(entry.source), entry]));
   for (const [directory, files] of unmatchedDirectories(checks, entries, m.keys)) {
-    const open = new Map(m.baseline.scenarios.filter((entry) => !entries.includes(entry)).map((entry) => [plainPath(entry.source), entry]));
     const prefix = bestPrefix(directory, files, [...open.keys()], m);
     if (prefix === undefined) continue;
     let matched = 0;

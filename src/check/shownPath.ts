@@ -11,9 +11,9 @@
  * every one) is shown from the current directory when under it, else whole (absolute). The keys also tell
  * which directory given holds each file checked, and its path within it (`within`: movedDirectory.ts).
  */
-import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { realDirectory, realFile, slashed, type ScenarioKeys } from './scenarioKey.js';
+import { isDirectory } from '../io/pathKind.js';
 
 /** What the user named: the check's arguments, the scenario files found from them, the baseline file (as given; none read through a descriptor). */
 export interface NamedPaths {
@@ -22,13 +22,6 @@ export interface NamedPaths {
   baseline?: string;
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** `path` (absolute, links followed) within `anchor` (a directory, links followed as scenarioKey.ts follows them); undefined when not under it. */
 function inside(anchor: string, path: string): string | undefined {

@@ -13,6 +13,7 @@ import { UserError } from '../../errors.js';
 import { STDIN_PATH } from '../../io/openInput.js';
 import { readSmallTextFileSync } from '../../io/readInput.js';
 import { shellWord } from '../../report/settings.js';
+import { isDirectory } from '../../io/pathKind.js';
 
 /** No file there (not one that cannot be read: that error says so itself). */
 function missing(path: string): boolean {
@@ -33,13 +34,6 @@ function refuseDirectory(file: string): void {
   throw new UserError({ file, field: '--baseline', code: 'is_directory', message: 'is a directory, not a baseline file', hint });
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The baseline compared with; `-` and none there yet (a first CI run) are refused, saying what to do, and so is

@@ -6,7 +6,6 @@
  * the old baseline this check did not run are kept (baselineCarry.ts), and the flags that overrode the scenario
  * files' settings are named: a CI check run without them finds the brakes they set removed.
  */
-import { statSync } from 'node:fs';
 import type { BaselineFile, Drift } from '../../check/baseline.js';
 import { carriedScenarios, carryText, type BaselineCarry, type BaselineWritten } from '../../check/baselineCarry.js';
 import { acceptedDrift } from '../../check/gateCounts.js';
@@ -18,6 +17,7 @@ import { STDIN_PATH } from '../../io/openInput.js';
 import { shellWord } from '../../report/settings.js';
 import type { ReportWarning } from '../../report/warnings.js';
 import { readBaseline } from './checkBaseline.js';
+import { isFile } from '../../io/pathKind.js';
 
 /** The baseline a check compares with: `--baseline`'s, or (`implicit`) the file `--update-baseline` replaces. */
 export interface BaselineRead {
@@ -26,13 +26,6 @@ export interface BaselineRead {
   implicit: boolean;
 }
 
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** An existing baseline replaced without being compared with: what the warning says. */
 export function replacedWarning(file: string, error: UserError): ReportWarning {
