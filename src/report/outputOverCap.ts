@@ -57,11 +57,27 @@ function cappedOutputs(trace: Trace, callsMade: number): number[] {
 export function runOverCaps(trace: Trace, sent: readonly number[], callsMade = Infinity): RunOverCap[] {
   if (sent.length === 0) return [];
   const outputs = cappedOutputs(trace, callsMade);
-  return [...new Set(sent)].sort((a, b) => a - b).flatMap((capTokens) => {
+  return capGroups(sent).flatMap(({ capTokens, sentBy }) => {
     const over = outputs.filter((output) => output > capTokens);
-    const sentBy = { settings: sent.filter((cap) => cap === capTokens).length, of: sent.length };
-    return over.length === 0 ? [] : [{ capTokens, calls: over.length, largestOutputTokens: maxOf(over), sentBy }];
+    return over.length === 0 ? [] : [{ capTokens, calls: over.length, largestOutputTokens: maxOf(over), sentBy: { ...sentBy } }];
   });
+}
+
+/** The distinct caps of `sent`, ascending, each with how many of its settings send it. */
+type CapGroup = { capTokens: number; sentBy: SentBy };
+
+/** Cap groups by `sent` array: a sweep counts every run under its grid's one array (one entry a configuration), so they are grouped once. */
+const capGroupsOf = new WeakMap<readonly number[], CapGroup[]>();
+
+function capGroups(sent: readonly number[]): CapGroup[] {
+  let groups = capGroupsOf.get(sent);
+  if (groups === undefined) {
+    const settings = new Map<number, number>();
+    for (const cap of sent) settings.set(cap, (settings.get(cap) ?? 0) + 1);
+    groups = [...settings].sort((a, b) => a[0] - b[0]).map(([capTokens, n]) => ({ capTokens, sentBy: { settings: n, of: sent.length } }));
+    capGroupsOf.set(sent, groups);
+  }
+  return groups;
 }
 
 /** The max_tokens each of `brakes` sends, one entry a setting (a cap several send, as often): what runOverCaps counts a run under. */
