@@ -8,8 +8,8 @@
  * labelled a price change. What else changed in a scenario since the baseline (its settings, models, run
  * counts: settingChanges.ts) is said beside its figures, and what to do to accept a change.
  */
-import { matchScenarios, type Renamed } from './scenarioMatch.js';
-import { shellWord } from '../report/settings.js';
+import { matchScenarios, type Renamed, type ScenarioMatching } from './scenarioMatch.js';
+import { acceptHint } from './acceptHint.js';
 import type { PriceSource, PriceTable } from '../pricing/types.js';
 import { BASELINE_SCHEMA, priceIdentity, type BaselineFile, type BaselineScenario, type PriceIdentity } from './baselineFile.js';
 import { pairWithBaseline, type Pairing, type Unpaired } from './pairedAgents.js';
@@ -18,7 +18,7 @@ import type { ScenarioCheck } from './run.js';
 import type { ScenarioKeys } from './scenarioKey.js';
 import { scenarioChanges, type ScenarioChanges } from './settingChanges.js';
 import { brakesRemoved, type BrakeRemoved } from './brakesRemoved.js';
-import { brakesLoosened, type BrakeLoosened } from './brakesLoosened.js';
+import { brakesHeldField, brakesLoosened, type BrakeLoosened, type BrakesHeldDrift } from './brakesLoosened.js';
 import { modelSwitchFields, modelSwitchUnjudged, type UnjudgedSwitch } from './contextLimitLoosened.js';
 import { runsDropped, type RunsDropped } from './runsDropped.js';
 import { budgetBindsField, figureRows, sameAgents, type BudgetBindsDrift } from './driftFigures.js';
@@ -76,7 +76,7 @@ export interface DriftRow {
   status: DriftStatus;
 }
 
-export interface Drift extends BudgetBindsDrift {
+export interface Drift extends BudgetBindsDrift, BrakesHeldDrift {
   file: string;
   tolerance: number;
   /** The baseline's scenarios this check matched, and those it did not (`gone`: a failure). */
@@ -152,6 +152,8 @@ export interface DriftOptions {
   version?: string;
   /** Runs the baseline's agents on a check's draws (pairedAgents.ts); absent: another sample is judged against the noise band. */
   pair?: (check: ScenarioCheck, before: BaselineScenario) => Pairing | undefined;
+  /** The checks matched to the baseline's scenarios already (matchScenarios, with `file`, `keys`, `keysNote`); absent: matched here. */
+  matching?: ScenarioMatching;
 }
 
 /** The models a baseline scenario's runs were priced at: its own list, else the baseline's one model (format 2 priced every scenario at it). */
@@ -159,16 +161,6 @@ function modelsOf(entry: BaselineFile['scenarios'][number], baseline: BaselineFi
   if (entry.models !== undefined) return entry.models;
   const models = baseline.baseline === BASELINE_SCHEMA ? [...new Set(baseline.models.map((row) => row.model))] : [];
   return models.length === 1 && entry.figures.runs > 0 ? models : undefined;
-}
-
-/** `to accept an intended change, write the baseline again: …`, when a figure drifted or a scenario is new, gone or renamed. */
-function acceptHint(file: string, rows: readonly DriftRow[], gate: { removed: number; loosenedOrFewer: number; renamed: number }): string | undefined {
-  const has = (status: DriftStatus) => rows.some((row) => row.status === status);
-  const changed = has('drift') || has('looser') || has('budget binds') || gate.removed + gate.loosenedOrFewer > 0;
-  const why = [changed ? `accept an intended change${gate.removed > 0 ? ' (a brake removed on purpose too)' : ''}` : '', has('new') ? 'start tracking a new scenario' : '', has('gone') ? 'drop a scenario removed on purpose' : '', gate.renamed > 0 ? 'key a renamed scenario by its new path' : ''].filter((part) => part !== '');
-  if (why.length === 0) return undefined;
-  const what = why.length === 1 ? why[0] : `${why.slice(0, -1).join(', ')} or ${why[why.length - 1]}`;
-  return `to ${what}, write the baseline again: run the same check with --update-baseline ${shellWord(file)} (and commit the file)`;
 }
 
 /** What a check's scenarios said against the baseline, gathered scenario by scenario (compareScenario). */
@@ -220,7 +212,7 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
  */
 export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: DriftOptions): Drift {
   const formatOne = baseline.baseline !== BASELINE_SCHEMA;
-  const { entries, gone, renamed, pathOf, keysNote } = matchScenarios(checks, baseline, { file: args.file, keys: args.keys, keysNote: args.keysNote });
+  const { entries, gone, renamed, pathOf, keysNote } = args.matching ?? matchScenarios(checks, baseline, { file: args.file, keys: args.keys, keysNote: args.keysNote });
   const into: Gathered = { rows: [], changes: [], removed: [], loosened: [], switchNotJudged: [], dropped: [], worst: { moved: [], notCompared: [] }, sameAgents: [], paired: [], unpaired: [] };
   const { rows, changes, removed, worst } = into;
   let added = 0;
@@ -253,7 +245,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(into.paired.length === 0 ? {} : { paired: into.paired }),
     ...(into.unpaired.length === 0 ? {} : { unpaired: into.unpaired }),
     ...(removed.length === 0 ? {} : { brakesRemoved: removed }),
-    ...(into.loosened.length === 0 ? {} : { brakesLoosened: into.loosened }),
+    ...(into.loosened.length === 0 ? {} : { brakesLoosened: into.loosened }), ...brakesHeldField(checks, entries),
     ...modelSwitchFields(into.switchNotJudged),
     ...(into.dropped.length === 0 ? {} : { runsDropped: into.dropped }), ...budgetBindsField(checks, { rows, priceChange: args.priceChange }),
     ...(worst.moved.length === 0 && worst.notCompared.length === 0 ? {} : { worstCase: worst }),
@@ -276,25 +268,31 @@ export interface BaselineRun {
   rerun: (prices: PriceTable) => ScenarioCheck[];
 }
 
+/** A check's drift from its baseline, and which baseline scenario each check was matched as (scenarioMatch.ts). */
+export type BaselineDrift = { drift: Drift; matching: ScenarioMatching };
+
 /**
  * The check against its baseline: when the prices of a model the runs used differ from the baseline's,
  * the scenarios run again under the baseline's prices (brakes that stop on spend see those prices too),
- * and every figure is judged there.
+ * and every figure is judged there. With the drift, which baseline scenario each check was matched as
+ * (scenarioMatch.ts): what a baseline written over this one carries of the rest (baselineCarry.ts).
  */
-export function driftFromBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: BaselineRun): Drift {
+export function driftFromBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: BaselineRun): BaselineDrift {
   const stored = baseline.baseline === BASELINE_SCHEMA ? baseline.models : [];
   const models = changedPrices(args.models, stored);
   const atBaselinePrices = models.length === 0 ? undefined : args.rerun(new BaselinePrices(args.prices, stored));
-  return compareToBaseline(checks, baseline, {
+  const matching = matchScenarios(checks, baseline, { file: args.file, keys: args.keys, keysNote: args.keysNote });
+  const drift = compareToBaseline(checks, baseline, {
     file: args.file,
     tolerance: args.tolerance,
     prices: args.prices.source,
     keys: args.keys,
-    ...(args.keysNote === undefined ? {} : { keysNote: args.keysNote }),
+    matching,
     modelsPriced: args.models.length,
     version: args.version,
     ...(atBaselinePrices === undefined ? {} : { priceChange: { models, atBaselinePrices } }),
     // The baseline's agents run again at its own prices (its figures were made there), on each check's draws.
     pair: pairWithBaseline(new BaselinePrices(args.prices, stored), args.file),
   });
+  return { drift, matching };
 }

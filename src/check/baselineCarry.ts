@@ -8,10 +8,8 @@
  */
 import { BASELINE_SCHEMA, type BaselineFile, type BaselineScenario } from './baselineFile.js';
 import { rowKey, type PriceRow } from './modelPrices.js';
-import type { ScenarioCheck } from './run.js';
-import { matchScenarios } from './scenarioMatch.js';
+import type { ScenarioMatching } from './scenarioMatch.js';
 import { counted } from '../plural.js';
-import type { ScenarioKeys } from './scenarioKey.js';
 
 /** The entries carried into the baseline written, and what was kept and dropped (paths from here). */
 export interface BaselineCarry {
@@ -23,9 +21,6 @@ export interface BaselineCarry {
 }
 
 export interface CarryArgs {
-  /** The baseline compared with (as `--baseline` names it) and how its keys are read. */
-  file: string;
-  keys: ScenarioKeys;
   /** This check's price rows (what the file written holds already). */
   models: readonly PriceRow[];
   /** Whether a scenario file is there (a path from here). */
@@ -34,9 +29,13 @@ export interface CarryArgs {
   keyOf: (path: string) => string;
 }
 
-/** The baseline's scenarios this check did not run: kept when their file is there, dropped when it is gone. */
-export function carriedScenarios(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: CarryArgs): BaselineCarry {
-  const { gone, pathOf } = matchScenarios(checks, baseline, { file: args.file, keys: args.keys });
+/**
+ * The baseline's scenarios this check did not run (`matched.gone`, as the check's comparison with `baseline`
+ * matched them: scenarioMatch.ts), each at its path from here (`matched.pathOf`): kept when their file is
+ * there, dropped when it is gone.
+ */
+export function carriedScenarios(matched: Pick<ScenarioMatching, 'gone' | 'pathOf'>, baseline: BaselineFile, args: CarryArgs): BaselineCarry {
+  const { gone, pathOf } = matched;
   const carry: BaselineCarry = { entries: [], models: [], kept: [], dropped: [] };
   for (const entry of gone) {
     const path = pathOf(entry);

@@ -37,6 +37,9 @@ export interface BrakeLoosened {
 
 type Parts = ReadonlyMap<string, string>;
 
+/** A part of the brakes against the baseline's: its name, its value in the baseline and now. */
+type Part = [brake: string, baseline: string, now: string];
+
 /** The limits whose raise lets a run go further, those a removal is judged of: a number each (`context-window=model`, and the max_tokens sent: contextLimitLoosened.ts). */
 const LIMITS = BRAKE_NAMES;
 
@@ -62,8 +65,8 @@ function limitValue(text: string | undefined): number | undefined {
   return Number(text);
 }
 
-function raisedLimits(was: Parts, is: Parts): [string, string, string][] {
-  return [...was].flatMap(([name, value]): [string, string, string][] => {
+function raisedLimits(was: Parts, is: Parts): Part[] {
+  return [...was].flatMap(([name, value]): Part[] => {
     const [before, after] = [limitValue(value), limitValue(is.get(name))];
     return LIMITS.has(name) && before !== undefined && after !== undefined && after > before ? [[name, value, is.get(name)!]] : [];
   });
@@ -75,36 +78,78 @@ function governs(brake: string, was: Parts, is: Parts): boolean {
   return !was.has(brake) && !is.has(brake) && was.has('preset') && is.has('preset');
 }
 
-function loosenedModes(was: Parts, is: Parts): [string, string, string][] {
-  return MODES.flatMap((mode): [string, string, string][] => {
+/** A part of the brakes compared with the baseline's, and whether it holds less now. */
+type Judged = [...Part, looser: boolean];
+
+/** Each mode compared (its brake governs it), a mode left out read as its unset value. */
+function judgedModes(was: Parts, is: Parts): Judged[] {
+  return MODES.flatMap((mode): Judged[] => {
     const [before, after] = [was.get(mode.name) ?? mode.unset, is.get(mode.name) ?? mode.unset];
-    return governs(mode.brake, was, is) && mode.looser(before, after) ? [[mode.name, before, after]] : [];
+    return governs(mode.brake, was, is) ? [[mode.name, before, after, mode.looser(before, after)]] : [];
   });
 }
 
-/** `repeat-action stop → skip`, or under `skip` on both sides, skips allowed raised or no longer limited (`max-skips 2 → none`). */
-function loosenedAction(was: Parts, is: Parts): [string, string, string][] {
+/** The repeat action compared (looser: `stop → skip`), and under `skip` on both sides the skips allowed (looser: raised or no longer limited, `max-skips 2 → none`). */
+function judgedAction(was: Parts, is: Parts): Judged[] {
   if (!governs(ACTION.brake, was, is)) return [];
   const action = (parts: Parts) => parts.get(ACTION.name) ?? ACTION.unset;
-  if (action(was) === 'stop') return action(is) === 'skip' ? [[ACTION.name, 'stop', 'skip']] : [];
-  if (action(is) !== 'skip') return [];
+  const judged: Judged = [ACTION.name, action(was), action(is), action(was) === 'stop' && action(is) === 'skip'];
   const [before, after] = [was.get('max-skips'), is.get('max-skips')];
-  const raised = before !== undefined && (after === undefined || Number(after) > Number(before));
-  return raised ? [['max-skips', before, after ?? 'none']] : [];
+  if (action(was) === 'stop' || action(is) !== 'skip' || before === undefined) return [judged];
+  return [judged, ['max-skips', before, after ?? 'none', after === undefined || Number(after) > Number(before)]];
+}
+
+/**
+ * The brakes of `before` (the baseline's scenario) that `check` runs with, compared: those holding less than
+ * they did (`loosened`), and the others (`held`: the same or tighter) — each limit on both sides (one off now
+ * is a brake removed: brakesRemoved.ts), each mode and the repeat action beside their brake.
+ */
+function judgeBrakes(before: BaselineScenario, check: ScenarioCheck): { loosened: BrakeLoosened[]; held: BrakeHeld[] } {
+  const now = storedSettings(check);
+  const judged = BRAKE_SETTINGS.map(([key, setting]) => {
+    const was = before.settings[key] === undefined ? undefined : flagParts(before.settings[key]);
+    const is = now[key] === undefined ? undefined : flagParts(now[key]);
+    if (was === undefined || is === undefined) return { loosened: [], held: [] };
+    const [a, b] = [new Map(was), new Map(is)];
+    // `context-window=model` on the models run now at their windows, against the baseline's at the windows it stored.
+    const windows = key === 'brakes' ? contextLimitsLoosened(a, b, { models: check.models, windowOf: (model) => check.contextWindows?.[model], ...storedWindows(before) }) : [];
+    const modes = [...judgedModes(a, b), ...judgedAction(a, b)];
+    const loosened = [...raisedLimits(a, b), ...windows, ...modes.filter(([, , , looser]) => looser)];
+    const named = new Set(loosened.map(([brake]) => brake));
+    const limits = [...a].filter(([name]) => LIMITS.has(name) && b.has(name)).map(([name, value]): Part => [name, value, b.get(name)!]);
+    const held = [...limits, ...modes].filter(([brake]) => !named.has(brake));
+    const entry = ([brake, baseline, value]: Part | Judged) => ({ scenario: check.source, setting, brake, baseline, now: value });
+    return { loosened: loosened.map(entry), held: held.map(entry) };
+  });
+  return { loosened: judged.flatMap((one) => one.loosened), held: judged.flatMap((one) => one.held) };
 }
 
 /** The brakes of `before` (the baseline's scenario) that `check` runs with, each holding less than it did. */
 export function brakesLoosened(before: BaselineScenario, check: ScenarioCheck): BrakeLoosened[] {
-  const now = storedSettings(check);
-  return BRAKE_SETTINGS.flatMap(([key, setting]) => {
-    const was = before.settings[key] === undefined ? undefined : flagParts(before.settings[key]);
-    const is = now[key] === undefined ? undefined : flagParts(now[key]);
-    if (was === undefined || is === undefined) return [];
-    const [a, b] = [new Map(was), new Map(is)];
-    // `context-window=model` on the models run now at their windows, against the baseline's at the windows it stored.
-    const windows = key === 'brakes' ? contextLimitsLoosened(a, b, { models: check.models, windowOf: (model) => check.contextWindows?.[model], ...storedWindows(before) }) : [];
-    return [...raisedLimits(a, b), ...windows, ...loosenedModes(a, b), ...loosenedAction(a, b)].map(([brake, baseline, value]) => ({ scenario: check.source, setting, brake, baseline, now: value }));
-  });
+  return judgeBrakes(before, check).loosened;
+}
+
+/**
+ * A brake the baseline had that holds as much now (the same value, or tighter): a limit on both sides, or a
+ * mode or the repeat action beside its brake (left out: its unset value); what a JUnit testcase passes on.
+ */
+export type BrakeHeld = BrakeLoosened;
+
+/** The brakes of `before` (the baseline's scenario) that `check` runs with, each holding as much as it did or more. */
+export function brakesHeld(before: BaselineScenario, check: ScenarioCheck): BrakeHeld[] {
+  return judgeBrakes(before, check).held;
+}
+
+/** The drift's brakes held: every brake compared that is neither removed nor loosened (brakesHeld). */
+export interface BrakesHeldDrift {
+  /** The brakes the baseline had that hold as much now, the same or tighter (brakesLoosened.ts): a passing JUnit testcase each. Absent when none is. */
+  brakesHeld?: BrakeHeld[];
+}
+
+/** The drift's field of the brakes held of each check matched to a baseline scenario (`entries[i]` of `checks[i]`: scenarioMatch.ts); absent when none is. */
+export function brakesHeldField(checks: readonly ScenarioCheck[], entries: readonly (BaselineScenario | undefined)[]): BrakesHeldDrift {
+  const held = checks.flatMap((check, i) => (entries[i] === undefined ? [] : brakesHeld(entries[i], check)));
+  return held.length === 0 ? {} : { brakesHeld: held };
 }
 
 /** `max-repeat 3 → 1000000, per-agent limits subagent-max-steps 2 → 5`. */
@@ -121,6 +166,13 @@ export function brakesLoosenedLines(drift: Drift): string[] {
 export function loosenedSays(drift: Pick<Drift, 'file' | 'accepted'>, loosened: readonly BrakeLoosened[]): string {
   const one = loosened.length === 1;
   return `${one ? 'a brake holds' : 'brakes hold'} less than in the baseline (a failure: the runs at hand may not reach the difference, the next one may); ${acceptText(drift, `tighten ${one ? 'it' : 'them'} back`)}`;
+}
+
+/** A brake held, as its passing JUnit testcase says it: `held: max-repeat 3, as in the baseline`, `tightened: max-repeat 5 → 3` (`not looser on the models run now: context-window 8000 → model`). */
+export function heldText(held: BrakeHeld): string {
+  if (held.baseline === held.now) return `held: ${brakeLabel(held)} ${held.now}, as in the baseline`;
+  const verdict = held.baseline === 'model' || held.now === 'model' ? 'not looser on the models run now' : 'tightened';
+  return `${verdict}: ${brakeLabel(held)} ${held.baseline} → ${held.now}`;
 }
 
 /** `, 2 brakes loosened` for the verdict line; empty when none is. */

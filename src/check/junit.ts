@@ -1,8 +1,8 @@
 /**
  * A check as JUnit XML (`--junit FILE`), the report CI systems show per test: one testsuite per scenario,
- * one testcase per expectation (and, against a baseline, per figure compared). A failing testcase carries
- * the expectation, the measured value and the limit. The baseline's scenarios this check did not run are
- * failing testcases of a testsuite of their own, named after the baseline.
+ * one testcase per expectation (and, against a baseline, per figure and per brake compared). A failing
+ * testcase carries the expectation, the measured value and the limit. The baseline's scenarios this check
+ * did not run are failing testcases of a testsuite of their own, named after the baseline.
  */
 import type { Drift, DriftRow } from './baseline.js';
 import { dropReason, driftDirection, driftValue, droppedBelowBaseline, toleranceText, type CheckReport } from './report.js';

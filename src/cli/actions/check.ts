@@ -7,7 +7,7 @@
  * and no baseline).
  */
 import { inputWarningsOf, repeatedInputsWarning, sayInputWarning, skippedInputsWarning } from './inputWarnings.js';
-import { driftFromBaseline, parseTolerance, renderBaseline, type BaselineFile, type Drift } from '../../check/baseline.js';
+import { driftFromBaseline, parseTolerance, renderBaseline, type BaselineDrift, type BaselineFile } from '../../check/baseline.js';
 import { expectationCount } from '../../check/evaluate.js';
 import { ResolvedPrices, type PriceRow } from '../../check/modelPrices.js';
 import { scenarioKeys } from '../../check/scenarioKey.js';
@@ -33,7 +33,6 @@ import { checkBrakeFlags, chooseFormat, refuseStdoutOutput, warnScenarioFlags } 
 import { baselineKeys, writesComparedBaseline } from './checkBaseline.js';
 import { baselineToCompare, baselineWritten, carryOver, overrideFlags, overridesLine, replacedWarning, type BaselineRead } from './checkBaselineWrite.js';
 import type { BaselineCarry, BaselineWritten } from '../../check/baselineCarry.js';
-import type { ScenarioKeys } from '../../check/scenarioKey.js';
 import { checkReadFlags, refuseScenariosNotAsFiles, type GivenFlag } from './inputs.js';
 import { readCheckTraces } from './checkTraces.js';
 import { nothingCheckedWarnings } from './checkUnchecked.js';
@@ -162,7 +161,7 @@ type Compared = { baseline: BaselineFile; file: string; tolerance: number; impli
  * again at the baseline's prices when a model's prices changed). The prices of every model the runs
  * resolve are noted: a baseline stores them, a later check compares them.
  */
-function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], args: { prices: PriceTable; model?: string; compared?: Compared; tree?: CheckTree }): { scenarios: ScenarioCheck[]; models: PriceRow[]; drift?: Drift; notCompared?: ReportWarning } {
+function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], args: { prices: PriceTable; model?: string; compared?: Compared; tree?: CheckTree }): { scenarios: ScenarioCheck[]; models: PriceRow[]; found?: BaselineDrift; notCompared?: ReportWarning } {
   const resolved = new ResolvedPrices(args.prices);
   const run = (table: PriceTable) => checks.map((input, i) => checkScenarioAsCommand(input, traces[i]!, table, args.model, args.tree));
   const scenarios = run(resolved);
@@ -171,7 +170,7 @@ function checkAll(checks: readonly CheckInput[], traces: readonly Trace[][], arg
   if (compared === undefined) return { scenarios, models };
   const { baseline, implicit, ...keyed } = compared;
   try {
-    return { scenarios, models, drift: driftFromBaseline(scenarios, baseline, { ...keyed, version: LOOPCOST_VERSION, prices: args.prices, models, rerun: run }) };
+    return { scenarios, models, found: driftFromBaseline(scenarios, baseline, { ...keyed, version: LOOPCOST_VERSION, prices: args.prices, models, rerun: run }) };
   } catch (error) {
     // The file --update-baseline replaces, no --baseline given: one of other scenarios is replaced, said.
     if (!implicit || !(error instanceof UserError)) throw error;
@@ -237,15 +236,15 @@ function overrideKeysOf(overrides: ReturnType<typeof scenarioOverridesFromFlags>
  * a change), keeping its scenarios not checked (checkBaselineWrite.ts); the report's `baselineWritten` says what
  * the baseline written carried over, replaced, and holds of the flags.
  */
-function acceptFound(opts: CheckFlags, args: { checked: ReturnType<typeof checkAll>; read: BaselineRead | undefined; keys: ScenarioKeys | undefined; replaced: ReportWarning | undefined; overrides: string[] }) {
-  const { scenarios, models, drift: found } = args.checked;
+function acceptFound(opts: CheckFlags, args: { checked: ReturnType<typeof checkAll>; read: BaselineRead | undefined; replaced: ReportWarning | undefined; overrides: string[] }) {
+  const { models, found } = args.checked;
   const { read } = args;
   const accepting = found !== undefined && read !== undefined && (read.implicit || writesComparedBaseline(opts.baseline, opts.updateBaseline));
-  const over = accepting ? carryOver(scenarios, found, { read, keys: args.keys!, models, written: opts.updateBaseline! }) : undefined;
+  const over = accepting ? carryOver(found, { read, models, written: opts.updateBaseline! }) : undefined;
   const replacedWarning = args.replaced ?? args.checked.notCompared;
   const written: BaselineWritten | undefined =
     opts.updateBaseline === undefined ? undefined : baselineWritten(opts.updateBaseline, { ...(over === undefined ? {} : { carry: over.carry }), ...(found === undefined || read === undefined ? {} : { read }), replaced: replacedWarning !== undefined, overrides: args.overrides });
-  return { over, drift: over?.drift ?? found, written, replacedWarning };
+  return { over, drift: over?.drift ?? found?.drift, written, replacedWarning };
 }
 
 export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO, given: GivenFlag): Promise<number> {
@@ -283,7 +282,7 @@ export async function checkAction(inputs: string[], opts: CheckFlags, io: CliIO,
   const checked = await readCheckTraces(checks, { flags: opts, io, pricing, ...(tree === undefined ? {} : { tree: true }) }, ({ perScenario }) => checkAll(checks, perScenario, { ...pricing, ...(compared === undefined ? {} : { compared }), ...(tree === undefined ? {} : { tree }) }));
   const { perScenario: traces, runs: recorded } = checked.traces;
   const { scenarios, models } = checked.result;
-  const { over, drift, written, replacedWarning } = acceptFound(opts, { checked: checked.result, read, keys: compared?.keys, replaced, overrides: overrideFlags(opts, given, overrideKeysOf(overrides)) });
+  const { over, drift, written, replacedWarning } = acceptFound(opts, { checked: checked.result, read, replaced, overrides: overrideFlags(opts, given, overrideKeysOf(overrides)) });
   const parts = tree === undefined ? sessionPartWarnings(checks, recorded) : [];
   const warnings = [...inputWarningsOf(io), ...(replacedWarning === undefined ? [] : [replacedWarning]), ...checkWarnings({ checks, recorded, traces, scenarios, parts, tree: tree !== undefined, drift, prices, opts })];
   const report = buildCheckReport({ scenarios, ...(drift === undefined ? {} : { drift }), prices: checkPrices(checks, traces, pricing), version: LOOPCOST_VERSION, warnings, ...(written === undefined ? {} : { baselineWritten: written }) });

@@ -6,12 +6,11 @@
  * the old baseline this check did not run are kept (baselineCarry.ts), and the flags that overrode the scenario
  * files' settings are named: a CI check run without them finds the brakes they set removed.
  */
-import type { BaselineFile, Drift } from '../../check/baseline.js';
+import type { BaselineDrift, BaselineFile, Drift } from '../../check/baseline.js';
 import { carriedScenarios, carryText, type BaselineCarry, type BaselineWritten } from '../../check/baselineCarry.js';
 import { acceptedDrift } from '../../check/gateCounts.js';
 import type { PriceRow } from '../../check/modelPrices.js';
-import type { ScenarioCheck } from '../../check/run.js';
-import { scenarioKeys, type ScenarioKeys } from '../../check/scenarioKey.js';
+import { scenarioKeys } from '../../check/scenarioKey.js';
 import { formatIssue, UserError } from '../../errors.js';
 import { STDIN_PATH } from '../../io/openInput.js';
 import { shellWord } from '../../report/settings.js';
@@ -49,9 +48,13 @@ export function baselineToCompare(opts: { baseline?: string; updateBaseline?: st
   }
 }
 
-/** What the baseline written carries over from the one it replaces (its scenarios not checked now), and the drift that says so. */
-export function carryOver(scenarios: readonly ScenarioCheck[], drift: Drift, args: { read: BaselineRead; keys: ScenarioKeys; models: readonly PriceRow[]; written: string }): { carry: BaselineCarry; drift: Drift } {
-  const carry = carriedScenarios(scenarios, args.read.baseline, { file: args.read.file, keys: args.keys, models: args.models, exists: isFile, keyOf: scenarioKeys(args.written).keyOf });
+/**
+ * What the baseline written carries over from the one it replaces (its scenarios not checked now, as the check's
+ * comparison with it matched them: `found.matching`), and the drift that says so.
+ */
+export function carryOver(found: BaselineDrift, args: { read: BaselineRead; models: readonly PriceRow[]; written: string }): { carry: BaselineCarry; drift: Drift } {
+  const { drift, matching } = found;
+  const carry = carriedScenarios(matching, args.read.baseline, { models: args.models, exists: isFile, keyOf: scenarioKeys(args.written).keyOf });
   return { carry, drift: acceptedDrift(drift, args.written, { carried: carryText(carry), implicit: args.read.implicit }) };
 }
 
