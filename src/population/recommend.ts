@@ -45,9 +45,9 @@ const perCompleted = (row: RankedRow): number => row.costPerCompletedUsd ?? Infi
 /** Whether two rows tie on the figures the recommendation compares (cost per completed run, then spend). */
 const tie = (a: RankedRow, b: RankedRow): boolean => perCompleted(a) === perCompleted(b) && a.costUsd === b.costUsd;
 
-/** The index of the recommended configuration, or undefined when none reaches the target; `rule`: the tie order (or a RecommendRule: it and the false-stop bound). */
-export function recommendedIndex(rows: readonly RankedRow[], targetCompletion: number, rule: TieOrder | RecommendRule = {}): number | undefined {
-  const { tieOrder = GRID_ORDER, maxFalseStopRate } = typeof rule === 'function' ? { tieOrder: rule } : rule;
+/** The index of the recommended configuration, or undefined when none reaches the target; `rule`: the tie order and the false-stop bound. */
+export function recommendedIndex(rows: readonly RankedRow[], targetCompletion: number, rule: RecommendRule = {}): number | undefined {
+  const { tieOrder = GRID_ORDER, maxFalseStopRate } = rule;
   let best: number | undefined;
   rows.forEach((row, i) => {
     if (row.completionRate < targetCompletion || row.costPerCompletedUsd === null || !withinFalseStops(row, maxFalseStopRate)) return;

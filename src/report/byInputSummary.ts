@@ -10,7 +10,7 @@ import { summarise } from '../replay/summary.js';
 import { DoneCountsBuilder, type JudgedRun } from '../population/recommendRuns.js';
 import { summaryRecord, type SummaryRecord } from './records.js';
 import type { ReplayReport } from './replayReport.js';
-import { formatUsdNumber } from './money.js';
+import { usdOrDash } from './money.js';
 import { percentText } from './percentText.js';
 import { scenarioOfRun } from './scenarios.js';
 import { formatTable, type Cell, type Column } from './table.js';
@@ -64,10 +64,6 @@ function topStopReasons(stopReasons: Record<string, number>): string {
   return counted.slice(0, STOP_REASONS_SHOWN).map(([reason, n]) => `${reason} ${n}`).join(', ') || '-';
 }
 
-function usd(value: number | null): string {
-  return value === null ? '-' : formatUsdNumber(value);
-}
-
 /** The by-input table with its heading line, or '' with fewer than two inputs (or no results given). */
 export function byInputTable(report: ReplayReport, inputs: ReportInputs | undefined, width: number): string {
   if (inputs === undefined || inputs.results.length !== report.runs.length) return '';
@@ -82,8 +78,8 @@ export function byInputTable(report: ReplayReport, inputs: ReportInputs | undefi
     { header: 'runs', align: 'right', cell: (row) => row.summary.runs },
     { header: 'completed', align: 'right', cell: (row) => `${row.summary.completed} (${percentText(row.summary.completionRate)})` },
     ...(withTasks ? [{ header: 'tasks done', align: 'right' as const, cell: (row: (typeof rows)[number]) => tasksCell(row.summary) }] : []),
-    { header: 'cost per run', align: 'right', cell: (row) => usd(row.summary.meanCostPerRunUsd) },
-    { header: 'total cost', align: 'right', cell: (row) => usd(row.summary.totalCostUsd) },
+    { header: 'cost per run', align: 'right', cell: (row) => usdOrDash(row.summary.meanCostPerRunUsd) },
+    { header: 'total cost', align: 'right', cell: (row) => usdOrDash(row.summary.totalCostUsd) },
     { header: 'top stop reasons', shrink: true, cell: (row) => topStopReasons(row.summary.stopReasons) },
   ];
   const table = formatTable(columns, rows.map((row) => columns.map((column) => column.cell(row))), { maxWidth: width });

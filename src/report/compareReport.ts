@@ -13,7 +13,7 @@ import { formatCsv } from './csv.js';
 import type { PricesRecord } from './pricedModels.js';
 import { reportSettings, settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { type RunsTook } from './runsTook.js';
-import { formatUsd, formatUsdNumber } from './money.js';
+import { formatUsd, usdOrDash } from './money.js';
 import { formatTable, type Cell, type Column } from './table.js';
 import { shortenPaths, tokenCount } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, sourcesLineOf, type ReportView } from './view.js';
@@ -106,8 +106,6 @@ export function renderCompareCsv(report: CompareReport): string {
   return formatCsv(rows, [...(CSV_COLUMNS as string[]), ...PARTIAL_COST_COLUMNS, 'tolerance', ...SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], trailing);
 }
 
-const usd = (value: number | null): string => (value === null ? '-' : formatUsdNumber(value));
-
 function relative(value: number | null): string {
   if (value === null) return '-';
   if (!Number.isFinite(value)) return 'recorded 0';
@@ -151,8 +149,8 @@ const RUN_COLUMNS: (Column & { wide?: boolean; cell: (run: CompareRun, name: str
   { header: 'run', shrink: true, cell: (_, name) => name },
   { header: 'model', shrink: true, wide: true, cell: (run) => run.model },
   { header: 'calls', align: 'right', cell: (run) => (run.recordedCalls === null ? run.calls : `${run.calls}/${run.recordedCalls}`) },
-  { header: 'cost', align: 'right', cell: (run) => usd(run.costUsd) },
-  { header: 'recorded', align: 'right', cell: (run) => (run.costComparedCalls === null ? usd(run.recordedCostUsd) : `${usd(run.recordedCostUsd)} (${run.costComparedCalls.compared} of ${run.costComparedCalls.calls} calls)`) },
+  { header: 'cost', align: 'right', cell: (run) => usdOrDash(run.costUsd) },
+  { header: 'recorded', align: 'right', cell: (run) => (run.costComparedCalls === null ? usdOrDash(run.recordedCostUsd) : `${usdOrDash(run.recordedCostUsd)} (${run.costComparedCalls.compared} of ${run.costComparedCalls.calls} calls)`) },
   { header: 'gap', align: 'right', cell: (run) => relative(run.costRelativeError) },
   { header: 'input tok', align: 'right', wide: true, cell: (run) => tokenCount(run.inputTokens) },
   { header: 'recorded input', align: 'right', wide: true, cell: (run) => (run.recordedInputTokens === null ? '-' : tokenCount(run.recordedInputTokens)) },

@@ -11,7 +11,7 @@ import { meanPico, picoToUsd } from '../money.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { formatCsv } from './csv.js';
 import type { PricesRecord } from './pricedModels.js';
-import { formatUsdNumber } from './money.js';
+import { formatUsdNumber, usdOrDash } from './money.js';
 import { signedPercentText } from './percentText.js';
 import { settingsColumns, SETTINGS_COLUMNS, type ReportSettings } from './settings.js';
 import { cellWidthsOf, COLUMN_GAP, formatTable, type Cell, type Column } from './table.js';
@@ -137,7 +137,7 @@ export function renderContextsTable(report: ContextsReport, view: ReportView, wa
     r.strategy,
     r.cache,
     r.runs,
-    r.costPerRunUsd === null ? '-' : formatUsdNumber(r.costPerRunUsd),
+    usdOrDash(r.costPerRunUsd),
     percent(r.vsFirstPercent),
     tokenCount(r.inputTokens),
     tokenCount(r.cachedInputTokens),

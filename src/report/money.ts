@@ -57,3 +57,8 @@ export function usdNumberTexts(): (usd: number) => string {
     return text;
   };
 }
+
+/** A USD amount of a table's cell (formatUsdNumber), `-` where there is none (null or absent). */
+export function usdOrDash(usd: number | null | undefined): string {
+  return usd === null || usd === undefined ? '-' : formatUsdNumber(usd);
+}

@@ -5,7 +5,7 @@ import type { ReplayReport } from './replayReport.js';
 import type { RunRecord } from './records.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { formatCsv } from './csv.js';
-import { formatUsdNumber } from './money.js';
+import { usdOrDash } from './money.js';
 import { csvSettings, scenarioOfRun } from './scenarios.js';
 import { SETTINGS_COLUMNS } from './settings.js';
 import { formatFields, formatTable, type Cell, type Column } from './table.js';
@@ -75,10 +75,6 @@ export function renderCsv(report: ReplayReport): string {
   return standAloneCsv(report.runs, report, [...(CSV_COLUMNS as string[]), ...TRAILING_COLUMNS]);
 }
 
-function usd(value: number | null | undefined): string {
-  return value === null || value === undefined ? '-' : formatUsdNumber(value);
-}
-
 function signed(n: number): string {
   return n > 0 ? `+${tokenCount(n)}` : tokenCount(n);
 }
@@ -96,10 +92,10 @@ function summaryFields(report: ReplayReport, width: number): string {
     ...(tasks === undefined ? [] : [['tasks done', tasksDoneText(tasks, s.runs)] as [string, Cell]]),
     ['stop reasons', reasons || '-'],
     ['models', modelCounts(report)],
-    ['total cost', s.recordedCostUsd === undefined ? usd(s.totalCostUsd) : `${usd(s.totalCostUsd)} (recorded ${usd(s.recordedCostUsd)})`],
-    ['cost per run', usd(s.meanCostPerRunUsd)],
-    tasks === undefined ? ['cost per completed run', usd(s.costPerCompletedRunUsd)] : ['cost per task done', usd(tasks.costPerDoneUsd)],
-    ['wasted (runs not completed)', usd(s.wastedUsd)],
+    ['total cost', s.recordedCostUsd === undefined ? usdOrDash(s.totalCostUsd) : `${usdOrDash(s.totalCostUsd)} (recorded ${usdOrDash(s.recordedCostUsd)})`],
+    ['cost per run', usdOrDash(s.meanCostPerRunUsd)],
+    tasks === undefined ? ['cost per completed run', usdOrDash(s.costPerCompletedRunUsd)] : ['cost per task done', usdOrDash(tasks.costPerDoneUsd)],
+    ['wasted (runs not completed)', usdOrDash(s.wastedUsd)],
   ];
   if (s.falseStops !== undefined) fields.push(['false stops', falseStopsText(s as FalseStopFigures)]);
   if (budgetBrakeOn(report)) fields.push([OVERSHOOT_LABEL, overshootText(s.totalOvershootUsd, s.maxOvershootUsd, 'run')]);
@@ -158,9 +154,9 @@ const RUN_COLUMNS: RunColumn[] = [
   { header: 'input tok', align: 'right', cell: (run) => tokenCount(run.inputTokens) },
   { header: 'cached tok', align: 'right', wide: true, cell: (run) => tokenCount(run.cachedInputTokens) },
   { header: 'output tok', align: 'right', cell: (run) => tokenCount(run.outputTokens) },
-  { header: 'cost', align: 'right', cell: (run) => usd(run.costUsd) },
-  { header: 'recorded', align: 'right', shownFor: someRecorded, cell: (run) => usd(run.recordedCostUsd) },
-  { header: 'overshoot', align: 'right', wide: true, cell: (run) => usd(run.overshootUsd) },
+  { header: 'cost', align: 'right', cell: (run) => usdOrDash(run.costUsd) },
+  { header: 'recorded', align: 'right', shownFor: someRecorded, cell: (run) => usdOrDash(run.recordedCostUsd) },
+  { header: 'overshoot', align: 'right', wide: true, cell: (run) => usdOrDash(run.overshootUsd) },
   { header: 'elapsed s', align: 'right', wide: true, cell: (run) => run.elapsedSeconds.toFixed(1) },
   { header: 'Δ input vs model', align: 'right', wide: true, shownFor: someRecorded, cell: (run) => (run.inputTokenDelta === undefined ? '-' : signed(run.inputTokenDelta)) },
 ];

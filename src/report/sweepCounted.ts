@@ -6,8 +6,7 @@
  * of the configuration recommended, or of the one counting by stop reason would pick instead; beside recorded
  * runs (no ground truth), that those are counted by their stop reason. Pure.
  */
-import { recommendedIndex, type CountedRow } from '../population/recommend.js';
-import type { TieOrder } from '../population/recommendTie.js';
+import { recommendedIndex, type CountedRow, type RecommendRule } from '../population/recommend.js';
 import { counted } from '../plural.js';
 
 /** What the recommendation counted as completed, and the line that says it (JSON `completionCounted`). */
@@ -86,10 +85,11 @@ export function countedLabels(rows: readonly Pick<CountedRow, 'runs' | 'tasksDon
 }
 
 /**
- * The line under the recommendation (`pick`: its row, undefined when none reaches the target); undefined
- * when no run carries ground truth (the recommendation counts stop reasons, as it always did).
+ * The line under the recommendation (`pick`: its row, undefined when none reaches the target; `rule`: how it
+ * was chosen, its tie order and false-stop bound); undefined when no run carries ground truth (the
+ * recommendation counts stop reasons, as it always did).
  */
-export function completionCountedOf(rows: readonly Row[], over: { target: number; pick: number | undefined; tieOrder: TieOrder }): CompletionCounted | undefined {
+export function completionCountedOf(rows: readonly Row[], over: { target: number; pick: number | undefined; rule: RecommendRule }): CompletionCounted | undefined {
   const first = rows.find((row) => row.tasksDone !== undefined);
   if (first === undefined) return undefined;
   const groundTruthRuns = first.tasksDone!.groundTruthRuns;
@@ -100,8 +100,8 @@ export function completionCountedOf(rows: readonly Row[], over: { target: number
       ? 'Completion here counts tasks done (ground truth)'
       : `Completion here counts tasks done for the ${counted(groundTruthRuns, 'run')} with ground truth, and stop reason \`completed\` for the ${counted(stopReasonRuns, 'recorded run')} (they carry none)`;
   const { pick } = over;
-  // The configuration stop reasons alone would recommend (the rows' own completion rate and cost per completed run).
-  const byStop = recommendedIndex(rows, over.target, over.tieOrder);
+  // The configuration stop reasons alone would recommend (the rows' own completion rate and cost per completed run), by the same rule (within --max-false-stops).
+  const byStop = recommendedIndex(rows, over.target, over.rule);
   const named = byStop !== undefined && byStop !== pick ? byStop : pick;
   const row = named === undefined ? undefined : rows[named]!;
   const notDone = row?.tasksDone?.completedNotDone ?? 0;

@@ -15,7 +15,7 @@ import { howSureOf, joinResampled, type HowSure, type Resampled } from '../popul
 import { allStandingFor, someStandForFewer, type StandingPart } from '../population/standingRuns.js';
 import { scenariosWords } from './projectConfidenceText.js';
 import { counted } from '../plural.js';
-import { tieOrderOf, tieSentence } from '../population/recommendTie.js';
+import { tieOrderOf, tieSentence, type TieOrder } from '../population/recommendTie.js';
 import { formatUsdNumber } from './money.js';
 import { percentText } from './percentText.js';
 import { openLoopOf } from './sweepOpenLoop.js';
@@ -25,6 +25,11 @@ import type { SweepHeader, SweepRecommendation, SweepReport, SweepRow } from './
 
 const usd = (value: number): string => formatUsdNumber(value);
 
+/** How the recommendation over `rows` chooses: ties by their grid values (recommendTie.ts), false stops within --max-false-stops when given. */
+export function recommendRuleOf(rows: readonly Pick<SweepRow, 'settings'>[], header: Pick<SweepHeader, 'grid' | 'maxFalseStops'>): RecommendRule & { tieOrder: TieOrder } {
+  return { tieOrder: tieOrderOf((i) => rows[i]!.settings, header.grid), ...(header.maxFalseStops === undefined ? {} : { maxFalseStopRate: header.maxFalseStops }) };
+}
+
 /**
  * The recommendation over `rows` (absent: none reaches `target`). `resampled`: the slices of the whole grid's
  * paired resamples of the runs (one for a sweep, one per shard for a merge), joined here, for how sure the
@@ -32,8 +37,8 @@ const usd = (value: number): string => formatUsdNumber(value);
  */
 export function recommendationOf(rows: readonly SweepRow[], header: Pick<SweepHeader, 'grid' | 'inputs' | 'warnings' | 'maxFalseStops'>, over: { target: number; replayArgs: string | undefined; resampled: readonly Resampled[] | undefined }): SweepRecommendation | null {
   const { target, replayArgs, resampled } = over;
-  const tieOrder = tieOrderOf((i) => rows[i]!.settings, header.grid);
-  const rule = { tieOrder, ...(header.maxFalseStops === undefined ? {} : { maxFalseStopRate: header.maxFalseStops }) };
+  const rule = recommendRuleOf(rows, header);
+  const { tieOrder } = rule;
   // Completion as the recommendation counts it: tasks done where runs carry ground truth (countedRow).
   const ranked = rows.map(countedRow);
   const index = recommendedIndex(ranked, target, rule);

@@ -11,10 +11,9 @@ import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import type { SweepMetrics } from '../population/sweep.js';
 import { countedRow, paretoIndices } from '../population/recommend.js';
 import type { HowSure, Resampled } from '../population/recommendSureness.js';
-import { recommendationOf } from './sweepRecommendation.js';
+import { recommendationOf, recommendRuleOf } from './sweepRecommendation.js';
 import type { FewerFalseStops, NoBrakesComparison } from './sweepRecommendationFacts.js';
 import { completionCountedOf, countedLabels, type CompletionCounted } from './sweepCounted.js';
-import { tieOrderOf } from '../population/recommendTie.js';
 import { sweepSummaryWarnings } from './summaryCallWarning.js';
 import type { SweepOpenLoop } from './sweepOpenLoop.js';
 import type { PricesRecord } from './pricedModels.js';
@@ -191,7 +190,7 @@ export function finishSweepReport(header: SweepHeader, rows: readonly SweepRow[]
   if (header.targetCompletion !== undefined) {
     report.recommendation = recommendationOf(rows, header, { target: header.targetCompletion, replayArgs, resampled });
     const picked = report.recommendation === null ? undefined : rows.findIndex((row) => row.settings === report.recommendation!.settings);
-    const counted = completionCountedOf(rows, { target: header.targetCompletion, pick: picked, tieOrder: tieOrderOf((i) => rows[i]!.settings, header.grid) });
+    const counted = completionCountedOf(rows, { target: header.targetCompletion, pick: picked, rule: recommendRuleOf(rows, header) });
     if (counted !== undefined) report.completionCounted = counted;
   }
   return report;

@@ -1,22 +1,22 @@
 /**
  * `project --suggest-cap` of a fitted profile: its bounds on new runs are of the runs the completing runs
- * stand for (a fitted profile's runs the recorded runs it was fitted to: projectParts.ts runsStandingFor),
- * as the cap bound beside them is, so --runs cannot narrow them. Before, the same report said a budget at
- * the largest run "may stop up to 7.6% … in the 38 runs they stand for" and a cap at the largest completing
- * run "may still stop up to 0.21% … 59 runs bring that bound to 5.0%, and you have 1444" (the 2000 synthetic
- * runs of 38 recorded ones, each counted as a sample).
+ * stand for (a fitted profile's runs the recorded runs it was fitted to: population/standingRuns.ts
+ * runsStandingFor over partsOfStrata), as the cap bound beside them is, so --runs cannot narrow them. Before,
+ * the same report said a budget at the largest run "may stop up to 7.6% … in the 38 runs they stand for" and
+ * a cap at the largest completing run "may still stop up to 0.21% … 59 runs bring that bound to 5.0%, and you
+ * have 1444" (the 2000 synthetic runs of 38 recorded ones, each counted as a sample).
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { capBoundShare } from '../../src/population/project.js';
 import { upperShareBound } from '../../src/population/projectConfidence.js';
-import { runsStandingFor } from '../../src/cli/actions/projectParts.js';
+import { partsOfStrata, runsStandingFor } from '../../src/population/standingRuns.js';
 import { cli, tempDir } from './run.js';
 import type { SuggestedCap } from '../../src/report/projectReport.js';
 
 const MINI = '../shared/traces/mini-swe-agent';
 
-/** Each projection by its arguments, run once: two tests read the fitted profile's at --runs 2000 (a seeded run gives the same report). */
+/** Each projection by its arguments, run once: two tests read the fitted profile's at --runs 400 (a seeded run gives the same report). */
 const projected = new Map<string, ReturnType<typeof cli>>();
 
 async function suggestCap(...inputs: string[]): Promise<SuggestedCap> {
@@ -57,8 +57,9 @@ describe('project --suggest-cap: the bounds are of the runs the completing runs 
   });
 
   it('recorded runs beside it stand for themselves', async () => {
-    const cap = await suggestCap(profile, MINI, '--runs', '2000');
-    const alone = await suggestCap(profile, '--runs', '2000');
+    // At --runs 400 (the profile's alone is the first test's): the bounds do not depend on --runs, 2000 only took longer.
+    const cap = await suggestCap(profile, MINI, '--runs', '400');
+    const alone = await suggestCap(profile, '--runs', '400');
     // The 28 recorded runs that complete, plus the profile's share of its 38.
     expect(cap.standsFor!.completedRuns).toBe(alone.standsFor!.completedRuns + 28);
   });
@@ -71,14 +72,15 @@ describe('project --suggest-cap: the bounds are of the runs the completing runs 
   });
 });
 
-describe('runsStandingFor', () => {
+describe('runsStandingFor over project\'s strata', () => {
   const stratum = (runs: number, sampleRuns: number) => ({ costsPico: Array.from({ length: runs }, () => 1), sampleRuns });
+  const standing = (strata: ReturnType<typeof stratum>[] | undefined, picked: boolean[]) => runsStandingFor(partsOfStrata(strata), picked);
   it("counts a part's k of N runs drawn as k × the runs it stands for / N, to the nearest whole run", () => {
-    expect(runsStandingFor(undefined, [true, false, true])).toBe(2);
+    expect(standing(undefined, [true, false, true])).toBe(2);
     // 3 of 4 standing for 2 → 1.5, and 2 of 3 standing for themselves → 2: 3.5 → 4.
-    expect(runsStandingFor([stratum(4, 2), stratum(3, 3)], [true, true, true, false, true, false, true])).toBe(4);
+    expect(standing([stratum(4, 2), stratum(3, 3)], [true, true, true, false, true, false, true])).toBe(4);
     // A part stands for at most the runs drawn of it.
-    expect(runsStandingFor([stratum(2, 38)], [true, false])).toBe(1);
-    expect(runsStandingFor([stratum(2000, 38)], Array.from({ length: 2000 }, (_, i) => i < 1444))).toBe(27);
+    expect(standing([stratum(2, 38)], [true, false])).toBe(1);
+    expect(standing([stratum(2000, 38)], Array.from({ length: 2000 }, (_, i) => i < 1444))).toBe(27);
   });
 });

@@ -53,7 +53,7 @@ describe('the tie order', () => {
       { completionRate: 0.5, costPerCompletedUsd: 0.008, costUsd: 0.6 },
     ];
     expect(recommendedIndex(rows, 0.6)).toBe(0);
-    const index = recommendedIndex(rows, 0.6, tieOrderOf((i) => cells(grid)[i]!, grid));
+    const index = recommendedIndex(rows, 0.6, { tieOrder: tieOrderOf((i) => cells(grid)[i]!, grid) });
     expect(index).toBe(1);
     expect(tiedIndices(rows, index!, 0.6)).toEqual([0]);
     expect(tiedIndices(rows, 2, 0.4)).toEqual([]);
@@ -93,7 +93,7 @@ describe('ties in the resamples', () => {
           drawn.forEach((times, k) => ((completed += times * row.completed[k]!), (cost += times * row.costPico[k]!)));
           return { completionRate: completed / 12, costPerCompletedUsd: completed === 0 ? null : cost / completed, costUsd: cost };
         });
-        return recommendedIndex(figures, 0.5, tie) ?? -1;
+        return recommendedIndex(figures, 0.5, { tieOrder: tie }) ?? -1;
       });
       const whole = sliceChoices(rows, { from: 0, counts, target: 0.5, tieOrder: tie });
       expect(whole.map((c) => c.index), `seed ${seed}`).toEqual(byHand);

@@ -10,7 +10,6 @@ import { canonicalJson } from '../../brakes/fingerprint.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import { PromptCrossings } from '../../population/project.js';
 import type { CostStratum } from '../../population/projectConfidence.js';
-import { partsOfStrata, runsStandingFor as standingRunsOf } from '../../population/standingRuns.js';
 import { fitRunsOf } from '../../scenario/fitWarnings.js';
 import { heldOutStatement } from '../../scenario/fit.js';
 import { configurationRuns, scenarioConfig, type PopulationConfig, type PopulationInputs } from '../../population/run.js';
@@ -198,11 +197,6 @@ export function fittedStrata(parts: readonly RunsPart[], pairs: readonly RunPair
     return { costsPico, sampleRuns: fittedOnRuns };
   });
   return fitted.length === 0 ? { fitted, handWritten } : { strata, fitted, handWritten };
-}
-
-/** The runs `picked` (in the parts' order as fittedStrata's `strata`) stand for: population/standingRuns.ts runsStandingFor over the strata. */
-export function runsStandingFor(strata: readonly CostStratum[] | undefined, picked: readonly boolean[]): number {
-  return standingRunsOf(partsOfStrata(strata), picked);
 }
 
 /** The traces `loopcost generate` wrote (their header.synthetic), counted by the scenario file each header names. */

@@ -112,8 +112,8 @@ function treeNote(opts: SweepFlags, axes: readonly GridAxis[]): string {
   return `--tree: each session tree (an agent and its sub-agents) is one run, replayed as one loop with the brakes binding the tree's totals${subagent === '' ? '' : ` and each sub-agent limited to ${subagent}`}; its baseline is the tree with no brakes and no per-agent limits. A session in which a brake stopped a sub-agent that completes in its recording counts as stopped with that sub-agent's stop (a false stop), not completed: its parent went on as recorded, with the sub-agent's whole result (open loop).`;
 }
 
-/** The report's header; `io`: the command's (the warnings said as the inputs were read lead its warnings). */
-function headerOf(args: { setup: SweepSetup; read: SweepRead & NoBrakesCounted; opts: SweepFlags; inputs: readonly string[]; given: GivenFlag; io: CliIO }): SweepHeader {
+/** The report's header; `io`: the command's (the warnings said as the inputs were read lead its warnings); `maxFalseStops`: --max-false-stops read. */
+function headerOf(args: { setup: SweepSetup; read: SweepRead & NoBrakesCounted; opts: SweepFlags; maxFalseStops: number | undefined; inputs: readonly string[]; given: GivenFlag; io: CliIO }): SweepHeader {
   const { setup: prepared, read, opts } = args;
   const { recordedRuns } = read;
   const scenarios = prepared.scenarios.map(scenarioRunSettings);
@@ -143,6 +143,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead & NoBrakesCounted; 
     grid: prepared.axes,
     inputs: inputsRecord(recordedRuns, scenarios),
     ...(prepared.targetCompletion === undefined ? {} : { targetCompletion: prepared.targetCompletion }),
+    ...(args.maxFalseStops === undefined ? {} : { maxFalseStops: args.maxFalseStops }),
     ...(read.contextTokens === undefined ? {} : { contextTokens: read.contextTokens }),
     ...(completion.noBrakes === undefined ? {} : { noBrakes: completion.noBrakes }),
     notes,
@@ -199,12 +200,12 @@ function rowsInChunks(prepared: PreparedSweep, range: { from: number; to: number
  * in batches; progress by units), else (`--tree`, stdin) this thread over every run read, or workers
  * splitting the configurations.
  */
-async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: GivenFlag; io: CliIO; setup: SweepSetup; range: { from: number; to: number }; workers: number; started: SweepWorker[] }): Promise<{ rows: SweepRow[]; header: SweepHeader }> {
-  const { inputs, opts, given, io, setup, range, workers, started } = args;
+async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; maxFalseStops: number | undefined; given: GivenFlag; io: CliIO; setup: SweepSetup; range: { from: number; to: number }; workers: number; started: SweepWorker[] }): Promise<{ rows: SweepRow[]; header: SweepHeader }> {
+  const { inputs, opts, maxFalseStops, given, io, setup, range, workers, started } = args;
   // One thread too takes the units (files streamed through the sweep).
   if (range.to > range.from && splitsRuns(setup, opts)) {
     const shares = await (await import('./sweepShares.js')).sweepRowsInShares({ inputs, opts, given, setup, range, workers, io, started });
-    return { rows: shares.rows, header: headerOf({ setup, read: shares.read, opts, inputs, given, io: args.io }) };
+    return { rows: shares.rows, header: headerOf({ setup, read: shares.read, opts, maxFalseStops, inputs, given, io: args.io }) };
   }
   for (const worker of started) worker.stop();
   const read = await prepareSweep(inputs, opts, given, io, { setup });
@@ -214,7 +215,7 @@ async function rowsAndHeader(args: { inputs: string[]; opts: SweepFlags; given: 
     return { rows, prepared };
   });
   // The header once tallyDropping has said the bad files and the trees left out: its warnings start with them.
-  return { rows: done.rows, header: headerOf({ setup, read: runsRead(done.prepared), opts, inputs, given, io: args.io }) };
+  return { rows: done.rows, header: headerOf({ setup, read: runsRead(done.prepared), opts, maxFalseStops, inputs, given, io: args.io }) };
 }
 
 /**
@@ -263,14 +264,13 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   try {
     const setup = setUpSweep(inputs, opts, given, io);
     const range = shardRange(shard, setup.configurations.length);
-    done = { setup, range, ...(await rowsAndHeader({ inputs, opts, given, io, setup, range, workers, started })) };
+    done = { setup, range, ...(await rowsAndHeader({ inputs, opts, maxFalseStops, given, io, setup, range, workers, started })) };
   } catch (error) {
     throw strategyErrorInGrid(error, axes);
   } finally {
     for (const worker of started) worker.stop();
   }
-  const { setup, range, rows } = done;
-  const header = maxFalseStops === undefined ? done.header : sweepHeader({ ...done.header, maxFalseStops });
+  const { setup, range, rows, header } = done;
   const replayInputs = replayInputArgs(inputs, opts);
   const resampled = resampledRows({ rows, setup, opts, range, seed, maxFalseStops });
   const report: SweepReport =
