@@ -29,7 +29,13 @@ import { compiledOf } from './compiledRuns.js';
 import { meteredCacheOf, recordedStrategyOf, recordingUnder } from './recordedStrategy.js';
 import { inRunContext } from './runContext.js';
 import { STRATEGY_FIGURE_KEYS, type StrategyFigures } from '../loop/types.js';
-import { strategyTotals, type StrategyTotals } from '../population/sweep.js';
+import type { StrategyTotals, TasksDone } from '../population/sweep.js';
+import { taskDoneOf, type ReplayTruth } from './whatifTasksDone.js';
+
+import { whatIfTotals } from './whatifTotals.js';
+
+export { whatIfBaselineStrategy } from './whatifTotals.js';
+export { whatIfTotals };
 
 export interface WhatIfSetting {
   name: string;
@@ -65,6 +71,8 @@ export interface WhatIfCell extends Partial<StrategyFigures> {
   savedPico: number;
   /** The predictive budget bound refused the call the run stopped at (its stop's byPredictiveBound). */
   predictiveStop: boolean;
+  /** Whether it did its task (whatifTasksDone.ts): present where the run carries ground truth. */
+  taskDone?: boolean;
 }
 
 /** A run under its baseline brakes, with its strategy figures (present where not 0) as each setting's. */
@@ -74,6 +82,8 @@ export interface WhatIfBaseline extends Partial<StrategyFigures> {
   costPico: number;
   /** The predictive budget bound refused the call the run stopped at (present when so). */
   predictiveStop?: true;
+  /** Whether it did its task (whatifTasksDone.ts): present where the run carries ground truth. */
+  taskDone?: boolean;
 }
 
 export interface WhatIfRun {
@@ -97,6 +107,8 @@ export interface WhatIfTotal extends StrategyTotals {
   stopReasons: Partial<Record<StopReason, number>>;
   /** Runs the predictive budget bound stopped (their stops' byPredictiveBound). */
   predictiveStops: number;
+  /** Tasks done as sweep's rows count them (whatifTasksDone.ts): present where some run carries ground truth. */
+  tasksDone?: TasksDone;
 }
 
 /**
@@ -136,7 +148,7 @@ export interface WhatIfOptions {
  * it stopped at (its stop's byPredictiveBound), its strategy figures (present where not 0), and the run's
  * ground truth when the replayer knows it (a synthetic agent's: its task done by the end of the run, and at which step).
  */
-export type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number; byPredictiveBound: boolean; truth?: BaselineTruth } & Partial<StrategyFigures>;
+export type Replayer = (brakes: BrakeConfig) => { stopReason: StopReason; steps: number; costPico: number; byPredictiveBound: boolean; truth?: ReplayTruth } & Partial<StrategyFigures>;
 
 /** Run settings per (strategy, cache mode, latency) of one whatIf call: built once, shared by every run. */
 type SettingsCache = Map<CacheMode, RunSettings>;
@@ -252,9 +264,10 @@ export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetti
       savedPico: verdict === Verdict.Caught ? Math.max(0, base.costPico - r.costPico) : 0,
       predictiveStop: r.byPredictiveBound,
       ...strategyFiguresOf(r),
+      ...taskDoneOf(r, subject.truth),
     };
   });
-  const baseline: WhatIfBaseline = { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico, ...(base.byPredictiveBound ? { predictiveStop: true as const } : {}), ...strategyFiguresOf(base) };
+  const baseline: WhatIfBaseline = { stopReason: base.stopReason, steps: base.steps, costPico: base.costPico, ...(base.byPredictiveBound ? { predictiveStop: true as const } : {}), ...strategyFiguresOf(base), ...taskDoneOf(base, subject.truth) };
   return { source: subject.source, baseline, settings: cells, ...(truth === undefined ? {} : { byGroundTruth: true as const }) };
 }
 
@@ -266,30 +279,6 @@ export function whatIfRun(subject: WhatIfSubject, settings: readonly WhatIfSetti
 function truthThrough(truth: BaselineTruth, steps: number): BaselineTruth {
   const reached = (step: number | undefined) => (step !== undefined && step <= steps ? step : undefined);
   return { doneAtStep: reached(truth.doneAtStep), stuckFromStep: reached(truth.stuckFromStep) };
-}
-
-/** Each setting's totals over the runs (only the runs kept: a caller may drop the runs of a bad file). */
-export function whatIfTotals(runs: readonly WhatIfRun[], settings: readonly WhatIfSetting[]): WhatIfTotal[] {
-  return settings.map((setting, i) => {
-    const total: WhatIfTotal = { setting: setting.name, runs: 0, completed: 0, falseStops: 0, caughtRuns: 0, costPico: 0n, savedPico: 0n, stopReasons: {}, predictiveStops: 0 };
-    for (const run of runs) {
-      const cell = run.settings[i]!;
-      total.runs += 1;
-      if (cell.stopReason === 'completed') total.completed += 1;
-      if (cell.falseStop) total.falseStops += 1;
-      if (cell.predictiveStop) total.predictiveStops += 1;
-      if (cell.caught) total.caughtRuns += 1;
-      total.costPico += BigInt(cell.costPico);
-      total.savedPico += BigInt(cell.savedPico);
-      total.stopReasons[cell.stopReason] = (total.stopReasons[cell.stopReason] ?? 0) + 1;
-    }
-    return Object.assign(total, strategyTotals(runs.map((run) => run.settings[i]!)));
-  });
-}
-
-/** The baseline's strategy totals over the runs: the same sum as each setting's (whatIfTotals), absent where 0. */
-export function whatIfBaselineStrategy(runs: readonly WhatIfRun[]): StrategyTotals {
-  return strategyTotals(runs.map((run) => run.baseline));
 }
 
 /** A replay's strategy figures, those it has (absent where 0): what a what-if cell or baseline carries. */

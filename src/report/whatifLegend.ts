@@ -4,9 +4,11 @@
  * run's, never recorded, its file's brakes. Completions stopped are counted against that baseline, where
  * sweep's and check's false stops count against no brakes: the same brakes may show 0 here and more there.
  * A run with ground truth (a synthetic run, a generated trace) is judged by it (src/replay/whatif.ts): a
- * completion stopped is its task done in the baseline, stopped before the step it was done at.
+ * completion stopped is its task done in the baseline, stopped before the step it was done at. Where runs carry
+ * ground truth, the first column counts tasks done as sweep's does (whatifReport.ts): said last, with what counts.
  */
 import type { WhatIfReport } from './whatifReport.js';
+import { counted } from '../plural.js';
 
 const TRIED = (limits: string) =>
   `each setting changes only the brakes it names, on top of ${limits} (a setting that names a preset is a whole set of brakes in their place: preset=none,max-steps=50 is a step cap alone); `;
@@ -24,7 +26,20 @@ function judgedRuns(synthetic: number, truthRuns: number): string | undefined {
   return generated ? "a synthetic run's or generated trace's" : "a synthetic run's";
 }
 
+/** What the tasks done column counts, as replay's and sweep's (runs without ground truth by their stop reason); '' where it is `completed`. */
+function tasksDoneTerms(baseline: WhatIfReport['baseline']): string {
+  const tasks = baseline.tasksDone;
+  if (tasks === undefined) return '';
+  const others = baseline.runs - tasks.groundTruthRuns;
+  const recorded = others === 0 ? '' : `; the ${counted(others, 'recorded run')}, which carry none, when they ended \`completed\``;
+  return ` tasks done: runs whose task is done by their ground truth, counted as replay and sweep count them, not every run that ended \`completed\` (an agent may answer without doing its task)${recorded}: JSON \`tasksDone\` per setting (\`completed\` counts stop reasons), CSV \`taskDone\` per run.`;
+}
+
 export function legendText(report: Pick<WhatIfReport, 'baseline' | 'settings'>): string {
+  return completionLegend(report) + tasksDoneTerms(report.baseline);
+}
+
+function completionLegend(report: Pick<WhatIfReport, 'baseline' | 'settings'>): string {
   const scenarios = report.settings.scenarios;
   const synthetic = (scenarios ?? []).reduce((sum, scenario) => sum + scenario.runs, 0);
   const truthRuns = report.baseline.groundTruthRuns ?? 0;

@@ -1,5 +1,5 @@
 /**
- * The what-if report: per setting, how many runs completed, false stops, runs caught early and the spend
+ * The what-if report: per setting, how many runs completed (with ground truth: tasks done, as sweep counts them), false stops, runs caught early and the spend
  * saved on them, spend (in text, its change too), against the baseline (each run under the limits it was
  * recorded with); per run, each setting's stop, steps and spend, and the strategy figures the summary has (whatifFigures.ts). Text
  * leads with the summary; per-run rows follow when few or asked for.
@@ -7,18 +7,20 @@
 import { picoToUsd } from '../money.js';
 import type { CacheMode } from '../context/strategy.js';
 import type { PricesRecord } from './pricedModels.js';
-import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { whatIfBaselineStrategy, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
 import { LOOPCOST_VERSION } from '../version.js';
-import { formatCsv } from './csv.js';
 import { formatUsdNumber, usdNumberTexts } from './money.js';
 import { COST_PICO, spendChange, type ExactSpend } from './whatifSpendChange.js';
-import { csvSettings, scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
-import { SETTINGS_COLUMNS, withScenarioCaches, type ReportSettings } from './settings.js';
+import { scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
+import { withScenarioCaches, type ReportSettings } from './settings.js';
 import { COLUMN_GAP as GAP, formatTable, type Cell, type Column } from './table.js';
 import { layOutStops, narrowestWidth } from './stopColumns.js';
 import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.js';
-import { figureCsvColumns, figureKeysOf, perRunTables, strategyRecord, type FigureKey, type RunFigures } from './whatifFigures.js';
+import { figureKeysOf, perRunTables, strategyRecord, type RunFigures } from './whatifFigures.js';
+import { renderWhatIfCsv, reportFigureKeys } from './whatifCsv.js';
+import { tasksDoneOfRuns } from '../replay/whatifTasksDone.js';
+import type { TasksDone } from '../population/sweep.js';
+import { countedLabels } from './sweepCounted.js';
 import { whatIfRunRows, whatIfTotalRows } from './whatifRows.js';
 import { displayWidth, numberedLegend, printableCell, shortenPaths, wrapLine } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, sourcesLineOf, type ReportView } from './view.js';
@@ -28,7 +30,7 @@ import { predictiveStopsLine } from './predictiveStops.js';
 import { legendText } from './whatifLegend.js';
 import { everyStopReason } from './stopReasonCounts.js';
 
-export { legendText };
+export { legendText, renderWhatIfCsv };
 
 export interface WhatIfReport {
   tool: { name: 'loopcost'; version: string };
@@ -41,13 +43,15 @@ export interface WhatIfReport {
   /** Strategy figures (summary calls and cost, cache hits lost, skipped actions), baseline and totals alike: present where not 0. */
   /** `predictiveBudgetStops`: runs the predictive budget bound stopped (present when any). */
   /** `groundTruthRuns`: runs whose completions stopped were judged by their ground truth (synthetic runs, generated traces; present when any). */
-  baseline: StrategyFigureRecord & ExactSpend & { runs: number; completed: number; costUsd: number; stopReasons: Partial<Record<string, number>>; predictiveBudgetStops?: number; groundTruthRuns?: number };
+  /** `tasksDone` (present where some run carries ground truth): as replay's summary and sweep's rows count them (replay/whatifTasksDone.ts); so each setting's. */
+  baseline: StrategyFigureRecord & ExactSpend & { runs: number; completed: number; tasksDone?: TasksDone; costUsd: number; stopReasons: Partial<Record<string, number>>; predictiveBudgetStops?: number; groundTruthRuns?: number };
   totals: (StrategyFigureRecord & ExactSpend & {
     setting: string;
     /** The setting's brakes were set on top of each run's baseline brakes (false: a whole set in their place, as a setting naming a preset is). */
     onBaseline: boolean;
     runs: number;
     completed: number;
+    tasksDone?: TasksDone;
     /** Runs that completed in the baseline that a brake of this setting stopped (with ground truth: whose task was done in the baseline, stopped before the step it was done at): counted against the baseline, not against no brakes (sweep's and check's false stops). */
     baselineCompletionsStopped: number;
     /** The same count under its former name, kept for readers of it. */
@@ -64,9 +68,12 @@ export interface WhatIfReport {
     source: string;
     setting: string;
     baselineStopReason: string;
+    /** Whether the run did its task in the baseline, and under the setting (`taskDone`): present where it carries ground truth. */
+    baselineTaskDone?: boolean;
     baselineSteps: number;
     baselineCostUsd: number;
     stopReason: string;
+    taskDone?: boolean;
     steps: number;
     costUsd: number;
     /** The run completed in the baseline and a brake of this setting stopped it (with ground truth: its task done in the baseline, stopped before the step it was done at). */
@@ -100,6 +107,7 @@ export function buildWhatIfReport(args: {
   const predictive = result.runs.filter((run) => run.baseline.predictiveStop === true).length;
   const byTruth = result.runs.filter((run) => run.byGroundTruth === true).length;
   const keys = figureKeysOf([baselineFigures, ...result.totals]);
+  const tasksDone = tasksDoneOfRuns(result.runs.map((run) => run.baseline));
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: args.scenarios === undefined || args.scenarios.length === 0 ? args.reportSettings : scenarioSettings(args.reportSettings, args.scenarios),
@@ -108,6 +116,7 @@ export function buildWhatIfReport(args: {
     baseline: {
       runs: result.runs.length,
       completed: result.runs.filter((run) => run.baseline.stopReason === 'completed').length,
+      ...(tasksDone === undefined ? {} : { tasksDone }),
       costUsd: picoToUsd(baselineCost),
       [COST_PICO]: baselineCost,
       stopReasons: everyStopReason(countBy(result.runs.map((run) => run.baseline.stopReason))),
@@ -137,27 +146,6 @@ const usd = (value: number): string => formatUsdNumber(value);
 /** Runs caught and the spend saved on them alone (`2 ($0.2296)`; `0` when none): the saving is not the drop in spend. */
 const caughtText = (t: { caughtRuns: number; savedUsd: number }): string => (t.caughtRuns === 0 ? '0' : `${t.caughtRuns} (${usd(t.savedUsd)})`);
 
-/** The strategy figures the per-run rows carry (the baseline's or any setting's): whatifFigures.ts. */
-function reportFigureKeys(report: WhatIfReport): FigureKey[] {
-  return figureKeysOf([report.baseline, ...report.totals]);
-}
-
-/** The per-run columns, each run's strategy figures (the baseline's, the setting's) after its cost figures. */
-function whatIfCsvColumns(report: WhatIfReport): string[] {
-  const figures = figureCsvColumns(reportFigureKeys(report));
-  return [
-    'source', 'setting', 'baselineStopReason', 'baselineSteps', 'baselineCostUsd', ...figures.baseline,
-    'stopReason', 'steps', 'costUsd', 'falseStop', 'baselineCompletionStopped', 'savedUsd', ...figures.setting, 'cache', 'pricedAsOf',
-  ];
-}
-// The brakes are each row's setting (the baseline: each run's recorded limits), so not a settings column.
-const WHATIF_SETTINGS_COLUMNS = SETTINGS_COLUMNS.filter((column) => column !== 'brakes');
-
-export function renderWhatIfCsv(report: WhatIfReport): string {
-  const csv = csvSettings(report.runs, report.settings, report.settings.scenarios, priceSourceColumns(report.prices.source));
-  return formatCsv(csv.rows, [...whatIfCsvColumns(report), ...WHATIF_SETTINGS_COLUMNS, ...PRICE_SOURCE_COLUMNS], csv.shared);
-}
-
 /**
  * The baseline row's name: each recorded run under its recorded limits (under the command's context, so
  * not "as recorded" when a strategy re-prices it); with scenario files, each
@@ -177,8 +165,17 @@ const FIGURE_COLUMNS: Column[] = [
   { header: 'Δ spend', align: 'right' },
 ];
 
+/** The figure columns, completion counted as sweep's table counts it (countedLabels: `tasks done` where runs carry ground truth). */
+function figureColumns(report: WhatIfReport): Column[] {
+  const count = countedLabels([report.baseline, ...report.totals]).count;
+  return count === FIGURE_COLUMNS[0]!.header ? FIGURE_COLUMNS : [{ ...FIGURE_COLUMNS[0]!, header: count }, ...FIGURE_COLUMNS.slice(1)];
+}
+
+/** A row's count in that column: its tasks done where counted (replay/whatifTasksDone.ts), else its runs that ended `completed`. */
+const countText = (row: { runs: number; completed: number; tasksDone?: TasksDone }): string => `${row.tasksDone?.done ?? row.completed}/${row.runs}`;
+
 /** The figure columns as measured beside the stop counts: each header on one line, as a table that fits shows it (not `\n` escaped). */
-const FIGURE_COLUMNS_ON_ONE_LINE: Column[] = FIGURE_COLUMNS.map((column) => ({ ...column, header: column.header.replace('\n', ' ') }));
+const onOneLine = (columns: readonly Column[]): Column[] => columns.map((column) => ({ ...column, header: column.header.replace('\n', ' ') }));
 
 /** The setting column keeps this much room (less when every setting is shorter) before stop counts take any; a longer setting may become `#1`, …. */
 const SETTING_ROOM = 16;
@@ -224,18 +221,19 @@ function summaryTable(report: WhatIfReport, width: number, textWidth: number): {
   const b = report.baseline;
   const baseline = baselineLabel(report);
   const figures: Cell[][] = [
-    [`${b.completed}/${b.runs}`, '-', '-', usd(b.costUsd), '-'],
-    ...report.totals.map((t) => [`${t.completed}/${t.runs}`, t.baselineCompletionsStopped, caughtText(t), usd(t.costUsd), spendChange(t, b)]),
+    [countText(b), '-', '-', usd(b.costUsd), '-'],
+    ...report.totals.map((t) => [countText(t), t.baselineCompletionsStopped, caughtText(t), usd(t.costUsd), spendChange(t, b)]),
   ];
   const counts = [b.stopReasons, ...report.totals.map((t) => t.stopReasons)];
-  const besides = GAP + narrowestWidth(FIGURE_COLUMNS_ON_ONE_LINE, figures);
+  const figureHeads = figureColumns(report);
+  const besides = GAP + narrowestWidth(onOneLine(figureHeads), figures);
   const longest = maxOf(report.totals.map((t) => displayWidth(printableCell(t.setting))), 0);
   const floor = Math.max(SETTING_COLUMN.header.length, baseline.length, Math.min(longest, SETTING_ROOM));
   const stops = layOutStops(counts, width - floor - besides);
   const own = stops.fits ? undefined : layOutStops(counts, width - floor, false);
   const { labels, legend } = settingLabels(report, Math.max(floor, width - Math.max(besides + (stops.fits ? stops.width : 0), own?.width ?? 0)), textWidth);
   const names = [baseline, ...report.totals.map((t) => labels.get(t.setting)!)];
-  const columns = [SETTING_COLUMN, ...FIGURE_COLUMNS, ...(stops.fits ? stops.columns : [])];
+  const columns = [SETTING_COLUMN, ...figureHeads, ...(stops.fits ? stops.columns : [])];
   let text = legend + formatTable(columns, figures.map((cells, i) => [names[i]!, ...cells, ...(stops.fits ? stops.cells(counts[i]!) : [])]), { maxWidth: width });
   if (own !== undefined) text += `\nstops other than completion, per setting:\n${formatTable([SETTING_COLUMN, ...own.columns], names.map((name, i) => [name, ...own.cells(counts[i]!)]), { maxWidth: width })}`;
   const note = (own ?? stops).note;

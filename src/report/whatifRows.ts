@@ -1,7 +1,7 @@
 /**
  * The what-if report's rows from the replay's result (whatifReport.ts buildWhatIfReport): each setting's
  * totals, and each run under each setting beside its baseline, money in USD, with the strategy figures
- * the summary has (whatifFigures.ts).
+ * the summary has (whatifFigures.ts); where runs carry ground truth, tasks done (replay/whatifTasksDone.ts).
  */
 import { picoToUsd } from '../money.js';
 import type { CacheMode } from '../context/strategy.js';
@@ -17,6 +17,7 @@ export function whatIfTotalRows(totals: readonly WhatIfTotal[], settings: readon
     onBaseline: settings[i]?.onTop !== undefined,
     runs: t.runs,
     completed: t.completed,
+    ...(t.tasksDone === undefined ? {} : { tasksDone: t.tasksDone }),
     baselineCompletionsStopped: t.falseStops,
     falseStops: t.falseStops,
     caughtRuns: t.caughtRuns,
@@ -45,10 +46,12 @@ export function whatIfRunRows(
       source: run.source,
       setting: of.settings[i]!.name,
       baselineStopReason: run.baseline.stopReason,
+      ...(run.baseline.taskDone === undefined ? {} : { baselineTaskDone: run.baseline.taskDone }),
       baselineSteps: run.baseline.steps,
       baselineCostUsd: picoToUsd(run.baseline.costPico),
       ...baseline,
       stopReason: cell.stopReason,
+      ...(cell.taskDone === undefined ? {} : { taskDone: cell.taskDone }),
       steps: cell.steps,
       costUsd: picoToUsd(cell.costPico),
       baselineCompletionStopped: cell.falseStop,

@@ -52,7 +52,8 @@ describe("whatif's summary says what saved counts", () => {
     const t = json.totals[0];
     expect([t.caughtRuns, t.savedUsd, t.costUsd, json.baseline.costUsd]).toEqual([5, 0.06947655, 0.06015255, 0.20608725]);
     const text = (await cli(...args)).stdout;
-    expect(text.split('\n')[0]).toMatch(/^setting\s+completed\s+completions stopped\s+caught \(saved\)\s+spend\s+Δ spend\s+other stops$/);
+    // Synthetic runs carry ground truth: the first column counts tasks done, as sweep's does.
+    expect(text.split('\n')[0]).toMatch(/^setting\s+tasks done\s+completions stopped\s+caught \(saved\)\s+spend\s+Δ spend\s+other stops$/);
     // $0.0602 − $0.2061 = −$0.1459, though only $0.0695 of it is saved on the 5 caught runs.
     expect(text).toMatch(/^max-steps=5\s+1\/20\s+14\s+5 \(\$0\.0695\)\s+\$0\.0602\s+-\$0\.1459\s+max_steps 19$/m);
     expect(text).toMatch(/^baseline\s+15\/20\s+-\s+-\s+\$0\.2061\s+-\s+max_steps 5$/m);
