@@ -38,6 +38,20 @@ async function checkJson(file: string, baseline: string): Promise<{ code: number
   return { code: r.code, rows: report.drift.rows, report, stdout: r.stdout };
 }
 
+let loosenedRun: Promise<{ file: string; r: Awaited<ReturnType<typeof cli>>; junit: string }> | undefined;
+
+/** max-repeat 3 → 10 on the gate's agents, checked against its baseline with --junit: its report and JUnit, made once for the tests that read them. */
+function loosened() {
+  loosenedRun ??= (async () => {
+    const { file, baseline } = await gate();
+    edit(file, (text) => text.replace('max-repeat: 3', 'max-repeat: 10'));
+    const junit = join(tempDir(), 'check.xml');
+    const r = await cli('check', file, '--baseline', baseline, '--junit', junit);
+    return { file, r, junit: readFileSync(junit, 'utf8') };
+  })();
+  return loosenedRun;
+}
+
 describe('drift that is signal, not noise', () => {
   it('population entries in another order (no change) pass, the moved figures within noise and its band said (a baseline without agents)', async () => {
     const { file, baseline } = await gate();
@@ -59,9 +73,7 @@ describe('drift that is signal, not noise', () => {
   });
 
   it('a brake loosened (max-repeat 3 → 10) on the same agents drifts: no band (the change moved it, not chance)', async () => {
-    const { file, baseline } = await gate();
-    edit(file, (text) => text.replace('max-repeat: 3', 'max-repeat: 10'));
-    const r = await cli('check', file, '--baseline', baseline);
+    const { file, r } = await loosened();
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/costPerRunUsd\.mean +\$0\.00292 +\$0\.00331 +DRIFT ↑ \+13\.3%\n/);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(`same agents: ${file}: its synthetic runs are the agents the baseline ran (its seed, each run drawing the same population entry): what moved, moved with the change, not by chance, and the tolerance alone judges it`);
@@ -152,10 +164,8 @@ describe('a brake the baseline had, now off', () => {
 
 describe('JUnit drift failures', () => {
   it('are type="drift", not "expectation"', async () => {
-    const { file, baseline } = await gate();
-    edit(file, (text) => text.replace('max-repeat: 3', 'max-repeat: 10'));
-    const junit = join(tempDir(), 'check.xml');
-    expect((await cli('check', file, '--baseline', baseline, '--junit', junit)).code).toBe(1);
-    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase classname="support agent" name="baseline costPerRunUsd\.mean">\n {6}<failure type="drift" message="drift ↑ \+13\.3%: costPerRunUsd\.mean: baseline \$0\.00292, measured \$0\.00331 \(tolerance 5%\); changed since the baseline: brakes: max-repeat 3 → 10">/);
+    const { r, junit } = await loosened();
+    expect(r.code).toBe(1);
+    expect(junit).toMatch(/<testcase classname="support agent" name="baseline costPerRunUsd\.mean">\n {6}<failure type="drift" message="drift ↑ \+13\.3%: costPerRunUsd\.mean: baseline \$0\.00292, measured \$0\.00331 \(tolerance 5%\); changed since the baseline: brakes: max-repeat 3 → 10">/);
   });
 });

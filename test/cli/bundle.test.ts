@@ -230,30 +230,32 @@ describe('the CLI bundle', () => {
     expect(await runBin(argv, root, join(root, 'bin/loopcost.js'))).toEqual(expected);
   });
 
-  it.each([
-    ['cli-bundle', ['replay', '--help']],
-    // A command of the actions (exit 70 with that script deleted, as replay's), and one of the quickest.
-    ['cli-actions-bundle', ['prices', 'gpt-4o']],
-  ])('runs without its cache %s, or with one made for another bundle', async (cacheName, argv) => {
+  it('runs without its caches, or with ones made for other bundles (the command line\'s and the actions\', both read by `prices`)', async () => {
+    // A command of the actions (exit 70 with that script deleted, as replay's), and one of the quickest:
+    // it compiles both scripts, so each variant below is tried on both caches in one process.
+    const argv = ['prices', 'gpt-4o'];
     const expected = binHere(argv);
-    const cache = readFileSync(`dist/${cacheName}.cache`);
-    const variants: [string, Buffer | undefined][] = [
-      ['another build id', Buffer.concat([Buffer.from('not-this-build\n'), cache.subarray(cache.indexOf(10) + 1)])],
-      ['truncated data', cache.subarray(0, Math.floor(cache.length / 2))],
-      ['garbage data', Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(4096, 7)])],
-      ['no cache file', undefined],
-    ];
+    const names = ['cli-bundle', 'cli-actions-bundle'];
+    const variant: Record<string, (cache: Buffer) => Buffer | undefined> = {
+      'another build id': (cache) => Buffer.concat([Buffer.from('not-this-build\n'), cache.subarray(cache.indexOf(10) + 1)]),
+      'truncated data': (cache) => cache.subarray(0, Math.floor(cache.length / 2)),
+      'garbage data': (cache) => Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(4096, 7)]),
+      'no cache file': () => undefined,
+    };
     // Each variant in its own copy of the build, all run at once.
     const got = await Promise.all(
-      variants.map(([, bytes]) => {
-        const root = copyOfTheBuild([`dist/${cacheName}.cache`]);
-        const file = join(root, `dist/${cacheName}.cache`);
-        if (bytes) writeFileSync(file, bytes);
-        else rmSync(file);
+      Object.values(variant).map((change) => {
+        const root = copyOfTheBuild(names.map((name) => `dist/${name}.cache`));
+        for (const name of names) {
+          const file = join(root, `dist/${name}.cache`);
+          const bytes = change(readFileSync(`dist/${name}.cache`));
+          if (bytes) writeFileSync(file, bytes);
+          else rmSync(file);
+        }
         return runBin(argv, root, join(root, 'bin/loopcost.js'));
       }),
     );
     const want = await expected;
-    variants.forEach(([name], i) => expect(got[i], name).toEqual(want));
+    Object.keys(variant).forEach((name, i) => expect(got[i], name).toEqual(want));
   });
 });

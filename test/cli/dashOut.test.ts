@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from './run.js';
+import { cli, tempDir } from './run.js';
 
 const BIN = resolve('bin/loopcost.js');
 const TRACE = resolve('scenarios/reference-sum-of-squares.jsonl');
@@ -34,6 +34,12 @@ function runAsync(cwd: string, argv: string[]): Promise<{ status: number | null;
   });
 }
 
+/** `loopcost argv` in-process (run.ts), as `runAsync` says it: every path it is given is absolute. */
+async function inProcess(argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await cli(...argv);
+  return { status: code, stdout, stderr };
+}
+
 const COMMANDS: string[][] = [
   ['replay', TRACE],
   ['replay', TRACE, '--format', 'json'],
@@ -52,14 +58,15 @@ const COMMANDS: string[][] = [
 
 describe('--out - is standard output', () => {
   it('every command: the bytes it writes without --out, on standard output; no file named -', async () => {
-    // Each command's two runs at once, two commands at a time; every check made once all have ended.
+    // `--out -` through the built CLI, two commands at a time; what each writes without --out, in-process
+    // meanwhile (the same code: standard output is the spawned run's alone); every check made once all have ended.
     type Ran = Awaited<ReturnType<typeof runAsync>>;
     const results: { dir: string; plain: Ran; dashed: Ran }[] = [];
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < COMMANDS.length; i = next++) {
         const dir = tempDir();
-        const [plain, dashed] = await Promise.all([runAsync(dir, COMMANDS[i]!), runAsync(dir, [...COMMANDS[i]!, '--out', '-'])]);
+        const [plain, dashed] = await Promise.all([inProcess(COMMANDS[i]!), runAsync(dir, [...COMMANDS[i]!, '--out', '-'])]);
         results[i] = { dir, plain, dashed };
       }
     };
@@ -75,13 +82,13 @@ describe('--out - is standard output', () => {
     }
   });
 
-  it('merge --out - (of a shard written first)', () => {
+  it('merge --out - (of a shard written first)', async () => {
     const dir = tempDir();
     const shard = join(tempDir(), 'shard.json');
-    expect(run(dir, ['sweep', TRACE, '--grid', 'max-steps=1,2', '--shard', '1/1', '--format', 'json', '--out', shard]).status).toBe(0);
+    expect((await cli('sweep', TRACE, '--grid', 'max-steps=1,2', '--shard', '1/1', '--format', 'json', '--out', shard)).code).toBe(0);
     const dashed = run(dir, ['merge', shard, '--format', 'json', '--out', '-']);
     expect(dashed.status).toBe(0);
-    expect(dashed.stdout).toBe(run(dir, ['merge', shard, '--format', 'json']).stdout);
+    expect(dashed.stdout).toBe((await cli('merge', shard, '--format', 'json')).stdout);
     expect(JSON.parse(dashed.stdout)).toHaveProperty('configurations');
     expect(readdirSync(dir)).toEqual([]);
   });

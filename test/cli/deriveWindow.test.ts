@@ -20,6 +20,17 @@ function tableWindowPrices(dir: string): string {
   return path;
 }
 
+/** `prices derive MINI --out prices.json` as text, run once: one test reads its report, the other fits with its file. */
+let derived: Promise<{ stdout: string; prices: string }> | undefined;
+function derivedText(): Promise<{ stdout: string; prices: string }> {
+  return (derived ??= (async () => {
+    const prices = join(tempDir(), 'prices.json');
+    const r = await cli('prices', 'derive', MINI, '--out', prices);
+    expect(r.code, r.stderr).toBe(0);
+    return { stdout: r.stdout, prices };
+  })());
+}
+
 describe('prices derive writes no window its own runs passed', () => {
   it('the table window unless a call held more; then the largest prompt plus the default max_tokens; none when the table knows none', () => {
     expect(derivedWindow('m', 64_000, { promptTokens: 60_000, callTokens: 60_500 }).writtenTokens).toBe(64_000);
@@ -37,7 +48,8 @@ describe('prices derive writes no window its own runs passed', () => {
     const report = JSON.parse(result.stdout);
     expect(report.contextWindows.find((w: { model: string }) => w.model === CHAT)).toEqual({ model: CHAT, tableTokens: 128_000, largestPromptTokens: 85_156, largestCallTokens: 85_224, writtenTokens: 128_000 });
     for (const w of report.contextWindows) expect(w.writtenTokens).toBeGreaterThanOrEqual(w.largestCallTokens);
-    expect((await cli('prices', 'derive', MINI)).stdout).not.toMatch(/context window .* not the bundled table's/);
+    // The text report (on stdout, --out or not) says no window unlike the table's.
+    expect((await derivedText()).stdout).not.toMatch(/context window .* not the bundled table's/);
   });
 });
 
@@ -49,8 +61,7 @@ describe('fit warns when recorded prompts pass the window its synthetic runs are
     const warning = /recorded prompts of runs made on deepseek\/deepseek-chat, the profile's model, pass its context window less max_tokens \(64,000 − 4,096 = 59,904 tokens\) in 2 of the 23 runs made on it \(up to 85,156 tokens\)/;
     expect(cut.stderr.replace(/\s+/g, ' ')).toMatch(warning);
     expect(readFileSync(join(dir, 'cut.yaml'), 'utf8')).toMatch(warning);
-    const prices = join(dir, 'prices.json');
-    expect((await cli('prices', 'derive', MINI, '--out', prices)).code).toBe(0);
+    const { prices } = await derivedText();
     const kept = await cli('fit', MINI, '--prices-override', prices, '--out', join(dir, 'kept.yaml'), '--report', '--format', 'json');
     expect(kept.code, kept.stderr).toBe(0);
     const report = JSON.parse(kept.stdout);

@@ -8,6 +8,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bigFlightRuns } from './bigFlightRuns.js';
 import { cli, tempDir } from './run.js';
 
 const SESSION = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04';
@@ -87,7 +88,7 @@ describe('import notes under every command that replays recordings', () => {
     // Each folder's session longer than the last: by size, units are taken in the reverse of the files' order.
     dirs.forEach((dir, i) => (mkdirSync(dir), cutSession(dir, 92 + 3 * i)));
     // The largest unit, taken first by the command's thread: the worker thread takes the sessions meanwhile.
-    expect((await cli('generate', 'scenarios/flight-search.yaml', '--runs', '3000', '--out', join(top, 'big.jsonl'))).code).toBe(0);
+    await bigFlightRuns(join(top, 'big.jsonl'));
     const saidOfAll = importNotes(await jsonWarnings('replay', top));
     expect(saidOfAll[0]!.message).toMatch(/^8 runs carry notes .* the first \(.*\): line 93 is cut/);
     const outputs: string[] = [];

@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnServe } from '../serve/spawnServe.js';
+import { bigFlightRuns } from './bigFlightRuns.js';
 import { cli, tempDir } from './run.js';
 
 const SESSION = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04';
@@ -53,7 +54,7 @@ describe('a missing sub-agent transcript is warned of once by every command', ()
       copyFileSync(`test/fixtures/claude-code/${SESSION}.jsonl`, join(dir, `${SESSION}.jsonl`));
     }
     // The largest unit, taken first by the command's thread: the worker thread takes the sessions meanwhile.
-    expect((await cli('generate', 'scenarios/flight-search.yaml', '--runs', '3000', '--out', join(top, 'big.jsonl'))).code).toBe(0);
+    await bigFlightRuns(join(top, 'big.jsonl'));
     for (const workers of ['1', '2']) {
       const r = await cli('sweep', top, '--grid', 'max-steps=10,20,30', '--workers', workers, '--format', 'json');
       expect(r.code, r.stderr).toBe(0);

@@ -13,7 +13,7 @@ describe('sweep → replay', () => {
     const sweep = await cli(
       'sweep', MINI,
       '--grid', 'max-steps=20,60',
-      '--grid', 'context=full,window:8,summary:trigger=20000,keep=3,tokens=600',
+      '--grid', 'context=full,summary:trigger=20000,keep=3,tokens=600',
       '--grid', 'tool-result-cap=300,2000',
       '--max-repeat', '3', '--repeat-action', 'skip,max-skips=2,warning=30',
       '--max-cost', '2', '--budget-mode', 'predict', '--max-output-tokens', '2000',
@@ -51,7 +51,8 @@ describe('sweep → replay', () => {
   });
 
   it("every row's flags say its grid values and the flags given (CSV too)", async () => {
-    const args = ['sweep', MINI, '--grid', 'context=full,mask:4', '--tool-result-cap', '500', '--cache', 'on', '--model', 'gpt-4o'];
+    // Flags and settings say what was given, whatever the runs: two of the shared runs (the same task on each model) show it.
+    const args = ['sweep', `${MINI}/*/sqlfluff__sqlfluff-2419.traj.json.gz`, '--grid', 'context=full,mask:4', '--tool-result-cap', '500', '--cache', 'on', '--model', 'gpt-4o'];
     const json = JSON.parse((await cli(...args, '--format', 'json')).stdout);
     expect(json.configurations.map((row: { flags: string }) => row.flags)).toEqual(['--tool-result-cap 500 --cache on --model gpt-4o', '--context mask:4 --tool-result-cap 500 --cache on --model gpt-4o']);
     expect(json.configurations[1]).toMatchObject({ context: 'mask:4', toolResultCap: 500 });

@@ -47,7 +47,10 @@ describe('run tables', () => {
           }
         },
       ),
-      { numRuns: 2000, seed: 7601 },
+      // 600 cases (were 2,000): bugs planted in the table (its first candidate call + 1, the backtrack stop one call late,
+      // a running maximum missing its last call, time or tokens recorded one too many) each failed within its first
+      // 13 cases; the plain-trace property below keeps its 1,500 (its window view one step wide failed only at 969).
+      { numRuns: 600, seed: 7601 },
     );
   });
 

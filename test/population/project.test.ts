@@ -8,6 +8,12 @@ import { picoToUsd } from '../../src/money.js';
 import { handPriced, MINI } from '../helpers.js';
 import { cli } from '../cli/run.js';
 
+/**
+ * One simulated day of 10 trials, for the projections whose per-run figures, settings, worst case or suggested cap a
+ * test reads (none of which the simulated days change): the file's 2,000 runs a day over 30 days cost most of a call.
+ */
+const FEW_DAYS = ['--days', '1', '--trials', '10'];
+
 describe('projection', () => {
   // A lopsided population: most runs cheap, a few loop and cost ten times more.
   const costs = Array.from({ length: 60 }, (_, i) => (i % 15 === 0 ? 90_000_000_000 : 5_000_000_000 + i * 100_000_000));
@@ -72,7 +78,7 @@ describe('projection', () => {
   it('runs under a summary strategy with a dearer summary model stay within the worst case', async () => {
     // --preset none: the file's brakes (a budget among them) give way to the step cap alone.
     const flags = ['--context', 'summary:trigger=3000,keep=2,tokens=800,model=gpt-4o', '--preset', 'none', '--max-steps', '12', '--format', 'json'];
-    const projected = JSON.parse((await cli('project', 'scenarios/recursive-verification.yaml', ...flags)).stdout);
+    const projected = JSON.parse((await cli('project', 'scenarios/recursive-verification.yaml', ...flags, ...FEW_DAYS)).stdout);
     const runs = JSON.parse((await cli('replay', 'scenarios/recursive-verification.yaml', ...flags, '--per-run')).stdout);
     const dearest = Math.max(...runs.runs.map((run: { costUsd: number }) => run.costUsd));
     expect(runs.summary.summaryCalls).toBeGreaterThan(0);
@@ -92,19 +98,19 @@ describe('projection', () => {
   });
 
   it("projects a scenario file under its own brakes, context and cache (the flags on top), as replay runs it; files that disagree each under their own", async () => {
-    const projected = JSON.parse((await cli('project', 'scenarios/production-mix.yaml', '--format', 'json')).stdout);
+    const projected = JSON.parse((await cli('project', 'scenarios/production-mix.yaml', ...FEW_DAYS, '--format', 'json')).stdout);
     const replayed = JSON.parse((await cli('replay', 'scenarios/production-mix.yaml', '--format', 'json')).stdout);
     expect(projected.settings).toMatchObject({ brakes: expect.stringMatching(/^max-steps=12,max-cost=0\.5,/), cache: 'on' });
     expect(projected.perRunUsd.mean).toBe(replayed.summary.meanCostPerRunUsd);
     expect(projected.perRunUsd.runs).toBe(replayed.summary.runs);
     expect(projected.worstCase.perRunUsd).not.toBeNull();
-    const capped = JSON.parse((await cli('project', 'scenarios/production-mix.yaml', '--max-steps', '3', '--format', 'json')).stdout);
+    const capped = JSON.parse((await cli('project', 'scenarios/production-mix.yaml', '--max-steps', '3', ...FEW_DAYS, '--format', 'json')).stdout);
     expect(capped.settings.brakes).toMatch(/^max-steps=3,max-cost=0\.5,/);
     // As sweep and replay run them (test/cli/projectParts.test.ts): before, files that disagreed were refused.
-    const both = await cli('project', 'scenarios/production-mix.yaml', 'scenarios/flight-search.yaml', '--format', 'json');
+    const both = await cli('project', 'scenarios/production-mix.yaml', 'scenarios/flight-search.yaml', ...FEW_DAYS, '--format', 'json');
     expect(both.code, both.stderr).toBe(0);
     expect(JSON.parse(both.stdout).settings.cache).toBe("each scenario file's own");
-    expect((await cli('project', 'scenarios/production-mix.yaml', 'scenarios/flight-search.yaml', '--cache', 'on', '--format', 'json')).code).toBe(0);
+    expect((await cli('project', 'scenarios/production-mix.yaml', 'scenarios/flight-search.yaml', '--cache', 'on', ...FEW_DAYS, '--format', 'json')).code).toBe(0);
   });
 
   it('loopcost project: same seed, byte-identical report', async () => {
@@ -150,7 +156,7 @@ describe('projection', () => {
   });
 
   it('--suggest-cap under predict mode names the mode it was verified in, and bounds the share it stops on new runs', async () => {
-    const r = await cli('project', 'scenarios/production-mix.yaml', '--preset', 'none', '--max-cost', '1', '--budget-mode', 'predict', '--suggest-cap', '0.05', '--format', 'json');
+    const r = await cli('project', 'scenarios/production-mix.yaml', '--preset', 'none', '--max-cost', '1', '--budget-mode', 'predict', '--suggest-cap', '0.05', ...FEW_DAYS, '--format', 'json');
     expect(r.code, r.stderr).toBe(0);
     const cap = JSON.parse(r.stdout).suggestCap;
     expect(cap.text).toContain(`(--max-cost ${cap.capUsd} --budget-mode check), chosen so that at most 5.0% of the ${cap.completedRuns} runs`);

@@ -3,7 +3,9 @@
  * (the one-trace replay the README's Library text shows, partial brake settings at every entry point
  * that takes brakes), type-check against the BUILT package (`dist/*.d.ts`, as a user imports
  * 'loopcost') under a strict user configuration with no @types/node (lib ES2022 + DOM), then the
- * replay snippet runs. Needs `npm run build` (as the CLI tests do).
+ * replay snippet runs. In the same program (one compile of the package's declarations), openAIChatModel
+ * takes a client of the user's own copy of the `openai` SDK (another class, with private fields), and still
+ * refuses one that cannot create chat completions. Needs `npm run build` (as the CLI tests do).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -49,6 +51,19 @@ replayTrace(trace, { brakes: { repeatMode: 'cycles' }, strategy: FULL_HISTORY, p
 export { full, spread, scenarioModel };
 `;
 
+/** A client of the user's own SDK copy (another class, private fields) as openAIChatModel's `client`; one that cannot create completions refused. */
+const OWN_SDK_CLIENT = `import { openAIChatModel } from 'loopcost';
+class OwnOpenAI {
+  #apiKey = 'k';
+  baseURL = 'http://127.0.0.1:8787/v1';
+  timeout = 60_000;
+  chat = { completions: { create: (body: { model: string }, options?: { headers?: HeadersInit; signal?: AbortSignal | null }) => ({ asResponse: async () => new Response(this.#apiKey + body.model + String(options?.signal)) }) } };
+}
+openAIChatModel({ model: 'gpt-4o-mini', client: new OwnOpenAI() });
+// @ts-expect-error a client must create chat completions
+openAIChatModel({ model: 'gpt-4o-mini', client: { baseURL: 'http://x' } });
+`;
+
 /** The ```ts blocks of the README. */
 function readmeTsBlocks(readme: string): string[] {
   return [...readme.matchAll(/^```ts\s*\n([\s\S]*?)^```\s*$/gm)].map((m) => m[1]!);
@@ -91,13 +106,21 @@ function typeErrors(dir: string, names: string[]): string[] {
 
 describe('the library from the README', () => {
   const blocks = readmeTsBlocks(readFileSync('README.md', 'utf8'));
-  const files: Record<string, string> = { 'replay-one.ts': REPLAY_ONE_TRACE, 'partial-brakes.ts': PARTIAL_BRAKES };
+  const files: Record<string, string> = { 'replay-one.ts': REPLAY_ONE_TRACE, 'partial-brakes.ts': PARTIAL_BRAKES, 'own-sdk-client.ts': OWN_SDK_CLIENT };
   blocks.forEach((block, i) => (files[`readme-${i + 1}.ts`] = `${PRELUDE}${block}\nexport {};\n`));
   const dir = userProject(files);
+  // One program for every file (each test reads its files' diagnostics): the declarations compiled once.
+  let errors: string[] | undefined;
+  const errorsOf = (prefix: (name: string) => boolean) => (errors ??= typeErrors(dir, Object.keys(files))).filter((error) => prefix(error));
+  const inClientFile = (error: string) => error.startsWith('./own-sdk-client.ts(');
 
   it('every README ts block, the one-trace replay and partial brakes type-check against dist without @types/node', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(1);
-    expect(typeErrors(dir, Object.keys(files))).toEqual([]);
+    expect(errorsOf((error) => !inClientFile(error))).toEqual([]);
+  }, 120_000);
+
+  it("openAIChatModel takes a client of the user's own SDK copy (another class, private fields), and still refuses one that cannot create completions", () => {
+    expect(errorsOf(inClientFile)).toEqual([]);
   }, 120_000);
 
   it('the one-trace replay runs and prints the stop and cost', () => {

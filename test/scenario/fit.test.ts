@@ -3,6 +3,7 @@
  * replayed with --runs 2000 --seed 1 reproduces them, and on runs it has never seen it predicts them as
  * well as 19 runs allow.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_BRAKES } from '../../src/brakes/config.js';
@@ -18,9 +19,10 @@ import { runScenario } from '../../src/scenario/run.js';
 import { scenarioYaml } from '../../src/scenario/writeYaml.js';
 import type { Trace } from '../../src/trace/types.js';
 import { cli, tempDir } from '../cli/run.js';
+import { fittedProfile, SHARED_PRICES, SHARED_RUNS } from './fitSweeps.js';
 
-const RUNS = '../shared/traces/mini-swe-agent';
-const PRICES_FILE = 'test/fixtures/prices/deepseek-recorded.json';
+const RUNS = SHARED_RUNS;
+const PRICES_FILE = SHARED_PRICES[1]!;
 const prices = loadPriceTable({ pricesFile: PRICES_FILE });
 const traces = await collectAsync(loadTraceFiles(collectInputs([RUNS])));
 
@@ -37,9 +39,7 @@ const replayed = (on: readonly Trace[]) => on.map((trace) => replayTrace(trace, 
 
 describe('loopcost fit on the real mini-swe-agent runs', () => {
   it('the fitted profile replayed with --runs 2000 --seed 1: p50 and p95 of cost and steps within 10%, completion within 3 points', async () => {
-    const dir = tempDir();
-    const profile = join(dir, 'profile.yaml');
-    expect((await cli('fit', RUNS, '--prices', PRICES_FILE, '--out', profile)).code).toBe(0);
+    const profile = await fittedProfile(RUNS, ...SHARED_PRICES);
     const synthetic = JSON.parse((await cli('replay', profile, '--runs', '2000', '--seed', '1', '--prices', PRICES_FILE, '--format', 'json')).stdout);
     const recorded = JSON.parse((await cli('replay', RUNS, '--prices', PRICES_FILE, '--format', 'json')).stdout);
     expect(synthetic.runs).toHaveLength(2000);
@@ -54,9 +54,9 @@ describe('loopcost fit on the real mini-swe-agent runs', () => {
   });
 
   it('the profile is deterministic, valid and names what it measured', async () => {
+    // Fitted twice: once to standard output, once to a file (the profile the fit-vs-recordings tests share).
     const a = await cli('fit', RUNS, '--prices', PRICES_FILE);
-    const b = await cli('fit', RUNS, '--prices', PRICES_FILE);
-    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).toBe(readFileSync(await fittedProfile(RUNS, ...SHARED_PRICES), 'utf8'));
     const profile = parseScenario(a.stdout, 'profile.yaml');
     expect(profile.population.map((e) => [e.name, e.weight])).toEqual([['completed', 28], ['unfinished: provider error', 10]]);
     expect(profile.promptOverhead!.fixedTokens).toBeGreaterThan(300);

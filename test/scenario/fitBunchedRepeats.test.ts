@@ -7,6 +7,7 @@
  * 40.5% / 65.8% / 72.2% (the recordings: 23.7% / 44.7% / 57.9%); under repeat-mode consecutive it stopped 12
  * completing runs of 2,000 (the recordings, which never re-ran a command back to back: none).
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { actionFingerprint } from '../../src/brakes/fingerprint.js';
@@ -24,6 +25,24 @@ const PRICES = SHARED_PRICES;
 const swept = (input: string, grid: string[], ...extra: string[]) => sweptRows(input, ...grid.flatMap((g) => ['--grid', g]), ...extra);
 const fitted = fittedProfile;
 
+/** The field in an entry (the profile's comments name it too). */
+const SCALE_FIELD = /^ +repeatShareScale:/m;
+
+/** The sampling sd of a share p of n runs. */
+const sdOf = (p: number, n: number) => Math.sqrt((p * (1 - p)) / n);
+
+/**
+ * `input` swept at max-repeat 2/3/5 under repeat-mode total and consecutive, in one sweep (its runs made once,
+ * replayed under each mode: a configuration's row is what a sweep of it alone gives), the rows of `mode`: the
+ * tests on the 38 shared runs below (this file's and fitRepeatSpread's) read the same two sweeps.
+ */
+async function sweptRepeats(mode: 'total' | 'consecutive', input: string, ...extra: string[]) {
+  const rows = await sweptRows(input, '--grid', 'max-repeat=2,3,5', '--grid', 'repeat-mode=total,consecutive', ...extra);
+  const ofMode = rows.filter((row) => row.settings.endsWith(`,repeat-mode=${mode}`));
+  expect(ofMode.map((row) => row.settings)).toEqual([2, 3, 5].map((limit) => `max-repeat=${limit},repeat-mode=${mode}`));
+  return ofMode;
+}
+
 /** Each run's tool actions in order (failed calls left out, as fit reads them). */
 async function actionsOf(file: string): Promise<string[][]> {
   const traces: Trace[] = await collectAsync(loadTraceFiles(collectInputs([file])));
@@ -33,9 +52,8 @@ async function actionsOf(file: string): Promise<string[][]> {
 describe('fit: repeats bunched on one action, as real runs bunch them', () => {
   it('on the 38 mini-swe-agent runs, swept at max-repeat 2/3/5, the profile stops and completes about as the recordings do', async () => {
     const profile = await fitted(RUNS, ...PRICES);
-    const grid = ['max-repeat=2,3,5'];
-    const recorded = await swept(RUNS, grid, ...PRICES);
-    const synthetic = await swept(profile, grid, '--runs', '2000', '--seed', '1', ...PRICES);
+    const recorded = await sweptRepeats('total', RUNS, ...PRICES);
+    const synthetic = await sweptRepeats('total', profile, '--runs', '2000', '--seed', '1', ...PRICES);
     expect(recorded.map((r) => r.falseStops)).toEqual([19, 11, 6]);
     for (const [i, r] of recorded.entries()) {
       const s = synthetic[i]!;
@@ -49,7 +67,7 @@ describe('fit: repeats bunched on one action, as real runs bunch them', () => {
       expect(Math.abs(s.completionRate - r.completionRate), r.settings).toBeLessThan(0.1);
     }
     // The recordings never re-ran a command back to back: under repeat-mode consecutive nothing stops (before: 12 runs).
-    const consecutive = await swept(profile, ['max-repeat=2', 'repeat-mode=consecutive'], '--runs', '2000', '--seed', '1', ...PRICES);
+    const consecutive = await sweptRepeats('consecutive', profile, '--runs', '2000', '--seed', '1', ...PRICES);
     expect(consecutive[0]!.falseStops).toBe(0);
   });
 
@@ -73,6 +91,36 @@ describe('fit: repeats bunched on one action, as real runs bunch them', () => {
       // fitted without the focus, 36.1 / 56.3 / 29.1 points over).
       expect(Math.abs(synthetic[i]!.completionRate - r.completionRate), r.settings).toBeLessThan(0.05);
     }
+  });
+});
+
+/**
+ * fitRepeatSpread.test.ts's test on the 38 shared runs, here where the same profile and sweeps are made: runs differ
+ * in how often they repeat, and `fit` writes a group's `repeatShareScale` (src/scenario/fitRepeatScale.ts). Before,
+ * every run of a group repeated at the group's one share: swept at max-repeat 2/3/5, the profile stopped 78.7 / 49.3 /
+ * 10.6% of the runs that complete with no brakes (the recordings: 67.9 / 39.3 / 21.4%), and completed 40.5 / 65.8 /
+ * 72.2% (the recordings: 23.7 / 44.7 / 57.9%).
+ */
+describe('fit: each run its own repeat share, as real runs differ', () => {
+  it('on the 38 mini-swe-agent runs, swept at max-repeat 2/3/5, the profile stops its completing runs as the recordings do, within their sampling noise', async () => {
+    const profile = await fittedProfile(SHARED_RUNS, ...SHARED_PRICES);
+    expect(readFileSync(profile, 'utf8')).toMatch(SCALE_FIELD);
+    const recorded = await sweptRepeats('total', SHARED_RUNS, ...SHARED_PRICES);
+    const synthetic = await sweptRepeats('total', profile, '--runs', '2000', '--seed', '1', ...SHARED_PRICES);
+    expect(recorded.map((r) => r.falseStops)).toEqual([19, 11, 6]);
+    // Each gap in sds of the recordings' own share of 28 completing runs (8.8 / 9.2 / 7.8 points; the 2,000
+    // synthetic runs add about 1): now 0.08 / 0.40 / 1.01 sd (+0.7 / +3.7 / −7.8 points), root mean square 0.63;
+    // before 1.23 / 1.09 / 1.40 sd (+10.8 / +10.0 / −10.8 points), root mean square 1.24, every one past 1 sd.
+    // Held: together well within one sd (root mean square under 0.8), none past 1.2.
+    const z = recorded.map((r, i) => {
+      expect(synthetic[i]!.settings).toBe(r.settings);
+      return (synthetic[i]!.falseStopRate - r.falseStopRate) / sdOf(r.falseStopRate, 28);
+    });
+    const rms = Math.sqrt(z.reduce((s, x) => s + x * x, 0) / z.length);
+    expect(rms, z.map((x) => x.toFixed(2)).join(' / ')).toBeLessThan(0.8);
+    for (const x of z) expect(Math.abs(x)).toBeLessThan(1.2);
+    // Completion of 38 runs, sd ~8 points: now within 5 (−1.0 / −3.6 / +4.5 points; before −8.3 / −8.1 / +6.6).
+    for (const [i, r] of recorded.entries()) expect(Math.abs(synthetic[i]!.completionRate - r.completionRate), r.settings).toBeLessThan(0.05);
   });
 });
 
