@@ -128,7 +128,7 @@ export type { WorstCaseModelCause } from './check/worstCaseModel.js';
 export type { BaselineScenario, BaselineWriting, ParsedBaseline, baselineSchema } from './check/baselineFile.js';
 export type { BASELINE_SCHEMA_V2 } from './check/baselineFormats.js';
 export type { BrakeHeld, BrakeLoosened, BrakesHeldDrift } from './check/brakesLoosened.js';
-export type { BrakeRemoved } from './check/brakesRemoved.js';
+export type { BrakeRemoved, BrakeRemovedWith } from './check/brakesRemoved.js';
 export type { CheckMetrics, FalseStopBreakdown, LimitUnit } from './check/evaluate.js';
 export type { PriceRow, PriceRowChange, priceRowSchema } from './check/modelPrices.js';
 export type { DistrustedBand } from './check/noiseTrust.js';

@@ -16,11 +16,11 @@ import { storedSettings, type BaselineScenario } from './baselineFile.js';
 import type { Drift } from './baseline.js';
 import type { ScenarioCheck } from './run.js';
 import { flagParts } from './settingChanges.js';
-import { BRAKE_NAMES, BRAKE_SETTINGS, brakeLabel } from './brakesRemoved.js';
+import { BRAKE_NAMES, BRAKE_SETTINGS, brakeLabel, type BrakeRemovedWith } from './brakesRemoved.js';
 import { modePart, type ModeBrake } from '../flags/modeBrakes.js';
 import { counted } from '../plural.js';
 import { acceptText, scenarioLines } from './gateCounts.js';
-import { contextLimitsLoosened, storedWindows } from './contextLimitLoosened.js';
+import { contextLimitsLoosened, MAX_OUTPUT, maxOutputHeld, storedWindows } from './contextLimitLoosened.js';
 
 export interface BrakeLoosened {
   /** The scenario file as checked (as the drift rows name it). */
@@ -100,28 +100,52 @@ function judgedAction(was: Parts, is: Parts): Judged[] {
 }
 
 /**
+ * The modes, the repeat action and the skips it allows that the baseline had beside a limit off now (a mode
+ * left out: its unset value, as judgedModes reads it), as [name, baseline, the limit removed]: they passed
+ * while their limit held, and fail with it (`removed with max-repeat`).
+ */
+function removedWithLimit(was: Parts, is: Parts): [name: string, baseline: string, limit: string][] {
+  return [...MODES, ACTION].flatMap((mode): [string, string, string][] => {
+    if (!was.has(mode.brake) || is.has(mode.brake)) return [];
+    const value = was.get(mode.name) ?? mode.unset;
+    const skips = mode === ACTION && value === 'skip' && was.has('max-skips') ? [['max-skips', was.get('max-skips')!, mode.brake] as [string, string, string]] : [];
+    return [[mode.name, value, mode.brake], ...skips];
+  });
+}
+
+/** The brakes of one setting (`brakes`, or `per-agent limits`) compared with the baseline's, by judgeBrakes. */
+interface Judgement {
+  loosened: BrakeLoosened[];
+  held: BrakeHeld[];
+  removedWith: BrakeRemovedWith[];
+}
+
+/**
  * The brakes of `before` (the baseline's scenario) that `check` runs with, compared: those holding less than
  * they did (`loosened`), and the others (`held`: the same or tighter) — each limit on both sides (one off now
- * is a brake removed: brakesRemoved.ts), each mode and the repeat action beside their brake.
+ * is a brake removed: brakesRemoved.ts), each mode and the repeat action beside their brake, the max_tokens
+ * sent where the baseline gave it — and the modes of a limit removed (`removedWith`).
  */
-function judgeBrakes(before: BaselineScenario, check: ScenarioCheck): { loosened: BrakeLoosened[]; held: BrakeHeld[] } {
+function judgeBrakes(before: BaselineScenario, check: ScenarioCheck): Judgement {
   const now = storedSettings(check);
-  const judged = BRAKE_SETTINGS.map(([key, setting]) => {
+  const judged = BRAKE_SETTINGS.map(([key, setting]): Judgement => {
     const was = before.settings[key] === undefined ? undefined : flagParts(before.settings[key]);
     const is = now[key] === undefined ? undefined : flagParts(now[key]);
-    if (was === undefined || is === undefined) return { loosened: [], held: [] };
-    const [a, b] = [new Map(was), new Map(is)];
+    if (was === undefined) return { loosened: [], held: [], removedWith: [] };
+    const [a, b] = [new Map(was), new Map(is ?? [])];
+    const removedWith = removedWithLimit(a, b).map(([brake, baseline, limit]) => ({ scenario: check.source, setting, brake, baseline, removedWith: limit }));
+    if (is === undefined) return { loosened: [], held: [], removedWith };
     // `context-window=model` on the models run now at their windows, against the baseline's at the windows it stored.
     const windows = key === 'brakes' ? contextLimitsLoosened(a, b, { models: check.models, windowOf: (model) => check.contextWindows?.[model], ...storedWindows(before) }) : [];
     const modes = [...judgedModes(a, b), ...judgedAction(a, b)];
     const loosened = [...raisedLimits(a, b), ...windows, ...modes.filter(([, , , looser]) => looser)];
     const named = new Set(loosened.map(([brake]) => brake));
     const limits = [...a].filter(([name]) => LIMITS.has(name) && b.has(name)).map(([name, value]): Part => [name, value, b.get(name)!]);
-    const held = [...limits, ...modes].filter(([brake]) => !named.has(brake));
+    const held = [...limits, ...modes, ...(key === 'brakes' ? maxOutputHeld(a, b) : [])].filter(([brake]) => !named.has(brake));
     const entry = ([brake, baseline, value]: Part | Judged) => ({ scenario: check.source, setting, brake, baseline, now: value });
-    return { loosened: loosened.map(entry), held: held.map(entry) };
+    return { loosened: loosened.map(entry), held: held.map(entry), removedWith };
   });
-  return { loosened: judged.flatMap((one) => one.loosened), held: judged.flatMap((one) => one.held) };
+  return { loosened: judged.flatMap((one) => one.loosened), held: judged.flatMap((one) => one.held), removedWith: judged.flatMap((one) => one.removedWith) };
 }
 
 /** The brakes of `before` (the baseline's scenario) that `check` runs with, each holding less than it did. */
@@ -140,16 +164,19 @@ export function brakesHeld(before: BaselineScenario, check: ScenarioCheck): Brak
   return judgeBrakes(before, check).held;
 }
 
-/** The drift's brakes held: every brake compared that is neither removed nor loosened (brakesHeld). */
+/** The drift's brakes held: every brake compared that is neither removed nor loosened (brakesHeld); and the modes of a brake removed. */
 export interface BrakesHeldDrift {
   /** The brakes the baseline had that hold as much now, the same or tighter (brakesLoosened.ts): a passing JUnit testcase each. Absent when none is. */
   brakesHeld?: BrakeHeld[];
+  /** The modes, repeat action and skips the baseline had beside a brake removed (`repeat-mode` of `max-repeat`): a failing JUnit testcase each, of the name it passed under. Absent when none is. */
+  removedWithBrake?: BrakeRemovedWith[];
 }
 
-/** The drift's field of the brakes held of each check matched to a baseline scenario (`entries[i]` of `checks[i]`: scenarioMatch.ts); absent when none is. */
+/** The drift's fields of the brakes held, and the modes removed with a brake, of each check matched to a baseline scenario (`entries[i]` of `checks[i]`: scenarioMatch.ts); each absent when none is. */
 export function brakesHeldField(checks: readonly ScenarioCheck[], entries: readonly (BaselineScenario | undefined)[]): BrakesHeldDrift {
-  const held = checks.flatMap((check, i) => (entries[i] === undefined ? [] : brakesHeld(entries[i], check)));
-  return held.length === 0 ? {} : { brakesHeld: held };
+  const judged = checks.flatMap((check, i) => (entries[i] === undefined ? [] : [judgeBrakes(entries[i], check)]));
+  const [held, removedWith] = [judged.flatMap((one) => one.held), judged.flatMap((one) => one.removedWith)];
+  return { ...(held.length === 0 ? {} : { brakesHeld: held }), ...(removedWith.length === 0 ? {} : { removedWithBrake: removedWith }) };
 }
 
 /** `max-repeat 3 → 1000000, per-agent limits subagent-max-steps 2 → 5`. */
@@ -168,10 +195,15 @@ export function loosenedSays(drift: Pick<Drift, 'file' | 'accepted'>, loosened: 
   return `${one ? 'a brake holds' : 'brakes hold'} less than in the baseline (a failure: the runs at hand may not reach the difference, the next one may); ${acceptText(drift, `tighten ${one ? 'it' : 'them'} back`)}`;
 }
 
-/** A brake held, as its passing JUnit testcase says it: `held: max-repeat 3, as in the baseline`, `tightened: max-repeat 5 → 3` (`not looser on the models run now: context-window 8000 → model`). */
+/**
+ * A brake held, as its passing JUnit testcase says it: `held: max-repeat 3, as in the baseline`, `tightened:
+ * max-repeat 5 → 3` (`not looser on the models run now: context-window 8000 → model`; the max_tokens sent
+ * lowered: `not looser with no predictive budget on both sides: max-output-tokens 4096 → 1000`).
+ */
 export function heldText(held: BrakeHeld): string {
   if (held.baseline === held.now) return `held: ${brakeLabel(held)} ${held.now}, as in the baseline`;
-  const verdict = held.baseline === 'model' || held.now === 'model' ? 'not looser on the models run now' : 'tightened';
+  const outputLowered = held.brake === MAX_OUTPUT && Number(held.now) < Number(held.baseline);
+  const verdict = held.baseline === 'model' || held.now === 'model' ? 'not looser on the models run now' : outputLowered ? 'not looser with no predictive budget on both sides' : 'tightened';
   return `${verdict}: ${brakeLabel(held)} ${held.baseline} → ${held.now}`;
 }
 

@@ -34,6 +34,12 @@ export interface BrakeRemoved {
   baseline: string;
 }
 
+/** A mode, the repeat action or the skips it allows that the baseline had beside a brake now removed (`repeat-mode` of `max-repeat`: brakesLoosened.ts). */
+export interface BrakeRemovedWith extends BrakeRemoved {
+  /** The brake removed (`max-repeat`). */
+  removedWith: string;
+}
+
 /** The brakes of `before` (the baseline's scenario) that `check` runs without. */
 export function brakesRemoved(before: BaselineScenario, check: ScenarioCheck): BrakeRemoved[] {
   const now = storedSettings(check);
@@ -54,6 +60,11 @@ export function brakeLabel(brake: Pick<BrakeRemoved, 'setting' | 'brake'>): stri
 /** `max-cost (0.1 in the baseline), timeout (120 in the baseline)`, and `per-agent limits max-steps (…)`. */
 export function removedText(removed: readonly BrakeRemoved[]): string {
   return removed.map((r) => `${brakeLabel(r)} (${r.baseline} in the baseline)`).join(', ');
+}
+
+/** `repeat-mode (total in the baseline), removed with max-repeat`. */
+export function removedWithText(removed: BrakeRemovedWith): string {
+  return `${removedText([removed])}, removed with ${removed.removedWith}`;
 }
 
 /** What brakes removed mean and what to do, as the report's line and each JUnit failure of them say it: `a brake the baseline had is off (a failure: …); if intended, accept it: …`. */

@@ -28,7 +28,8 @@ type Parts = ReadonlyMap<string, string>;
 export type WindowOf = (model: string) => number | undefined;
 
 const WINDOW = 'context-window';
-const MAX_OUTPUT = 'max-output-tokens';
+/** The max_tokens sent, as the brakes' parts name it. */
+export const MAX_OUTPUT = 'max-output-tokens';
 
 /** The max_tokens the calls send under `parts` (brakes/config.ts maxOutputTokensSent: the default when not given). */
 const maxOutputOf = (parts: Parts): number => maxOutputTokensSent(parts.has(MAX_OUTPUT) ? { maxOutputTokens: Number(parts.get(MAX_OUTPUT)) } : {});
@@ -91,11 +92,27 @@ function windowLoosened(was: Parts, is: Parts, on: WindowJudging): [string, stri
   return [[WINDOW, limitWords(was, thenLimits), limitWords(is, raised.map(([, now]) => now))]];
 }
 
+/** The max_tokens sent in the baseline and now, and whether it holds less: lowered under a predictive budget on both sides (its bound prices each call's output at it). */
+function judgedMaxOutput(was: Parts, is: Parts): { part: [string, string, string]; looser: boolean } {
+  const predicts = (parts: Parts) => parts.has('max-cost') && parts.get('budget-mode') === 'predict';
+  const looser = predicts(was) && predicts(is) && maxOutputOf(is) < maxOutputOf(was);
+  return { part: [MAX_OUTPUT, `${maxOutputOf(was)}`, `${maxOutputOf(is)}`], looser };
+}
+
 /** Under a predictive budget on both sides, the max_tokens its bound prices each call's output at, lowered. */
 function predictLoosened(was: Parts, is: Parts): [string, string, string][] {
-  const predicts = (parts: Parts) => parts.has('max-cost') && parts.get('budget-mode') === 'predict';
-  if (!predicts(was) || !predicts(is) || maxOutputOf(is) >= maxOutputOf(was)) return [];
-  return [[MAX_OUTPUT, `${maxOutputOf(was)}`, `${maxOutputOf(is)}`]];
+  const judged = judgedMaxOutput(was, is);
+  return judged.looser ? [judged.part] : [];
+}
+
+/**
+ * The max_tokens sent where the baseline gave it (`max-output-tokens`) and it holds as much now (by the rule
+ * predictLoosened fails it by), as [brake, baseline, now]: the passing JUnit testcase of the name a loosening fails under.
+ */
+export function maxOutputHeld(was: Parts, is: Parts): [string, string, string][] {
+  if (!was.has(MAX_OUTPUT)) return [];
+  const judged = judgedMaxOutput(was, is);
+  return judged.looser ? [] : [judged.part];
 }
 
 /**

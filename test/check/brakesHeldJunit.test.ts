@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flightGate } from './flightGate.js';
 import { cli, tempDir } from '../cli/run.js';
-import { brakesHeld, brakesLoosened } from '../../src/check/brakesLoosened.js';
+import { brakesHeld, brakesHeldField, brakesLoosened, heldText } from '../../src/check/brakesLoosened.js';
 import { BRAKE_NAMES, brakesRemoved } from '../../src/check/brakesRemoved.js';
 import type { BaselineScenario } from '../../src/check/baselineFile.js';
 import type { ScenarioCheck } from '../../src/check/run.js';
@@ -78,6 +78,40 @@ describe('check --junit: a testcase per brake the baseline holds', () => {
     expect(cases.find((c) => c.name === 'baseline brake max-repeat')?.note).toMatch(/^accepted \(the baseline written again\): brake loosened: max-repeat 3 → 1000000\n/);
   });
 
+  it('a brake removed fails with its modes, each under the name it passed under: the test count holds', async () => {
+    const { file, baseline } = await flightGate();
+    const held = await junitOf(file, baseline);
+    setBrakes(file, 'max-steps: 12, max-cost: 0.5, timeout: 120');
+    const removed = await junitOf(file, baseline);
+    expect(removed.code).toBe(1);
+    const cases = brakeCases(removed.suite.cases);
+    // Before, repeat-mode and repeat-action vanished with max-repeat: 7 brake tests held, 5 when removed.
+    expect(cases.map((c) => c.name).sort()).toEqual(brakeCases(held.suite.cases).map((c) => c.name).sort());
+    expect(cases.filter((c) => c.failure !== undefined)).toEqual([
+      { name: 'baseline brake max-repeat', failure: 'brake: brake removed: max-repeat (3 in the baseline), off now' },
+      { name: 'baseline brake repeat-mode', failure: 'brake: brake removed: repeat-mode (total in the baseline), removed with max-repeat, off now' },
+      { name: 'baseline brake repeat-action', failure: 'brake: brake removed: repeat-action (stop in the baseline), removed with max-repeat, off now' },
+    ]);
+    expect(removed.suite.tests).toBe(held.suite.tests);
+  });
+
+  it('the max_tokens sent, where the baseline gave it: passing while it holds, failing under the same name when it holds less', async () => {
+    const { file, baseline } = await flightGate();
+    setBrakes(file, 'preset: reference, budget-mode: predict');
+    expect((await cli('check', file, '--max-output-tokens', '1000', '--update-baseline', baseline)).code).toBe(0);
+    const name = 'baseline brake max-output-tokens';
+    const checked = async (tokens: string) => {
+      const { code, suite } = await junitOf(file, baseline, '--max-output-tokens', tokens);
+      return { code, tests: suite.tests, testcase: suite.cases.find((c) => c.name === name) };
+    };
+    const same = await checked('1000');
+    expect(same).toMatchObject({ code: 0, testcase: { name, note: 'held: max-output-tokens 1000, as in the baseline' } });
+    expect((await checked('2000')).testcase).toEqual({ name, note: 'tightened: max-output-tokens 1000 → 2000' });
+    // Lowered under a predictive budget: dearer calls get through (contextLimitLoosened.ts); the same test, failing.
+    const lowered = await checked('500');
+    expect(lowered).toMatchObject({ code: 1, tests: same.tests, testcase: { name, failure: 'brake: brake loosened: max-output-tokens 1000 → 500' } });
+  });
+
   it('JSON names the brakes held (drift.brakesHeld), with their values in the baseline and now', async () => {
     const { file, baseline } = await flightGate();
     setBrakes(file, 'preset: reference, max-repeat: 2');
@@ -93,6 +127,9 @@ function pair(was: string, is: string): [BaselineScenario, ScenarioCheck] {
   const check = { source: 'x.yaml', settings: { brakes: is }, results: [], metrics: { runs: 10 }, models: [] } as unknown as ScenarioCheck;
   return [before, check];
 }
+
+/** A pair as brakesHeldField takes it: the checks, and the baseline scenario of each. */
+const swap = ([before, check]: [BaselineScenario, ScenarioCheck]): [ScenarioCheck[], BaselineScenario[]] => [[check], [before]];
 
 describe('brakesHeld: the brakes compared that are neither removed nor loosened', () => {
   const REFERENCE = 'max-steps=12,max-cost=0.5,budget-mode=check,timeout=120,max-repeat=3,repeat-mode=total';
@@ -113,6 +150,24 @@ describe('brakesHeld: the brakes compared that are neither removed nor loosened'
     const limits = was.split(',').map((part) => part.split('=')[0]!).filter((name) => BRAKE_NAMES.has(name));
     expect(judged.filter((name) => BRAKE_NAMES.has(name)).sort()).toEqual(limits.sort());
     expect(new Set(judged).size).toBe(judged.length);
+  });
+
+  it('the modes, the repeat action and its skips of a brake removed (drift.removedWithBrake), as the baseline had them', () => {
+    const [before, check] = pair('max-cost=0.5,budget-mode=predict,max-repeat=3,repeat-action=skip,max-skips=2,max-same-error=4', 'max-same-error=4');
+    const removedWith = brakesHeldField(...swap([before, check])).removedWithBrake?.map((m) => `${m.brake} ${m.baseline} (${m.removedWith})`);
+    expect(removedWith).toEqual(['budget-mode predict (max-cost)', 'repeat-mode total (max-repeat)', 'repeat-action skip (max-repeat)', 'max-skips 2 (max-repeat)']);
+    // A brake still on keeps its mode among the brakes held.
+    expect(brakesHeld(before, check).map((h) => h.brake)).toEqual(['max-same-error', 'same-error-mode']);
+    expect(brakesHeldField(...swap(pair('max-repeat=3', 'max-repeat=3'))).removedWithBrake).toBeUndefined();
+  });
+
+  it('the max_tokens sent, where the baseline gave it and it holds; said not looser when lowered with no predictive budget', () => {
+    const held = (was: string, is: string) => brakesHeld(...pair(was, is)).filter((h) => h.brake === 'max-output-tokens').map(heldText);
+    expect(held('max-cost=0.5,budget-mode=check,max-output-tokens=4096', 'max-cost=0.5,budget-mode=check,max-output-tokens=1024')).toEqual(['not looser with no predictive budget on both sides: max-output-tokens 4096 → 1024']);
+    expect(held('max-cost=0.5,budget-mode=predict,max-output-tokens=1024', 'max-cost=0.5,budget-mode=predict')).toEqual(['tightened: max-output-tokens 1024 → 4096']);
+    // Lowered under a predictive budget on both sides it is loosened, not held; not given in the baseline, no testcase.
+    expect(held('max-cost=0.5,budget-mode=predict,max-output-tokens=4096', 'max-cost=0.5,budget-mode=predict,max-output-tokens=1024')).toEqual([]);
+    expect(held('max-cost=0.5,budget-mode=predict', 'max-cost=0.5,budget-mode=predict,max-output-tokens=8192')).toEqual([]);
   });
 
   it('modes and the repeat action beside their brake, tighter or the same', () => {
