@@ -24,6 +24,7 @@ import type { InputsRecord } from './scenarios.js';
 import type { ReportSettings } from './settings.js';
 import { formatTable, type Column } from './table.js';
 import { notesAndFooter, recommendationLines, renderSweepTable, sweepTablePieces } from './sweepTable.js';
+import type { SweepShow } from './sweepShow.js';
 import { printableCell, wrapLine } from './text.js';
 import type { ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
@@ -254,16 +255,16 @@ export { renderSweepCsv, renderSweepTable };
  * renderSweep's text in pieces (the same bytes joined): JSON a configuration at a time (jsonPieces), CSV
  * about a MiB at a time (sweepCsvPieces), the table a few thousand rows at a time (sweepTablePieces), so a
  * report of 100,000+ configurations is written without its whole text ever held (emitReport takes pieces).
- * The chart (at most 12 panels) comes whole.
+ * The chart (at most 12 panels) comes whole. `show`: the table's rows (sweepShow.ts); JSON, CSV and the chart have every configuration.
  */
-export function sweepReportPieces(report: SweepReport, format: string, view: ReportView): Iterable<string> {
+export function sweepReportPieces(report: SweepReport, format: string, view: ReportView, show: SweepShow = 'all'): Iterable<string> {
   if (format === 'json') return jsonPieces(report as unknown as Record<string, unknown>, 'configurations', report.configurations);
   if (format === 'csv') return sweepCsvPieces(report);
   if (format === 'chart') return [renderSweepChart(report, view)];
-  return sweepTablePieces(report, view);
+  return sweepTablePieces(report, view, show);
 }
 
-export function renderSweep(report: SweepReport, format: string, view: ReportView): string {
+export function renderSweep(report: SweepReport, format: string, view: ReportView, show: SweepShow = 'all'): string {
   switch (format) {
     case 'json':
       return JSON.stringify(report, null, 2) + '\n';
@@ -272,7 +273,7 @@ export function renderSweep(report: SweepReport, format: string, view: ReportVie
     case 'chart':
       return renderSweepChart(report, view);
     default:
-      return renderSweepTable(report, view);
+      return renderSweepTable(report, view, show);
   }
 }
 

@@ -16,6 +16,7 @@ import { STRATEGY_FIGURES } from './sweepCsv.js';
 import type { SweepReport, SweepRow } from './sweepReport.js';
 import { cellWidthsOf, formatTablePieces, rowsIn, type Cell, type Column, type RowSource } from './table.js';
 import { keyCells } from './sweepKeyCells.js';
+import { frontierSettings, shownLine, shownRows, type SweepShow } from './sweepShow.js';
 import { SAVED_LEGEND } from './sweepBaselines.js';
 import { layOutStops, narrowestOf, type StopCounts, type StopsLayout } from './stopColumns.js';
 import { printableCell, printableText, wrapLine } from './text.js';
@@ -51,8 +52,8 @@ function figureCells(row: SweepRow, cells: Cell[]): Cell[] {
 }
 
 /** The table of configurations whole: sweepTablePieces joined. */
-export function renderSweepTable(report: SweepReport, view: ReportView): string {
-  return [...sweepTablePieces(report, view)].join('');
+export function renderSweepTable(report: SweepReport, view: ReportView, show: SweepShow = 'all'): string {
+  return [...sweepTablePieces(report, view, show)].join('');
 }
 
 /** Each stop-count column's widest cell (the counts alone: cheap to measure again). */
@@ -65,18 +66,21 @@ function stopWidths(stops: StopsLayout, counts: readonly StopCounts[]): number[]
  * strategy figures): grid values give way first, and what still does not fit beside the figures goes into
  * a table of its own, a row per configuration again. `--wide`: nothing cut, however wide. Every row's
  * figures and strategy figures are made and measured once (grid values: keyCells), for the room the stop
- * counts have and the widths either layout writes with, then made again to be written.
+ * counts have and the widths either layout writes with, then made again to be written. `show`: every
+ * configuration, or the frontier's and the recommended (sweepShow.ts) with a line saying how many are shown.
  */
-export function* sweepTablePieces(report: SweepReport, view: ReportView): Generator<string> {
+export function* sweepTablePieces(report: SweepReport, view: ReportView, show: SweepShow = 'all'): Generator<string> {
   const width = view.wide ? Infinity : view.width;
-  const configurations = report.configurations;
-  const completion = countedLabels(configurations);
+  // The frontier's settings as a set: looked up once per row (a list searched per row took ~4 s at 122,880 configurations).
+  const onFrontier = frontierSettings(report);
+  // --show frontier: its rows alone (sweepShow.ts), laid out as a table of them; the legend and lines under it of the whole sweep.
+  const configurations = shownRows(report, show, onFrontier);
+  const completion = countedLabels(report.configurations);
   const figures = figureColumns(completion);
   const keys: Column[] = report.grid.length === 0 ? [{ header: 'configuration' }] : report.grid.map((axis) => ({ header: printableCell(axis.key), shrink: true }));
   const withStrategy = configurations.some((row) => STRATEGY_FIGURES.some((key) => row[key] !== undefined));
   const strategy: Column[] = withStrategy ? [{ header: 'strategy' }] : [];
-  // The frontier's settings as a set: looked up once per row (a list searched per row took ~4 s at 122,880 configurations).
-  const labels = keyCells(report, new Set(report.pareto ?? []));
+  const labels = keyCells({ ...report, configurations }, onFrontier);
   const counts = configurations.map((row) => row.stopReasons);
   /** Row i's `cells`, its stop counts (laid out as `stops`) and strategy figures pushed onto them. */
   const finishRow = (i: number, cells: Cell[], stops?: StopsLayout): Cell[] => {
@@ -103,6 +107,8 @@ export function* sweepTablePieces(report: SweepReport, view: ReportView): Genera
     yield* formatTablePieces([...keys, ...own.columns, ...strategy], rows((i) => finishRow(i, labels.at(i), own)), { maxWidth: width, cellWidths });
     if (own.note !== '') yield wrapLine('', own.note, view.width);
   }
+  const shown = shownLine(report, configurations.length, show);
+  if (shown !== '') yield wrapLine('', shown, view.width);
   yield wrapLine('', `${completion.legend} false stop: a brake ended a run that completes with no brakes (a synthetic run: before the step its task is done at with no brakes, by its ground truth); caught: any other brake stop before the run's end with no brakes (a run that would not complete, or a task not done or already done); ${SAVED_LEGEND}`, view.width);
   yield predictiveSweepLine(report, view.width);
   yield recommendationLines(report, view.width);

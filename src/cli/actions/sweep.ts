@@ -16,11 +16,11 @@ import { inputsRecord } from '../../report/scenarios.js';
 import { scenarioRunSettings } from '../../scenario/replayScenarios.js';
 import { DEFAULT_HARD_CAP_STEPS } from '../../scenario/settings.js';
 import { replayInputArgs } from './sweepReproduce.js';
-import { BASELINE_NOTE_START, finishSweepReport, renderSweep, sweepHeader, sweepReportPieces, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
+import { BASELINE_NOTE_START, finishSweepReport, renderSweep, shardResampled, sweepHeader, sweepReportPieces, type SweepHeader, type SweepReport, type SweepRow } from '../../report/sweepReport.js';
 import { strategyErrorInGrid } from '../../population/gridStrategies.js';
 import { contextCurvesOf } from '../../population/contextTokens.js';
 import { brakesFromFlags, strategyFromFlags } from '../../flags/settingsFlags.js';
-import { positiveInt } from '../../flags/numberFlags.js';
+import { nonNegativeInt, positiveInt } from '../../flags/numberFlags.js';
 import type { CliIO } from '../io.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { announceReportDir, checkOutputs, emitReport, pricedInputs, reportDirOutputs, reportView } from './output.js';
@@ -34,17 +34,16 @@ import { tallyDropping } from './sweepDrop.js';
 import { scenarioNotes, sweepTookOwn } from './sweepTook.js';
 import { gridFactsReading, runHeaderFactsOf, treeHeaderFactsOf, type RunHeaderFacts } from './sweepHeaderFacts.js';
 import { shardInputHashes } from './sweepInputHashes.js';
-import { nonNegativeInt } from '../../flags/numberFlags.js';
 import { takeRunOutcomes } from '../../population/recommendRuns.js';
 import { resampledSlice, type Resampled } from '../../population/recommendSureness.js';
 import { tieOrderOf } from '../../population/recommendTie.js';
-import { shardResampled } from '../../report/sweepReport.js';
 import { sweepCompletionFacts, type NoBrakesCounted } from './sweepCompletion.js';
-
+import { sweepShowOf } from './sweepShow.js';
+import type { SweepShow } from '../../report/sweepShow.js';
 import { eligibleRows, maxFalseStopsOf, recommendationOnStderr } from './sweepRecommendFlags.js';
 
-/** sweep's flags: the work's, and --max-false-stops (the recommendation's bound: sweepRecommendFlags.ts). */
-export type SweepFlags = WorkFlags & { maxFalseStops?: string };
+/** sweep's flags: the work's, --max-false-stops (the recommendation's bound: sweepRecommendFlags.ts) and --show (the table's rows: sweepShow.ts). */
+export type SweepFlags = WorkFlags & { maxFalseStops?: string; show?: string };
 
 /** `--shard K/N`: 1 ≤ K ≤ N. */
 export function shardOf(value: string | undefined): { index: number; of: number } | undefined {
@@ -248,6 +247,7 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
   if (shard !== undefined && format !== 'json') {
     throw new UserError({ file: '<command line>', field: '--shard', code: 'flag_without_effect', message: `a shard's report is JSON (what loopcost merge reads), not ${format}`, hint: 'add --format json (or --out FILE.json), then join the shards with loopcost merge' });
   }
+  const show = sweepShowOf(opts, format, io);
   if (opts.reportDir !== undefined) {
     if (opts.out !== undefined || opts.format !== undefined || shard !== undefined) {
       const flag = opts.out !== undefined ? '--out' : opts.format !== undefined ? '--format' : '--shard';
@@ -277,20 +277,20 @@ export async function sweepAction(inputs: string[], opts: SweepFlags, io: CliIO,
     shard === undefined
       ? finishSweepReport(header, rows, replayInputs, resampled === undefined ? undefined : [resampled])
       : { ...header, shard: { ...shard, ...range, configurations: setup.configurations.length, replayInputs, inputs: shardInputHashes(setup, opts), ...(resampled === undefined ? {} : { resampled: shardResampled(resampled) }) }, configurations: rows };
-  if (opts.reportDir !== undefined) return writeReportDir(report, { ...opts, reportDir: opts.reportDir }, io);
+  if (opts.reportDir !== undefined) return writeReportDir(report, { ...opts, reportDir: opts.reportDir }, { show, io });
   // In pieces (JSON a configuration at a time, CSV a MiB at a time): a report of 10^5 configurations is never one string.
-  emitReport(sweepReportPieces(report, format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
+  emitReport(sweepReportPieces(report, format, reportView(opts, io), show), { ...(opts.out === undefined ? {} : { out: opts.out }), format, warnings: report.warnings }, io);
   recommendationOnStderr(report, { out: opts.out, format, view: reportView(opts, io) }, io);
   return 0;
 }
 
-/** --report-dir: every format written into the directory (all or nothing), the table on stdout. */
-function writeReportDir(report: SweepReport, opts: SweepFlags & { reportDir: string }, io: CliIO): number {
+/** --report-dir: every format written into the directory (all or nothing), the table on stdout; the tables' rows as --show chose. */
+function writeReportDir(report: SweepReport, opts: SweepFlags & { reportDir: string }, { show, io }: { show: SweepShow; io: CliIO }): number {
   const view = reportView(opts, io);
   const fileView = { ...view, width: 120 };
-  const rendered = (['json', 'csv', 'table', 'chart'] as const).map((f, i) => [SWEEP_REPORT_FILES[i]!, renderSweep(report, f, fileView)] as const);
+  const rendered = (['json', 'csv', 'table', 'chart'] as const).map((f, i) => [SWEEP_REPORT_FILES[i]!, renderSweep(report, f, fileView, show)] as const);
   writeFilesAtomic(opts.reportDir, rendered);
-  io.stdout(renderSweep(report, 'table', view));
+  io.stdout(renderSweep(report, 'table', view, show));
   announceReportDir(opts.reportDir, rendered.map(([name]) => name), io);
   return 0;
 }

@@ -1,7 +1,11 @@
 import type { CommandModule } from '../command.js';
 import type { SweepFlags } from '../actions/sweep.js';
 import { UserError } from '../../errors.js';
+import type { SweepShow } from '../../report/sweepShow.js';
 import { addBrakeOptions, addContextOptions, addInputOptions, addPriceOptions, addRefusedPerRunOption, addScenarioOptions, addTreeOptions, addWideOption, formatOption, givenOptions, option, outOption, REPORT_FORMATS } from '../options.js';
+
+/** `--show`'s choices (report/sweepShow.ts; here, not imported from there: --help loads no report module). */
+const SWEEP_SHOW = ['all', 'frontier'] as const satisfies readonly SweepShow[];
 
 /** A sweep's report has a row per configuration, none per run: --per-run is refused, naming what shows runs. */
 export function sweepPerRunRefused(command: 'sweep' | 'calibrate' | 'merge'): UserError {
@@ -33,6 +37,7 @@ const sweep: CommandModule = {
       .addOption(option(command, '--workers <n>', 'threads, this one included (1: no worker thread; output identical to 1)', 'the cores, one per 8 configurations at most'))
       .addOption(option(command, '--shard <K/N>', 'compute only slice K of N of the configurations, as JSON for loopcost merge (JSON without --format; an --out must be named .json)', 'all'))
       .addOption(formatOption(command, REPORT_FORMATS))
+      .addOption(option(command, '--show <rows>', "the table's rows: every configuration, or the frontier (the rows starred *) and the recommended one (table and --report-dir's sweep.txt; CSV and JSON carry every row, the chart plots every configuration)", 'all').choices([...SWEEP_SHOW]))
       .addOption(option(command, '--model <model>', 're-price every run as if made on this model', "each run's own model"))
       .addOption(outOption(command))
       .addOption(option(command, '--report-dir <dir>', 'write json, csv, table and chart reports into this directory (not with --out, --format or --shard)', 'none'));
