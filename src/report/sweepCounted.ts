@@ -3,11 +3,15 @@
  * generated traces): tasks done (recommend.ts countedRow), not runs that merely ended `completed` — a
  * retrier that gives up and answers anyway ends `completed` with its task undone. The report says so in one
  * line (`completionCounted`): how many runs that ended `completed` without doing their task are not counted,
- * of the configuration recommended, or of the one counting by stop reason would pick instead; beside recorded
+ * of the configuration recommended, or of the one counting by stop reason would pick instead (where none of
+ * its are, why the pick differs: runs that did the task but ended otherwise count as done); beside recorded
  * runs (no ground truth), that those are counted by their stop reason. Pure.
  */
 import { recommendedIndex, type CountedRow, type RecommendRule } from '../population/recommend.js';
+import type { TasksDone } from '../population/sweep.js';
 import { counted } from '../plural.js';
+import { usdOrDash } from './money.js';
+import { percentText } from './percentText.js';
 
 /** What the recommendation counted as completed, and the line that says it (JSON `completionCounted`). */
 export interface CompletionCounted {
@@ -85,6 +89,22 @@ export function countedLabels(rows: readonly Pick<CountedRow, 'runs' | 'tasksDon
 }
 
 /**
+ * Why stop reasons alone would pick `named` over `pick` when none of `named`'s `completed` runs left its task
+ * undone: runs that did the task yet were ended by a brake or their trace's end count as tasks done, not as
+ * completed — so `pick` misses the target by stop reason, or its cost per completed run exceeds its cost per task done.
+ */
+function pickedByStopReasonText(named: Row, pick: Row, target: number): string {
+  const usd = usdOrDash;
+  const lead = `By stop reason, ${named.settings} would be picked instead`;
+  const ended = 'that did the task but ended by a brake or their trace\'s end count as tasks done, not as completed';
+  const doneOf = (row: Row): TasksDone => row.tasksDone!;
+  if (pick.completionRate < target) {
+    return `${lead} (${named.completed}/${named.runs} complete): by stop reason ${pick.settings} completes ${pick.completed}/${pick.runs} (${percentText(pick.completionRate)}), below the target of ${percentText(target)}, but it gets ${doneOf(pick).done}/${pick.runs} tasks done: runs ${ended} (${doneOf(pick).doneNotCompleted} of its runs).`;
+  }
+  return `${lead} (${named.completed}/${named.runs} complete at ${usd(named.costPerCompletedUsd)} per completed run, against ${usd(pick.costPerCompletedUsd)} for ${pick.settings}): per task done, ${pick.settings} costs ${usd(doneOf(pick).costPerDoneUsd)} against ${usd(doneOf(named).costPerDoneUsd)} for ${named.settings}, as runs ${ended} (${doneOf(pick).doneNotCompleted} of ${pick.settings}'s, ${doneOf(named).doneNotCompleted} of ${named.settings}'s).`;
+}
+
+/**
  * The line under the recommendation (`pick`: its row, undefined when none reaches the target; `rule`: how it
  * was chosen, its tie order and false-stop bound); undefined when no run carries ground truth (the
  * recommendation counts stop reasons, as it always did).
@@ -109,6 +129,7 @@ export function completionCountedOf(rows: readonly Row[], over: { target: number
   if (row === undefined) text = `${base}: runs that ended \`completed\` without doing their task are not counted.`;
   else if (named === pick && notDone === 0) text = `${base}: no run of ${row.settings} ended \`completed\` without doing the task.`;
   else if (named === pick) text = `${base}: ${counted(notDone, 'run')} of ${row.settings} that ended \`completed\` without doing the task ${notDone === 1 ? 'is' : 'are'} not counted.`;
+  else if (notDone === 0 && pick !== undefined) text = `${base}. ${pickedByStopReasonText(row, rows[pick]!, over.target)}`;
   else {
     const instead = pick === undefined ? '' : ' instead';
     text = `${base}: runs that ended \`completed\` without doing their task are not counted. By stop reason, ${row.settings} would be picked${instead} (${row.completed}/${row.runs} complete), but ${notDone} of those runs did not do the task.`;
