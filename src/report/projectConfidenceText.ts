@@ -13,6 +13,7 @@ import { MIN_RUNS_FOR_MEAN_INTERVAL, RUNS_FOR_P95_UPPER } from '../population/pr
 import type { ReportWarning } from './warnings.js';
 import { formatUsdNumber } from './money.js';
 import { counted } from '../plural.js';
+import { MIXED_RUNS_WORDS } from './projectMix.js';
 
 /** A fitted profile among a projection's inputs (JSON `fittedProfiles`). */
 export interface FittedProfile {
@@ -62,18 +63,23 @@ function p95Words(c: RunCostConfidence, runs: number): string {
 }
 
 /** `How far to trust it: …` (the cap bound follows it); `fitted`: the fitted profiles among the inputs. */
-export function confidenceText(c: RunCostConfidence, runs: number, fitted: readonly FittedProfile[] = []): string {
+export function confidenceText(c: RunCostConfidence, runs: number, fitted: readonly FittedProfile[] = [], mixed = false): string {
   if (runs === 1) return 'How far to trust it: one run gives no interval.';
-  return `How far to trust it, at 95% confidence: ${meanWords(c, runs)}; ${p95Words(c, runs)}.${fittedWords(fitted)}`;
+  return `How far to trust it, at 95% confidence: ${meanWords(c, runs)}; ${p95Words(c, runs)}.${fittedWords(fitted, mixed)}`;
+}
+
+/** What more --runs do: narrow only the simulation's noise, or (`mixed`: recorded runs beside scenario files', projectMix.ts) change the mix too. */
+function moreRunsWords(mixed: boolean, alone: string): string {
+  return mixed ? MIXED_RUNS_WORDS : alone;
 }
 
 /** What a fitted profile's runs stand for in the intervals, what they leave out, and each profile's caveat. */
-function fittedWords(fitted: readonly FittedProfile[]): string {
+function fittedWords(fitted: readonly FittedProfile[], mixed: boolean): string {
   if (fitted.length === 0) return '';
   const each = fitted.map((f) => `${f.source}'s ${counted(f.syntheticRuns, 'synthetic run')} as the ${counted(f.fittedOnRuns, 'recorded run')} it was fitted to`).join(', ');
   const caveats = fitted.map((f) => ` ${f.source}: ${f.caveat}`).join('');
   return (
-    ` These count ${each} (fewer, where fewer were drawn), as does each simulated period's resample (so the p95 and p99 of days and periods): a profile knows its population no better than the runs behind it, and more --runs only narrow the simulation's own noise.` +
+    ` These count ${each} (fewer, where fewer were drawn), as does each simulated period's resample (so the p95 and p99 of days and periods): a profile knows its population no better than the runs behind it, and ${moreRunsWords(mixed, "more --runs only narrow the simulation's own noise")}.` +
     ` They cover the sampling of those runs, not how far the profile's runs differ from them (fit --report measures that).${caveats}`
   );
 }
@@ -85,18 +91,18 @@ function fittedWords(fitted: readonly FittedProfile[]): string {
  * guessed weight of 2, 5 or 10 gave intervals that did not overlap); a generated trace does not say whether
  * the file it was drawn from was fitted, so its runs stand for no recorded runs. Undefined when there is none.
  */
-export function handWrittenText(inputs: HandWrittenInputs): string | undefined {
-  const said = [scenariosWords(inputs.scenarios), generatedWords(inputs.generated)].filter((words) => words !== undefined);
+export function handWrittenText(inputs: HandWrittenInputs, mixed = false): string | undefined {
+  const said = [scenariosWords(inputs.scenarios, mixed), generatedWords(inputs.generated)].filter((words) => words !== undefined);
   if (said.length === 0) return undefined;
   return `${said.join(' ')} Change the weights and sizes you are least sure of and project again to see how far they move the figures, or fit a profile to recorded runs (loopcost fit).`;
 }
 
 /** The hand-written scenario files' sentence, if any (sweep's recommendation says it too: sweepRecommendation.ts). */
-export function scenariosWords(scenarios: readonly HandWrittenScenario[]): string | undefined {
+export function scenariosWords(scenarios: readonly HandWrittenScenario[], mixed = false): string | undefined {
   if (scenarios.length === 0) return undefined;
   const runs = scenarios.reduce((sum, s) => sum + s.syntheticRuns, 0);
   const whose = scenarios.length === 1 ? `${scenarios[0]!.source}'s ${counted(runs, 'synthetic run')}` : `the ${counted(runs, 'synthetic run')} of ${scenarios.map((s) => `${s.source} (${s.syntheticRuns})`).join(', ')}`;
-  return `Hand-written scenarios: ${whose} are drawn from the behaviours, weights and sizes written in ${scenarios.length === 1 ? 'the file' : 'those files'}, fitted to no recorded runs: every figure here holds only as far as those guesses do, and no interval measures them (more --runs narrow only the simulation's own noise).`;
+  return `Hand-written scenarios: ${whose} are drawn from the behaviours, weights and sizes written in ${scenarios.length === 1 ? 'the file' : 'those files'}, fitted to no recorded runs: every figure here holds only as far as those guesses do, and no interval measures them (${moreRunsWords(mixed, "more --runs narrow only the simulation's own noise")}).`;
 }
 
 /** The generated traces' sentence, if any: whose runs they are, and that they are no recordings. */

@@ -27,7 +27,7 @@ export interface ProjectPart {
 }
 
 /** `38 recorded runs` (`12 generated runs`, `50 runs of traces (38 recorded, 12 generated)`), `scenarios/x.yaml's 200 runs`, `12 session trees`. */
-function partName(part: ProjectPart): string {
+export function partName(part: Pick<ProjectPart, 'kind' | 'source' | 'runs' | 'generated'>): string {
   if (part.kind === 'synthetic') return `${part.source}'s ${counted(part.runs, 'run')}`;
   if (part.kind === 'trees') return counted(part.runs, 'session tree');
   const generated = part.generated ?? 0;

@@ -20,6 +20,7 @@ import { formatTable, type Column } from './table.js';
 import { printableText, wrapLine } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
+import { mixesRecordedAndScenarioRuns } from './projectMix.js';
 
 export interface SuggestedCap {
   /** The share of completing runs the cap may stop. */
@@ -98,7 +99,7 @@ export function renderProjectTable(report: ProjectReport, view: ReportView): str
     partsText(report.parts),
     ...falseStopsLine(report),
     `Worst case the brakes allow: ${report.worstCase.rule}.`,
-    `${confidenceText(c, report.perRunUsd.runs, report.fittedProfiles)} ${report.capBound.text}`,
+    `${confidenceText(c, report.perRunUsd.runs, report.fittedProfiles, mixesRecordedAndScenarioRuns(report.parts))} ${report.capBound.text}`,
     ...(report.handWritten === undefined ? [] : [report.handWritten.text]),
     ...report.crossings.map((x) => noRoomCrossingLine(x) ?? `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
     ...(report.suggestCap ? [report.suggestCap.text] : []),

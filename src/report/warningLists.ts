@@ -10,6 +10,8 @@ import type { PromptCrossing } from '../population/project.js';
 import { holdsBrake, type PopulationConfig } from '../population/run.js';
 import type { PriceTable } from '../pricing/types.js';
 import { priceGapWarningsOf } from '../replay/priceGaps.js';
+import { tracePricing } from '../replay/tracePricing.js';
+import { repricedCacheWritesWarnings } from './repricedCacheWrites.js';
 import type { Trace } from '../trace/types.js';
 import { cacheIdleWarnings, type IdleCounts } from './cacheIdleWarning.js';
 import { importNotesWarnings, type ImportNotesSeen } from './importNotesWarning.js';
@@ -173,6 +175,8 @@ export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
     ...priceGapWarningsOf(p.traces, { prices: p.prices, ...model, inputs: p.inputs }),
     ...(isIdentity(config.strategy) ? [] : openLoopWarnings(openLoopRuns(p.traces.length, configured.ownStrategyRuns), contextText(config.strategy))),
     ...p.cache,
+    // Runs re-priced (--model) as a model that bills cache writes, with the cache as recorded (repricedCacheWrites.ts), as replay says them.
+    ...repricedCacheWritesWarnings(p.traces, { model: config.model, cache: config.strategy.cache, pricingOf: (trace) => tracePricing(trace, { prices: p.prices, ...model }) }),
     // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
     ...pastWindowWarnings(p.crossings, config.brakes.contextWindow === 'model'),
     ...p.windows,

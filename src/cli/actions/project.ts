@@ -44,6 +44,7 @@ import { scenarioInputTriggerWarnings } from './scenarioTriggers.js';
 import { importNotesTallyOf } from './runNotes.js';
 import { inputWarningsOf } from './inputWarnings.js';
 import { projectWarningList, type SummaryRuns } from '../../report/warningLists.js';
+import { mixesRecordedAndScenarioRuns, mixFollowsRunCountsWarnings } from '../../report/projectMix.js';
 import { projectTreeOf, treeCapBoundText, treeNotes } from './projectTree.js';
 import { subagentLimitsFromFlags } from './treeFlags.js';
 
@@ -182,7 +183,7 @@ function projectReportOf(
     parts: runs.records,
     ...runs.stopsAndPrices.falseStops,
     ...(runs.fitted.length === 0 ? {} : { fittedProfiles: runs.fitted }),
-    ...handWrittenRecord(runs.handWritten),
+    ...handWrittenRecord(runs.handWritten, mixesRecordedAndScenarioRuns(runs.records)),
     ...(suggestCap === undefined ? {} : { suggestCap }),
     notes: tree !== undefined ? [...treeNotes(tree, prepared.traces.length), ...predictiveNotes(runs.predictiveStops, n)] : [
       periodNote(runs.fitted),
@@ -190,7 +191,7 @@ function projectReportOf(
       ...runs.meanings,
     ],
     // What reading the inputs said on stderr first (inputWarnings.ts), then what the runs warn of.
-    warnings: [...runs.said, ...projectWarnings(prepared, { config, runs: n, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts, summaries: runs.summaries }), ...runs.stopsAndPrices.warnings],
+    warnings: [...runs.said, ...mixFollowsRunCountsWarnings(runs.records), ...projectWarnings(prepared, { config, runs: n, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts, summaries: runs.summaries }), ...runs.stopsAndPrices.warnings],
   });
 }
 
@@ -204,8 +205,8 @@ function projectInputs(prepared: PreparedSweep, tree: { sessionTrees: number } |
 }
 
 /** The hand-written scenario files and generated traces among the inputs and what their figures rest on (JSON `handWritten`); nothing when there is none. */
-function handWrittenRecord(inputs: HandWrittenInputs): Pick<ProjectReport, 'handWritten'> {
-  const text = handWrittenText(inputs);
+function handWrittenRecord(inputs: HandWrittenInputs, mixed: boolean): Pick<ProjectReport, 'handWritten'> {
+  const text = handWrittenText(inputs, mixed);
   return text === undefined ? {} : { handWritten: { scenarios: inputs.scenarios, ...(inputs.generated.length === 0 ? {} : { generated: inputs.generated }), text } };
 }
 

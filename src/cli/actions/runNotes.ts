@@ -26,6 +26,7 @@ import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
 import { ImportNotesTally } from '../../report/importNotesWarning.js';
 import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscript.js';
+import { readsWithoutWrites, RepricedCacheWrites } from '../../report/repricedCacheWrites.js';
 import { CacheIdleTally, idleCallsOf, recordedCallsMade } from '../../report/cacheIdleWarning.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { PastWindowTally, runWindowsOf, type RunWindow, type WindowSetting } from '../../report/pastWindowRuns.js';
@@ -50,6 +51,8 @@ export interface RunNote {
   /** Its web searches, when the table prices them at $0 (pricing/unpricedSearches.ts). */
   unpricedSearches?: UnpricedRunSearches;
   /** With the cache on: its calls that came after the cache's lifetime (report/cacheIdleWarning.ts), when any did. */
+  /** Re-priced as another model that bills cache writes, the cache as recorded: the cached tokens it read with no write recorded (report/repricedCacheWrites.ts). */
+  readsWithoutWrites?: number;
   cacheIdleCalls?: number;
   /** Its idle calls were counted over its whole recording (no one replay of it at hand: whatif's, contexts'), not the calls a replay made. */
   cacheIdleOverWholeRecording?: true;
@@ -118,6 +121,7 @@ export class RunNotes {
   private readonly importNotes = new ImportNotesTally();
   private readonly unpricedSearches = new UnpricedSearches();
   private readonly cacheIdle = new CacheIdleTally();
+  private readonly repricedCacheWrites = new RepricedCacheWrites();
   private readonly pastWindow = new PastWindowTally();
   private readonly outputOverCap = new OutputOverCapTally();
   /** Each distinct RunNote.pastWindow, once (a replay keeps a note per run: runs alike share one). */
@@ -148,6 +152,8 @@ export class RunNotes {
     // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
     const check = this.options.model === undefined ? recordedCostCheckOf(trace, pricing) : undefined;
     if (check) note.recordedCost = check;
+    const unwritten = this.options.model === undefined || this.options.strategy.cache === 'on' ? 0 : readsWithoutWrites(trace, pricing);
+    if (unwritten > 0) note.readsWithoutWrites = unwritten;
     if (trace.header.agent !== undefined) note.sessionId = trace.header.agent.sessionId;
     // Replayed as its loop ran it: said where the settings line names full context (under its own strategy, the line names it); else rebuilt.
     const asRan = recordedStrategyOf(trace, this.options.strategy) !== undefined;
@@ -191,6 +197,7 @@ export class RunNotes {
     this.importNotes.add(note.source, note.importNotes);
     this.unpricedSearches.add(note.unpricedSearches);
     this.cacheIdle.add(note.cacheIdleCalls, note.cacheIdleOverWholeRecording === true);
+    this.repricedCacheWrites.add(note.pricing, note.readsWithoutWrites ?? 0);
     if (note.pastWindow !== undefined) this.pastWindow.addRun(note.pastWindow.windows, note.pastWindow.wholeRecording);
     this.outputOverCap.add(note.outputOverCap?.caps, note.outputOverCap?.wholeRecording === true);
     // Every run read from a file replays as written down (open loop), a generated one (origin synthetic) too.
@@ -224,6 +231,7 @@ export class RunNotes {
       ...this.outputOverCap.warnings(),
       ...cachePriceWarnings([...this.uncachedModels].sort()),
       ...this.cacheIdle.warnings(),
+      ...this.repricedCacheWrites.warnings(),
       // Only recorded runs are counted: `of N recorded runs` where a scenario file's runs are in the report too.
       ...this.pastWindow.warnings({ remedy: this.options.windowRemedy, recordedOnly: this.syntheticRuns > 0 }),
       ...this.windowless.warnings(),
