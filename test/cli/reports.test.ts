@@ -41,8 +41,20 @@ describe('multi-run reports lead with the summary', () => {
     // The rare columns shown with --wide: as well on two of the runs as on 38.
     const wide = (await cli('replay', PAIR, '--per-run', '--wide')).stdout;
     expect(wide).toMatch(/cached tok .* Δ input vs model/);
-    const few = (await cli('replay', 'scenarios')).stdout;
-    expect(few.indexOf('runs ')).toBeLessThan(few.indexOf('reference-sum-of-squares'));
+    // Few runs (at most 20: report/view.ts FEW_ROWS): the per-run table follows the summary, one row a run; one more, and it is left out.
+    const SQUARES = 'scenarios/reference-sum-of-squares.yaml';
+    const few = (await cli('replay', SQUARES, '--runs', '20')).stdout;
+    expect(few.split('\n')[0]).toMatch(/^runs\s+20, completed 20/);
+    const perRunTable = few.search(/^run\s+entry\s+stop\s+steps\b/m);
+    expect(perRunTable).toBeGreaterThan(0);
+    const rows = few.slice(perRunTable).match(/^reference-sum-of-squares#\d+\s+solver\s+completed\s/gm) ?? [];
+    expect(rows).toHaveLength(20);
+    expect(few).not.toMatch(/per-run rows not shown/);
+    const oneMore = (await cli('replay', SQUARES, '--runs', '21')).stdout;
+    expect(oneMore.split('\n')[0]).toMatch(/^runs\s+21, completed 21/);
+    expect(oneMore).not.toMatch(/^run\s+entry\s+stop/m);
+    expect(oneMore).not.toMatch(/^reference-sum-of-squares#\d+\s/m);
+    expect(oneMore).toMatch(/^\(21 per-run rows not shown: add --per-run\)$/m);
   });
 
   it('whatif: the per-setting summary first, run × setting rows behind --per-run', async () => {
