@@ -28,7 +28,7 @@ export function mixFollowsRunCountsWarnings(parts: readonly PartCounted[]): Repo
       code: 'mix_follows_run_counts',
       message:
         `${shares}: the projection mixes them in that proportion (each input's share of a day's runs is its share of the ${counted(allRuns, 'run')} given); ` +
-        '--runs changes it, and the figures with it — project each input alone and add the figures, or give runs in the proportion your traffic has',
+        '--runs changes it, and the figures with it — give runs in the proportion your traffic has, or project each input alone with --runs-per-day at its share of your traffic and add the means (percentiles do not add)',
     },
   ];
 }

@@ -1,13 +1,14 @@
 /**
  * Runs re-priced as another model (`--model`) whose provider bills cache writes (Anthropic's table has a
- * cache-write price), where the runs were recorded on a provider that caches on its own and records no
- * writes (DeepSeek, OpenAI): with the cache as recorded, their cache reads are kept and billed at the model's
+ * cache-write price), where the runs record cache reads and no writes (a provider that caches on its own,
+ * DeepSeek, OpenAI; or a cache warmed before the recording): with the cache as recorded, their cache reads are kept and billed at the model's
  * read price, but the writes that model would bill to fill that cache never show (38 mini-swe-agent DeepSeek
  * runs as claude-sonnet-4-5: $0.7604 a run; with every uncached token written, ~4% more). `--cache on` meters
  * them: what the provider's cache rule does not serve of a call's prompt is written, at the model's write
- * price, and reads follow the rule (more than DeepSeek recorded, so it may cost less: no bound either way). One tally for every command
- * that re-prices recorded runs (replay, whatif, compare, contexts and the library through cli/actions/runNotes.ts;
- * project through report/warningLists.ts). Pure.
+ * price, and reads follow the rule (more than DeepSeek recorded, so it may cost less: no bound either way). The reads counted are
+ * the whole recordings' (a replay cut short by a brake or a window read fewer). One tally for replay, whatif
+ * and `--tree` (and the library) through cli/actions/runNotes.ts, and project through report/warningLists.ts;
+ * not yet sweep. Pure.
  */
 import { describePricing } from '../pricing/cost.js';
 import type { ModelPricing } from '../pricing/types.js';
@@ -33,6 +34,11 @@ export function readsWithoutWrites(trace: Pick<Trace, 'calls'>, pricing: ModelPr
   return wrote ? 0 : readTokens;
 }
 
+/** Whether runs are re-priced (`--model`) with their cache as recorded (no --cache: undefined): only then are recorded reads billed with no writes (`on` meters writes, `off` reads nothing). */
+export function repricedWithCacheAsRecorded(of: { model: string | undefined; cache: string | undefined }): boolean {
+  return of.model !== undefined && (of.cache === undefined || of.cache === 'recorded');
+}
+
 /** The re-priced runs that read a cache they record no write of, by model. */
 export class RepricedCacheWrites {
   private readonly byModel = new Map<string, { runs: number; readTokens: number; writeUsd: number | null }>();
@@ -55,7 +61,7 @@ export class RepricedCacheWrites {
       return {
         code: 'repriced_without_cache_writes',
         message:
-          `${counted(runs, 'run')} re-priced as ${model} ${one ? 'reads' : 'read'} ${readTokens.toLocaleString('en-US')} cached tokens as recorded but ${one ? 'records' : 'record'} no cache writes (${one ? 'its' : 'their'} provider caches on its own), ` +
+          `${counted(runs, 'run')} re-priced as ${model} ${one ? 'reads' : 'read'} ${readTokens.toLocaleString('en-US')} cached tokens as recorded (over ${one ? 'its whole recording' : 'their whole recordings'}) but ${one ? 'records' : 'record'} no cache writes, ` +
           `while ${model} bills the writes that fill its cache${price}: the cost shown bills none (the uncached prompt tokens as plain input, the reads as recorded); --cache on meters the cache as ${model}'s provider would (what it does not serve of each prompt is written, and read by its rule)`,
       };
     });
@@ -64,7 +70,7 @@ export class RepricedCacheWrites {
 
 /** The warning of `traces` re-priced at the pricings `pricingOf` gives them, their cache as recorded (none with --cache on, which meters writes, or no --model). */
 export function repricedCacheWritesWarnings(traces: readonly Trace[], of: { model: string | undefined; cache: string | undefined; pricingOf: (trace: Trace) => ModelPricing }): ReportWarning[] {
-  if (of.model === undefined || of.cache === 'on') return [];
+  if (!repricedWithCacheAsRecorded(of)) return [];
   const tally = new RepricedCacheWrites();
   for (const trace of traces) {
     const pricing = of.pricingOf(trace);

@@ -24,7 +24,7 @@ describe('project: recorded runs mixed with a scenario file follow --runs, and s
     expect(many.perPeriodUsd.mean).toBeLessThan(few.perPeriodUsd.mean * 0.5);
     expect(mixWarning(few)!.message).toMatch(/^38 recorded runs 65\.5% · scenarios\/keeps-asking\.yaml's 20 runs 34\.5%: the projection mixes them in that proportion \(each input's share of a day's runs is its share of the 58 runs given\); --runs changes it/);
     expect(mixWarning(many)!.message).toMatch(/^38 recorded runs 16\.0% · scenarios\/keeps-asking\.yaml's 200 runs 84\.0%: /);
-    expect(mixWarning(few)!.message).toContain('project each input alone and add the figures, or give runs in the proportion your traffic has');
+    expect(mixWarning(few)!.message).toContain('give runs in the proportion your traffic has, or project each input alone with --runs-per-day at its share of your traffic and add the means (percentiles do not add)');
     // The hand-written line no longer says more --runs only narrow noise.
     expect(few.handWritten.text).not.toContain('narrow only');
     expect(few.handWritten.text).toContain("also change each input's share of the runs projected: see the mix_follows_run_counts warning");

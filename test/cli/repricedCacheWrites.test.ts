@@ -21,7 +21,7 @@ describe('re-priced as a model that bills cache writes, runs that record none sa
     expect(report.runs[0].cachedInputTokens).toBe(649_728);
     expect(report.runs[0].cacheWriteTokens).toBe(0);
     expect(writesWarning(report)!.message).toBe(
-      '1 run re-priced as claude-sonnet-4-5 reads 649,728 cached tokens as recorded but records no cache writes (its provider caches on its own), ' +
+      '1 run re-priced as claude-sonnet-4-5 reads 649,728 cached tokens as recorded (over its whole recording) but records no cache writes, ' +
         'while claude-sonnet-4-5 bills the writes that fill its cache ($3.75 per million): the cost shown bills none (the uncached prompt tokens as plain input, the reads as recorded); ' +
         "--cache on meters the cache as claude-sonnet-4-5's provider would (what it does not serve of each prompt is written, and read by its rule)",
     );
@@ -30,6 +30,11 @@ describe('re-priced as a model that bills cache writes, runs that record none sa
     expect(metered.runs[0].cacheWriteTokens).toBeGreaterThan(0);
     expect(metered.summary.totalCostUsd).not.toBe(report.summary.totalCostUsd);
     expect(writesWarning(metered)).toBeUndefined();
+    // --cache off reads nothing from a cache (every cached token billed as input): nothing to warn of.
+    const uncached = await cliJson('replay', RUN, '--model', 'claude-sonnet-4-5', '--cache', 'off');
+    expect(uncached.runs[0].cachedInputTokens).toBe(0);
+    expect(writesWarning(uncached)).toBeUndefined();
+    expect(writesWarning(await cliJson('project', RUN, '--model', 'claude-sonnet-4-5', '--cache', 'off', '--trials', '20'))).toBeUndefined();
   });
 
   it('project says it as replay does; a model without a write price, or no --model, does not', async () => {

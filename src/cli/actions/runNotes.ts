@@ -26,7 +26,7 @@ import type { Trace } from '../../trace/types.js';
 import { counted } from '../../plural.js';
 import { ImportNotesTally } from '../../report/importNotesWarning.js';
 import { isMissingTranscriptNote } from '../../import/claudeCode/missingTranscript.js';
-import { readsWithoutWrites, RepricedCacheWrites } from '../../report/repricedCacheWrites.js';
+import { readsWithoutWrites, repricedWithCacheAsRecorded, RepricedCacheWrites } from '../../report/repricedCacheWrites.js';
 import { CacheIdleTally, idleCallsOf, recordedCallsMade } from '../../report/cacheIdleWarning.js';
 import type { LatencyModel } from '../../loop/latency.js';
 import { PastWindowTally, runWindowsOf, type RunWindow, type WindowSetting } from '../../report/pastWindowRuns.js';
@@ -50,9 +50,9 @@ export interface RunNote {
   importNotes?: readonly string[];
   /** Its web searches, when the table prices them at $0 (pricing/unpricedSearches.ts). */
   unpricedSearches?: UnpricedRunSearches;
-  /** With the cache on: its calls that came after the cache's lifetime (report/cacheIdleWarning.ts), when any did. */
   /** Re-priced as another model that bills cache writes, the cache as recorded: the cached tokens it read with no write recorded (report/repricedCacheWrites.ts). */
   readsWithoutWrites?: number;
+  /** With the cache on: its calls that came after the cache's lifetime (report/cacheIdleWarning.ts), when any did. */
   cacheIdleCalls?: number;
   /** Its idle calls were counted over its whole recording (no one replay of it at hand: whatif's, contexts'), not the calls a replay made. */
   cacheIdleOverWholeRecording?: true;
@@ -152,7 +152,7 @@ export class RunNotes {
     // Re-priced as another model (--model), the recorded cost is of a different model: no comparison.
     const check = this.options.model === undefined ? recordedCostCheckOf(trace, pricing) : undefined;
     if (check) note.recordedCost = check;
-    const unwritten = this.options.model === undefined || this.options.strategy.cache === 'on' ? 0 : readsWithoutWrites(trace, pricing);
+    const unwritten = repricedWithCacheAsRecorded({ model: this.options.model, cache: this.options.strategy.cache }) ? readsWithoutWrites(trace, pricing) : 0;
     if (unwritten > 0) note.readsWithoutWrites = unwritten;
     if (trace.header.agent !== undefined) note.sessionId = trace.header.agent.sessionId;
     // Replayed as its loop ran it: said where the settings line names full context (under its own strategy, the line names it); else rebuilt.
