@@ -95,7 +95,9 @@ function judgedAction(was: Parts, is: Parts): Judged[] {
   const action = (parts: Parts) => parts.get(ACTION.name) ?? ACTION.unset;
   const judged: Judged = [ACTION.name, action(was), action(is), action(was) === 'stop' && action(is) === 'skip'];
   const [before, after] = [was.get('max-skips'), is.get('max-skips')];
-  if (action(was) === 'stop' || action(is) !== 'skip' || before === undefined) return [judged];
+  if (action(was) !== 'skip' || before === undefined) return [judged];
+  // Back to `stop`: no action is skipped at all, tighter than any number of skips (its testcase passes, not vanishes).
+  if (action(is) !== 'skip') return [judged, ['max-skips', before, `none (repeat-action ${action(is)})`, false]];
   return [judged, ['max-skips', before, after ?? 'none', after === undefined || Number(after) > Number(before)]];
 }
 

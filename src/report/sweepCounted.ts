@@ -94,14 +94,13 @@ export function countedLabels(rows: readonly Pick<CountedRow, 'runs' | 'tasksDon
  * completed — so `pick` misses the target by stop reason, or its cost per completed run exceeds its cost per task done.
  */
 function pickedByStopReasonText(named: Row, pick: Row, target: number): string {
-  const usd = usdOrDash;
   const lead = `By stop reason, ${named.settings} would be picked instead`;
   const ended = 'that did the task but ended by a brake or their trace\'s end count as tasks done, not as completed';
   const doneOf = (row: Row): TasksDone => row.tasksDone!;
   if (pick.completionRate < target) {
     return `${lead} (${named.completed}/${named.runs} complete): by stop reason ${pick.settings} completes ${pick.completed}/${pick.runs} (${percentText(pick.completionRate)}), below the target of ${percentText(target)}, but it gets ${doneOf(pick).done}/${pick.runs} tasks done: runs ${ended} (${doneOf(pick).doneNotCompleted} of its runs).`;
   }
-  return `${lead} (${named.completed}/${named.runs} complete at ${usd(named.costPerCompletedUsd)} per completed run, against ${usd(pick.costPerCompletedUsd)} for ${pick.settings}): per task done, ${pick.settings} costs ${usd(doneOf(pick).costPerDoneUsd)} against ${usd(doneOf(named).costPerDoneUsd)} for ${named.settings}, as runs ${ended} (${doneOf(pick).doneNotCompleted} of ${pick.settings}'s, ${doneOf(named).doneNotCompleted} of ${named.settings}'s).`;
+  return `${lead} (${named.completed}/${named.runs} complete at ${usdOrDash(named.costPerCompletedUsd)} per completed run, against ${usdOrDash(pick.costPerCompletedUsd)} for ${pick.settings}): per task done, ${pick.settings} costs ${usdOrDash(doneOf(pick).costPerDoneUsd)} against ${usdOrDash(doneOf(named).costPerDoneUsd)} for ${named.settings}, as runs ${ended} (${doneOf(pick).doneNotCompleted} of ${pick.settings}'s, ${doneOf(named).doneNotCompleted} of ${named.settings}'s).`;
 }
 
 /**

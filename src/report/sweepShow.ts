@@ -24,11 +24,12 @@ export function shownRows(report: SweepReport, show: SweepShow, onFrontier: Read
 }
 
 /** The line under a table of some rows: `12 of 960 configurations shown (the frontier: …)`; none under a table of every row. */
-export function shownLine(report: SweepReport, shown: number, show: SweepShow): string {
-  if (show === 'all') return '';
+export function shownLine(report: SweepReport, shown: number, of: { show: SweepShow; onFrontier: ReadonlySet<string> }): string {
+  if (of.show === 'all') return '';
   const recommended = report.recommendation?.settings;
-  const offFrontier = recommended !== undefined && !(report.pareto ?? []).includes(recommended);
-  // The frontier is empty only when no configuration completes a run (recommend.ts paretoIndices).
-  const which = offFrontier ? 'the frontier and the recommended configuration' : shown === 0 ? 'the frontier, empty since no configuration completes a run' : 'the frontier';
+  const offFrontier = recommended !== undefined && !of.onFrontier.has(recommended);
+  // The frontier is empty only when no configuration completes a run, counted as the rows count (recommend.ts paretoIndices, countedRow): tasks done where runs carry ground truth.
+  const none = report.configurations.some((row) => row.tasksDone !== undefined) ? 'gets a task done' : 'completes a run';
+  const which = offFrontier ? 'the frontier and the recommended configuration' : shown === 0 ? `the frontier, empty since no configuration ${none}` : 'the frontier';
   return `${shown} of ${counted(report.configurations.length, 'configuration')} shown (${which}: --show all for every row; CSV and JSON have all)`;
 }

@@ -107,7 +107,7 @@ export function* sweepTablePieces(report: SweepReport, view: ReportView, show: S
     yield* formatTablePieces([...keys, ...own.columns, ...strategy], rows((i) => finishRow(i, labels.at(i), own)), { maxWidth: width, cellWidths });
     if (own.note !== '') yield wrapLine('', own.note, view.width);
   }
-  const shown = shownLine(report, configurations.length, show);
+  const shown = shownLine(report, configurations.length, { show, onFrontier });
   if (shown !== '') yield wrapLine('', shown, view.width);
   yield wrapLine('', `${completion.legend} false stop: a brake ended a run that completes with no brakes (a synthetic run: before the step its task is done at with no brakes, by its ground truth); caught: any other brake stop before the run's end with no brakes (a run that would not complete, or a task not done or already done); ${SAVED_LEGEND}`, view.width);
   yield predictiveSweepLine(report, view.width);

@@ -174,6 +174,8 @@ describe('brakesHeld: the brakes compared that are neither removed nor loosened'
     const held = (was: string, is: string) => brakesHeld(...pair(was, is)).map((h) => `${h.brake} ${h.baseline} → ${h.now}`);
     expect(held('max-repeat=3,repeat-mode=consecutive,repeat-action=skip,max-skips=2', 'max-repeat=2,repeat-mode=total,repeat-action=skip,max-skips=1')).toEqual(['max-repeat 3 → 2', 'repeat-mode consecutive → total', 'repeat-action skip → skip', 'max-skips 2 → 1']);
     expect(held('max-cost=0.5,budget-mode=predict', 'max-cost=0.5,budget-mode=check')).toEqual(['max-cost 0.5 → 0.5']);
+    // Skips back to stop: max-skips held (no action skipped at all), its testcase kept, not gone.
+    expect(held('max-repeat=3,repeat-action=skip,max-skips=2', 'max-repeat=3')).toEqual(['max-repeat 3 → 3', 'repeat-mode total → total', 'repeat-action skip → stop', 'max-skips 2 → none (repeat-action stop)']);
     // A mode whose brake is off now is not compared: the brake removed says it.
     expect(held('max-repeat=3,repeat-mode=total', 'max-steps=10')).toEqual([]);
   });

@@ -5,7 +5,7 @@
  * for byte. CSV, JSON and shards carry every row: `--show frontier` is refused with them (exit 2); with
  * --report-dir the table follows it and the other files carry every row; the chart plots every configuration.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderSweep, type SweepReport } from '../../src/report/sweepReport.js';
@@ -63,6 +63,16 @@ describe('sweep --show frontier: the table', { timeout: 120_000 }, () => {
     expect(tableRows(r.stdout)).toEqual([]);
     // Wrapped at 120 columns, read as one.
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(' 0 of 2 configurations shown (the frontier, empty since no configuration completes a run: --show all for every row; CSV and JSON have all) ');
+  });
+
+  it('an empty frontier of runs with ground truth: no configuration gets a task done (each retrier completes, its task undone)', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'gives-up.yaml');
+    writeFileSync(file, readFileSync('scenarios/springfield-weather.yaml', 'utf8').replace('givesUpAfter: 90', 'givesUpAfter: 3').replace('brakes: { preset: reference }', 'brakes: {}'));
+    const r = await cli('sweep', file, '--grid', 'max-steps=10,40', '--show', 'frontier');
+    expect(r.code, r.stderr).toBe(0);
+    expect(tableRows(r.stdout)).toEqual([]);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(' 0 of 2 configurations shown (the frontier, empty since no configuration gets a task done: ');
   });
 
   it('--show all is the default, byte for byte', async () => {
