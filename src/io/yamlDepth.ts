@@ -97,7 +97,9 @@ function scanFlow(line: string, at: number, state: ScanState, entering: boolean)
       nodeEnd = i + 1;
       tokenStart = false;
     } else if (ch === ',') tokenStart = true;
-    else if (ch === ':' || ch === '?') tokenStart = flowIndicator(line, i, nodeEnd);
+    else if (ch === ':') tokenStart = flowIndicator(line, i, nodeEnd);
+    // `?` is an indicator (an explicit key) only where a node starts; inside a plain scalar (`$? "#`) it is text.
+    else if (ch === '?') tokenStart = tokenStart && flowIndicator(line, i, nodeEnd);
     else if (!isBlank(ch)) tokenStart = false;
   }
   state.flowTokenStart = tokenStart;
