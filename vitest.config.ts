@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Every fast-check property from a fixed seed unless it names its own: a failure reproduces (test/fastCheckSeed.ts).
+    setupFiles: ['test/fastCheckSeed.ts'],
     testTimeout: 60_000,
     // Two test files at once even on a 2-core machine (vitest's default leaves one core free): most
     // files wait on child processes, so the suite takes ~2/3 of the time (~195 s instead of ~290 s).
