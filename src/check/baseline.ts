@@ -18,7 +18,7 @@ import type { ScenarioCheck } from './run.js';
 import type { ScenarioKeys } from './scenarioKey.js';
 import { scenarioChanges, type ScenarioChanges } from './settingChanges.js';
 import { brakesRemoved, type BrakeRemoved } from './brakesRemoved.js';
-import { brakesHeldField, brakesLoosened, type BrakeLoosened, type BrakesHeldDrift } from './brakesLoosened.js';
+import { brakesHeldField, judgeBrakes, type BrakeLoosened, type BrakesHeldDrift, type Judgement } from './brakesLoosened.js';
 import { modelSwitchFields, modelSwitchUnjudged, type UnjudgedSwitch } from './contextLimitLoosened.js';
 import { runsDropped, type RunsDropped } from './runsDropped.js';
 import { budgetBindsField, figureRows, sameAgents, type BudgetBindsDrift } from './driftFigures.js';
@@ -169,6 +169,7 @@ interface Gathered {
   changes: ScenarioChanges[];
   removed: BrakeRemoved[];
   loosened: BrakeLoosened[];
+  brakes: Pick<Judgement, 'held' | 'removedWith'>; // judged with `loosened` (judgeBrakes)
   switchNotJudged: UnjudgedSwitch[];
   dropped: RunsDropped[];
   worst: WorstCaseDrift;
@@ -196,7 +197,8 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
   if (worstCase.move !== undefined) into.worst.moved.push(worstCase.move);
   if (worstCase.notCompared === true) into.worst.notCompared.push(check.source);
   into.removed.push(...brakesRemoved(before, check));
-  into.loosened.push(...brakesLoosened(before, check));
+  const brakes = judgeBrakes(before, check);
+  into.loosened.push(...brakes.loosened), into.brakes.held.push(...brakes.held), into.brakes.removedWith.push(...brakes.removedWith);
   const modelsThen = modelsOf(before, args.baseline);
   const unjudged = modelSwitchUnjudged(before, { scenario: check.source, baseline: modelsThen, now: check.models });
   if (unjudged !== undefined) into.switchNotJudged.push(unjudged);
@@ -213,7 +215,7 @@ function compareScenario(check: ScenarioCheck, before: BaselineScenario, args: {
 export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: BaselineFile, args: DriftOptions): Drift {
   const formatOne = baseline.baseline !== BASELINE_SCHEMA;
   const { entries, gone, renamed, pathOf, keysNote } = args.matching ?? matchScenarios(checks, baseline, { file: args.file, keys: args.keys, keysNote: args.keysNote });
-  const into: Gathered = { rows: [], changes: [], removed: [], loosened: [], switchNotJudged: [], dropped: [], worst: { moved: [], notCompared: [] }, sameAgents: [], paired: [], unpaired: [] };
+  const into: Gathered = { rows: [], changes: [], removed: [], loosened: [], brakes: { held: [], removedWith: [] }, switchNotJudged: [], dropped: [], worst: { moved: [], notCompared: [] }, sameAgents: [], paired: [], unpaired: [] };
   const { rows, changes, removed, worst } = into;
   let added = 0;
   checks.forEach((check, i) => {
@@ -245,7 +247,7 @@ export function compareToBaseline(checks: readonly ScenarioCheck[], baseline: Ba
     ...(into.paired.length === 0 ? {} : { paired: into.paired }),
     ...(into.unpaired.length === 0 ? {} : { unpaired: into.unpaired }),
     ...(removed.length === 0 ? {} : { brakesRemoved: removed }),
-    ...(into.loosened.length === 0 ? {} : { brakesLoosened: into.loosened }), ...brakesHeldField(checks, entries),
+    ...(into.loosened.length === 0 ? {} : { brakesLoosened: into.loosened }), ...brakesHeldField(into.brakes),
     ...modelSwitchFields(into.switchNotJudged),
     ...(into.dropped.length === 0 ? {} : { runsDropped: into.dropped }), ...budgetBindsField(checks, { rows, priceChange: args.priceChange }),
     ...(worst.moved.length === 0 && worst.notCompared.length === 0 ? {} : { worstCase: worst }),

@@ -115,8 +115,8 @@ function removedWithLimit(was: Parts, is: Parts): [name: string, baseline: strin
   });
 }
 
-/** The brakes of one setting (`brakes`, or `per-agent limits`) compared with the baseline's, by judgeBrakes. */
-interface Judgement {
+/** The brakes of a scenario (or of one setting: `brakes`, `per-agent limits`) compared with the baseline's, by judgeBrakes. */
+export interface Judgement {
   loosened: BrakeLoosened[];
   held: BrakeHeld[];
   removedWith: BrakeRemovedWith[];
@@ -128,7 +128,7 @@ interface Judgement {
  * is a brake removed: brakesRemoved.ts), each mode and the repeat action beside their brake, the max_tokens
  * sent where the baseline gave it — and the modes of a limit removed (`removedWith`).
  */
-function judgeBrakes(before: BaselineScenario, check: ScenarioCheck): Judgement {
+export function judgeBrakes(before: BaselineScenario, check: ScenarioCheck): Judgement {
   const now = storedSettings(check);
   const judged = BRAKE_SETTINGS.map(([key, setting]): Judgement => {
     const was = before.settings[key] === undefined ? undefined : flagParts(before.settings[key]);
@@ -174,10 +174,8 @@ export interface BrakesHeldDrift {
   removedWithBrake?: BrakeRemovedWith[];
 }
 
-/** The drift's fields of the brakes held, and the modes removed with a brake, of each check matched to a baseline scenario (`entries[i]` of `checks[i]`: scenarioMatch.ts); each absent when none is. */
-export function brakesHeldField(checks: readonly ScenarioCheck[], entries: readonly (BaselineScenario | undefined)[]): BrakesHeldDrift {
-  const judged = checks.flatMap((check, i) => (entries[i] === undefined ? [] : [judgeBrakes(entries[i], check)]));
-  const [held, removedWith] = [judged.flatMap((one) => one.held), judged.flatMap((one) => one.removedWith)];
+/** The drift's fields of the brakes held and the modes removed with a brake (judgeBrakes, gathered over the scenarios matched to the baseline); each absent when none is. */
+export function brakesHeldField({ held, removedWith }: Pick<Judgement, 'held' | 'removedWith'>): BrakesHeldDrift {
   return { ...(held.length === 0 ? {} : { brakesHeld: held }), ...(removedWith.length === 0 ? {} : { removedWithBrake: removedWith }) };
 }
 

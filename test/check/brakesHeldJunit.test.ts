@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flightGate } from './flightGate.js';
 import { cli, tempDir } from '../cli/run.js';
-import { brakesHeld, brakesHeldField, brakesLoosened, heldText } from '../../src/check/brakesLoosened.js';
+import { brakesHeld, brakesHeldField, brakesLoosened, heldText, judgeBrakes } from '../../src/check/brakesLoosened.js';
 import { BRAKE_NAMES, brakesRemoved } from '../../src/check/brakesRemoved.js';
 import type { BaselineScenario } from '../../src/check/baselineFile.js';
 import type { ScenarioCheck } from '../../src/check/run.js';
@@ -128,8 +128,6 @@ function pair(was: string, is: string): [BaselineScenario, ScenarioCheck] {
   return [before, check];
 }
 
-/** A pair as brakesHeldField takes it: the checks, and the baseline scenario of each. */
-const swap = ([before, check]: [BaselineScenario, ScenarioCheck]): [ScenarioCheck[], BaselineScenario[]] => [[check], [before]];
 
 describe('brakesHeld: the brakes compared that are neither removed nor loosened', () => {
   const REFERENCE = 'max-steps=12,max-cost=0.5,budget-mode=check,timeout=120,max-repeat=3,repeat-mode=total';
@@ -154,11 +152,11 @@ describe('brakesHeld: the brakes compared that are neither removed nor loosened'
 
   it('the modes, the repeat action and its skips of a brake removed (drift.removedWithBrake), as the baseline had them', () => {
     const [before, check] = pair('max-cost=0.5,budget-mode=predict,max-repeat=3,repeat-action=skip,max-skips=2,max-same-error=4', 'max-same-error=4');
-    const removedWith = brakesHeldField(...swap([before, check])).removedWithBrake?.map((m) => `${m.brake} ${m.baseline} (${m.removedWith})`);
+    const removedWith = brakesHeldField(judgeBrakes(before, check)).removedWithBrake?.map((m) => `${m.brake} ${m.baseline} (${m.removedWith})`);
     expect(removedWith).toEqual(['budget-mode predict (max-cost)', 'repeat-mode total (max-repeat)', 'repeat-action skip (max-repeat)', 'max-skips 2 (max-repeat)']);
     // A brake still on keeps its mode among the brakes held.
     expect(brakesHeld(before, check).map((h) => h.brake)).toEqual(['max-same-error', 'same-error-mode']);
-    expect(brakesHeldField(...swap(pair('max-repeat=3', 'max-repeat=3'))).removedWithBrake).toBeUndefined();
+    expect(brakesHeldField(judgeBrakes(...pair('max-repeat=3', 'max-repeat=3'))).removedWithBrake).toBeUndefined();
   });
 
   it('the max_tokens sent, where the baseline gave it and it holds; said not looser when lowered with no predictive budget', () => {
