@@ -150,23 +150,13 @@ export function judgeBrakes(before: BaselineScenario, check: ScenarioCheck): Jud
   return { loosened: judged.flatMap((one) => one.loosened), held: judged.flatMap((one) => one.held), removedWith: judged.flatMap((one) => one.removedWith) };
 }
 
-/** The brakes of `before` (the baseline's scenario) that `check` runs with, each holding less than it did. */
-export function brakesLoosened(before: BaselineScenario, check: ScenarioCheck): BrakeLoosened[] {
-  return judgeBrakes(before, check).loosened;
-}
-
 /**
  * A brake the baseline had that holds as much now (the same value, or tighter): a limit on both sides, or a
  * mode or the repeat action beside its brake (left out: its unset value); what a JUnit testcase passes on.
  */
 export type BrakeHeld = BrakeLoosened;
 
-/** The brakes of `before` (the baseline's scenario) that `check` runs with, each holding as much as it did or more. */
-export function brakesHeld(before: BaselineScenario, check: ScenarioCheck): BrakeHeld[] {
-  return judgeBrakes(before, check).held;
-}
-
-/** The drift's brakes held: every brake compared that is neither removed nor loosened (brakesHeld); and the modes of a brake removed. */
+/** The drift's brakes held: every brake compared that is neither removed nor loosened (judgeBrakes `held`); and the modes of a brake removed. */
 export interface BrakesHeldDrift {
   /** The brakes the baseline had that hold as much now, the same or tighter (brakesLoosened.ts): a passing JUnit testcase each. Absent when none is. */
   brakesHeld?: BrakeHeld[];

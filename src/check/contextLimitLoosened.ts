@@ -92,9 +92,11 @@ function windowLoosened(was: Parts, is: Parts, on: WindowJudging): [string, stri
   return [[WINDOW, limitWords(was, thenLimits), limitWords(is, raised.map(([, now]) => now))]];
 }
 
+/** Whether the brakes hold a predictive budget: a bound that prices each call's output at the max_tokens sent. */
+const predicts = (parts: Parts): boolean => parts.has('max-cost') && parts.get('budget-mode') === 'predict';
+
 /** The max_tokens sent in the baseline and now, and whether it holds less: lowered under a predictive budget on both sides (its bound prices each call's output at it). */
 function judgedMaxOutput(was: Parts, is: Parts): { part: [string, string, string]; looser: boolean } {
-  const predicts = (parts: Parts) => parts.has('max-cost') && parts.get('budget-mode') === 'predict';
   const looser = predicts(was) && predicts(is) && maxOutputOf(is) < maxOutputOf(was);
   return { part: [MAX_OUTPUT, `${maxOutputOf(was)}`, `${maxOutputOf(is)}`], looser };
 }
@@ -106,11 +108,13 @@ function predictLoosened(was: Parts, is: Parts): [string, string, string][] {
 }
 
 /**
- * The max_tokens sent where the baseline gave it (`max-output-tokens`) and it holds as much now (by the rule
- * predictLoosened fails it by), as [brake, baseline, now]: the passing JUnit testcase of the name a loosening fails under.
+ * The max_tokens sent where the baseline gave it (`max-output-tokens`) or its predictive budget priced each
+ * call's output at it (given or not: the default, 4096, is what predictLoosened judges a lowering against),
+ * and it holds as much now (by the rule predictLoosened fails it by), as [brake, baseline, now]: the passing
+ * JUnit testcase of the name a loosening fails under, there whether it holds or not.
  */
 export function maxOutputHeld(was: Parts, is: Parts): [string, string, string][] {
-  if (!was.has(MAX_OUTPUT)) return [];
+  if (!was.has(MAX_OUTPUT) && !predicts(was)) return [];
   const judged = judgedMaxOutput(was, is);
   return judged.looser ? [] : [judged.part];
 }

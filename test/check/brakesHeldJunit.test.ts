@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flightGate } from './flightGate.js';
 import { cli, tempDir } from '../cli/run.js';
-import { brakesHeld, brakesHeldField, brakesLoosened, heldText, judgeBrakes } from '../../src/check/brakesLoosened.js';
+import { brakesHeldField, heldText, judgeBrakes } from '../../src/check/brakesLoosened.js';
 import { BRAKE_NAMES, brakesRemoved } from '../../src/check/brakesRemoved.js';
 import type { BaselineScenario } from '../../src/check/baselineFile.js';
 import type { ScenarioCheck } from '../../src/check/run.js';
@@ -112,6 +112,23 @@ describe('check --junit: a testcase per brake the baseline holds', () => {
     expect(lowered).toMatchObject({ code: 1, tests: same.tests, testcase: { name, failure: 'brake: brake loosened: max-output-tokens 1000 → 500' } });
   });
 
+  it('the default max_tokens under a predictive budget in the baseline: passing while it holds, not only once it fails', async () => {
+    const { file, baseline } = await flightGate();
+    setBrakes(file, 'preset: reference, budget-mode: predict');
+    expect((await cli('check', file, '--update-baseline', baseline)).code).toBe(0);
+    const name = 'baseline brake max-output-tokens';
+    const checked = async (...tokens: string[]) => {
+      const { code, suite } = await junitOf(file, baseline, ...tokens);
+      return { code, tests: suite.tests, testcase: suite.cases.find((c) => c.name === name) };
+    };
+    // Before, no testcase until a lower max_tokens failed one: a dashboard saw the test appear on failure only.
+    const same = await checked();
+    expect(same).toMatchObject({ code: 0, testcase: { name, note: 'held: max-output-tokens 4096, as in the baseline' } });
+    expect(await checked('--max-output-tokens', '8192')).toMatchObject({ code: 0, tests: same.tests, testcase: { name, note: 'tightened: max-output-tokens 4096 → 8192' } });
+    const lowered = await checked('--max-output-tokens', '1000');
+    expect(lowered).toMatchObject({ code: 1, tests: same.tests, testcase: { name, failure: 'brake: brake loosened: max-output-tokens 4096 → 1000' } });
+  });
+
   it('JSON names the brakes held (drift.brakesHeld), with their values in the baseline and now', async () => {
     const { file, baseline } = await flightGate();
     setBrakes(file, 'preset: reference, max-repeat: 2');
@@ -129,7 +146,7 @@ function pair(was: string, is: string): [BaselineScenario, ScenarioCheck] {
 }
 
 
-describe('brakesHeld: the brakes compared that are neither removed nor loosened', () => {
+describe('judgeBrakes held: the brakes compared that are neither removed nor loosened', () => {
   const REFERENCE = 'max-steps=12,max-cost=0.5,budget-mode=check,timeout=120,max-repeat=3,repeat-mode=total';
   const cases: [string, string][] = [
     [REFERENCE, REFERENCE],
@@ -144,7 +161,8 @@ describe('brakesHeld: the brakes compared that are neither removed nor loosened'
   it.each(cases)('each limit of %s is removed, loosened or held, once; against %s', (was, is) => {
     const [before, check] = pair(was, is);
     const names = (list: readonly { brake: string }[]) => list.map((entry) => entry.brake);
-    const judged = [...names(brakesRemoved(before, check)), ...names(brakesLoosened(before, check)), ...names(brakesHeld(before, check))];
+    const { loosened, held } = judgeBrakes(before, check);
+    const judged = [...names(brakesRemoved(before, check)), ...names(loosened), ...names(held)];
     const limits = was.split(',').map((part) => part.split('=')[0]!).filter((name) => BRAKE_NAMES.has(name));
     expect(judged.filter((name) => BRAKE_NAMES.has(name)).sort()).toEqual(limits.sort());
     expect(new Set(judged).size).toBe(judged.length);
@@ -154,24 +172,28 @@ describe('brakesHeld: the brakes compared that are neither removed nor loosened'
     const [before, check] = pair('max-cost=0.5,budget-mode=predict,max-repeat=3,repeat-action=skip,max-skips=2,max-same-error=4', 'max-same-error=4');
     const removedWith = brakesHeldField(judgeBrakes(before, check)).removedWithBrake?.map((m) => `${m.brake} ${m.baseline} (${m.removedWith})`);
     expect(removedWith).toEqual(['budget-mode predict (max-cost)', 'repeat-mode total (max-repeat)', 'repeat-action skip (max-repeat)', 'max-skips 2 (max-repeat)']);
-    // A brake still on keeps its mode among the brakes held.
-    expect(brakesHeld(before, check).map((h) => h.brake)).toEqual(['max-same-error', 'same-error-mode']);
+    // A brake still on keeps its mode among the brakes held; so does the max_tokens the predictive budget priced calls at (its default), whose testcase stays.
+    expect(judgeBrakes(before, check).held.map((h) => h.brake)).toEqual(['max-same-error', 'same-error-mode', 'max-output-tokens']);
     expect(brakesHeldField(judgeBrakes(...pair('max-repeat=3', 'max-repeat=3'))).removedWithBrake).toBeUndefined();
   });
 
   it('the max_tokens sent, where the baseline gave it and it holds; said not looser when lowered with no predictive budget', () => {
-    const held = (was: string, is: string) => brakesHeld(...pair(was, is)).filter((h) => h.brake === 'max-output-tokens').map(heldText);
+    const held = (was: string, is: string) => judgeBrakes(...pair(was, is)).held.filter((h) => h.brake === 'max-output-tokens').map(heldText);
     expect(held('max-cost=0.5,budget-mode=check,max-output-tokens=4096', 'max-cost=0.5,budget-mode=check,max-output-tokens=1024')).toEqual(['not looser with no predictive budget on both sides: max-output-tokens 4096 → 1024']);
     expect(held('max-cost=0.5,budget-mode=predict,max-output-tokens=1024', 'max-cost=0.5,budget-mode=predict')).toEqual(['tightened: max-output-tokens 1024 → 4096']);
-    // Lowered under a predictive budget on both sides it is loosened, not held; not given in the baseline, no testcase.
+    // Lowered under a predictive budget on both sides it is loosened, not held.
     expect(held('max-cost=0.5,budget-mode=predict,max-output-tokens=4096', 'max-cost=0.5,budget-mode=predict,max-output-tokens=1024')).toEqual([]);
-    expect(held('max-cost=0.5,budget-mode=predict', 'max-cost=0.5,budget-mode=predict,max-output-tokens=8192')).toEqual([]);
+    // Not given in the baseline: under a predictive budget, the default its bound priced each call's output at (4096), held while it holds; with no predictive budget, no testcase.
+    expect(held('max-cost=0.5,budget-mode=predict', 'max-cost=0.5,budget-mode=predict,max-output-tokens=8192')).toEqual(['tightened: max-output-tokens 4096 → 8192']);
+    expect(held('max-cost=0.5,budget-mode=predict', 'max-cost=0.5,budget-mode=predict')).toEqual(['held: max-output-tokens 4096, as in the baseline']);
+    expect(held('max-cost=0.5,budget-mode=predict', 'max-cost=0.5,budget-mode=predict,max-output-tokens=1024')).toEqual([]);
+    expect(held('max-cost=0.5,budget-mode=check', 'max-cost=0.5,budget-mode=check,max-output-tokens=1024')).toEqual([]);
   });
 
   it('modes and the repeat action beside their brake, tighter or the same', () => {
-    const held = (was: string, is: string) => brakesHeld(...pair(was, is)).map((h) => `${h.brake} ${h.baseline} → ${h.now}`);
+    const held = (was: string, is: string) => judgeBrakes(...pair(was, is)).held.map((h) => `${h.brake} ${h.baseline} → ${h.now}`);
     expect(held('max-repeat=3,repeat-mode=consecutive,repeat-action=skip,max-skips=2', 'max-repeat=2,repeat-mode=total,repeat-action=skip,max-skips=1')).toEqual(['max-repeat 3 → 2', 'repeat-mode consecutive → total', 'repeat-action skip → skip', 'max-skips 2 → 1']);
-    expect(held('max-cost=0.5,budget-mode=predict', 'max-cost=0.5,budget-mode=check')).toEqual(['max-cost 0.5 → 0.5']);
+    expect(held('max-cost=0.5,budget-mode=predict', 'max-cost=0.5,budget-mode=check')).toEqual(['max-cost 0.5 → 0.5', 'max-output-tokens 4096 → 4096']);
     // Skips back to stop: max-skips held (no action skipped at all), its testcase kept, not gone.
     expect(held('max-repeat=3,repeat-action=skip,max-skips=2', 'max-repeat=3')).toEqual(['max-repeat 3 → 3', 'repeat-mode total → total', 'repeat-action skip → stop', 'max-skips 2 → none (repeat-action stop)']);
     // A mode whose brake is off now is not compared: the brake removed says it.

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flightGate } from './flightGate.js';
 import { cli, tempDir } from '../cli/run.js';
-import { brakesLoosened } from '../../src/check/brakesLoosened.js';
+import { judgeBrakes } from '../../src/check/brakesLoosened.js';
 import { brakesRemoved } from '../../src/check/brakesRemoved.js';
 import { scenarioChanges, changesText } from '../../src/check/settingChanges.js';
 import { MODE_BRAKES } from '../../src/flags/modeBrakes.js';
@@ -24,7 +24,7 @@ function pair(was: string, is: string, subagent?: [string, string]): { before: B
   return { before, check };
 }
 
-const loosened = (was: string, is: string) => brakesLoosened(pair(was, is).before, pair(was, is).check).map((l) => `${l.brake} ${l.baseline} → ${l.now}`);
+const loosened = (was: string, is: string) => judgeBrakes(pair(was, is).before, pair(was, is).check).loosened.map((l) => `${l.brake} ${l.baseline} → ${l.now}`);
 
 const REFERENCE = 'max-steps=12,max-cost=0.5,budget-mode=check,timeout=120,max-repeat=3,repeat-mode=total';
 
@@ -72,7 +72,7 @@ describe('brakesLoosened: which changes hold less', () => {
     const on = (was: string, is: string) => {
       const { before, check } = pair(was, is);
       const priced = { ...check, models: ['gpt-4o'], contextWindows: { 'gpt-4o': 128_000 } } as ScenarioCheck;
-      return brakesLoosened(before, priced).map((l) => `${l.brake} ${l.baseline} → ${l.now}`);
+      return judgeBrakes(before, priced).loosened.map((l) => `${l.brake} ${l.baseline} → ${l.now}`);
     };
     // 128,000 less the default 4,096 max_tokens sent: the prompt allowed rises from 8,000.
     expect(on('context-window=8000', 'context-window=model')).toEqual(['context-window 8000 → model (gpt-4o: 123904)']);
@@ -85,7 +85,7 @@ describe('brakesLoosened: which changes hold less', () => {
 
   it('per-agent limits (check --tree): a raise is a loosening, and one removed is a brake removed', () => {
     const raised = pair('none', 'none', ['subagent-max-steps=2,subagent-max-cost=0.05', 'subagent-max-steps=5,subagent-max-cost=0.05']);
-    expect(brakesLoosened(raised.before, raised.check)).toEqual([{ scenario: 'x.yaml', setting: 'per-agent limits', brake: 'subagent-max-steps', baseline: '2', now: '5' }]);
+    expect(judgeBrakes(raised.before, raised.check).loosened).toEqual([{ scenario: 'x.yaml', setting: 'per-agent limits', brake: 'subagent-max-steps', baseline: '2', now: '5' }]);
     const removed = pair('none', 'none', ['subagent-max-steps=2,subagent-max-cost=0.05', 'subagent-max-cost=0.05']);
     expect(brakesRemoved(removed.before, removed.check)).toEqual([{ scenario: 'x.yaml', setting: 'per-agent limits', brake: 'subagent-max-steps', baseline: '2' }]);
   });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contextLimitsLoosened, modelSwitchUnjudged } from '../../src/check/contextLimitLoosened.js';
-import { brakesLoosened } from '../../src/check/brakesLoosened.js';
+import { judgeBrakes } from '../../src/check/brakesLoosened.js';
 import { flagParts } from '../../src/check/settingChanges.js';
 import type { BaselineScenario } from '../../src/check/baselineFile.js';
 import type { ScenarioCheck } from '../../src/check/run.js';
@@ -50,7 +50,7 @@ describe('contextLimitsLoosened: the context window and max_tokens, as numbers',
   it('brakesLoosened flags it: 8000 → model on a model the table knows no window of allows any prompt', () => {
     const before = { source: 'x.yaml', settings: { brakes: 'context-window=8000' }, figures: { runs: 1 }, expectations: {} } as unknown as BaselineScenario;
     const check = { source: 'x.yaml', settings: { brakes: 'context-window=model' }, results: [], metrics: { runs: 1 }, models: ['gpt-4o'] } as unknown as ScenarioCheck;
-    expect(brakesLoosened(before, check)).toEqual([{ scenario: 'x.yaml', setting: 'brakes', brake: 'context-window', baseline: '8000', now: 'model (gpt-4o: no known window, no limit)' }]);
+    expect(judgeBrakes(before, check).loosened).toEqual([{ scenario: 'x.yaml', setting: 'brakes', brake: 'context-window', baseline: '8000', now: 'model (gpt-4o: no known window, no limit)' }]);
   });
 });
 
