@@ -20,7 +20,8 @@ import { configurationSayer, configurationStrategy, scenarioNotes, sweepTookOwn 
 import { tallyDropping } from './sweepDrop.js';
 import { letYoungGenerationGrow } from '../youngGeneration.js';
 import { sweepPriceGaps } from './sweepPricing.js';
-import { PricedRunKinds, sweepPrices } from './sweepPrices.js';
+import { sweepPrices } from './sweepPrices.js';
+import { PricedRunKinds } from './pricedRunKinds.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
 import { gridFactsReading, runHeaderFactsOf } from './sweepHeaderFacts.js';
 import { inputWarningsOf, sayInputWarning } from './inputWarnings.js';

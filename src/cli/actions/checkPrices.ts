@@ -4,7 +4,7 @@
  * recorded runs priced as its runs are (--model, else a traces-only file's `model:`: check/fileModel.ts, else
  * each run's own) and its synthetic runs as its file's model (or --model), as replay prices the same runs. A
  * run two scenario files name is a run of each, counted under each. The recorded runs are counted by kind (as
- * sweep's block counts them: sweepPrices.ts PricedRunKinds) under each model they are priced as, and each kind
+ * sweep's block counts them: pricedRunKinds.ts) under each model they are priced as, and each kind
  * priced once: the block does not price every run again after the check priced it.
  */
 import type { CheckInput } from '../../check/inputs.js';
@@ -17,7 +17,7 @@ import type { Scenario } from '../../scenario/load.js';
 import { resolveScenarioPricing } from '../../scenario/scenarioPlaces.js';
 import type { Trace } from '../../trace/types.js';
 import { pricingFor } from './runNotes.js';
-import { PricedRunKinds } from './sweepPrices.js';
+import { PricedRunKinds } from './pricedRunKinds.js';
 
 /** The prices block of a check's runs: each scenario's (`checks[i]`) recorded runs (`traces[i]`), then its synthetic ones. */
 export function checkPrices(checks: readonly CheckInput[], traces: readonly (readonly Trace[])[], options: { prices: PriceTable; model?: string }): PricesRecord {

@@ -9,7 +9,8 @@ import { UserError } from '../../errors.js';
 import { checkOutputDirectory, writeFilesAtomic } from '../../io/atomicWrite.js';
 import { sweepPriceGaps } from './sweepPricing.js';
 import { gridWarnings, recordedWindowless } from './sweepWarnings.js';
-import { PricedRunKinds, sweepPrices } from './sweepPrices.js';
+import { sweepPrices } from './sweepPrices.js';
+import { PricedRunKinds } from './pricedRunKinds.js';
 import { reportSettings } from '../../report/settings.js';
 import { gridValuesText } from '../../report/settingsGrid.js';
 import { inputsRecord } from '../../report/scenarios.js';
@@ -127,7 +128,7 @@ function headerOf(args: { setup: SweepSetup; read: SweepRead & NoBrakesCounted; 
     ...completion.notes,
   ];
   const took = sweepTookOwn({ ...prepared, recordedCaches: read.recordedCaches });
-  const warnings = [...inputWarningsOf(args.io), ...gridWarnings({ command: 'sweep', setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { traces: read.pricedRuns.map((kind) => kind.run) }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), headerFacts: read.headerFacts })];
+  const warnings = [...inputWarningsOf(args.io), ...gridWarnings({ command: 'sweep', setup: prepared, recordedRuns, priceGaps: read.priceGaps, windowless: read.windowless, inputs: args.inputs, ...(read.pricedRuns === undefined ? {} : { pricedRuns: read.pricedRuns }), ...(read.unrecorded === undefined ? {} : { unrecorded: read.unrecorded }), headerFacts: read.headerFacts })];
   return sweepHeader({
     // The cache and latency no flag gave, as the runs took them: each trace its own, the synthetic runs the sweep's cache (off without one) and their files' latency.
     settings: reportSettings({

@@ -19,7 +19,7 @@ import type { CliIO } from '../io.js';
 import { sayIdleScenarioFlags, sayNoModelCall, traceInputs, type GivenFlag } from './inputs.js';
 import { addHalfStepCaps, halvedCaps, type SweepFlags, type SweepSetup } from './sweepWork.js';
 import { rowsOf } from './sweepTook.js';
-import { PricedRunKinds } from './sweepPrices.js';
+import { PricedRunKinds } from './pricedRunKinds.js';
 import { fileRanges } from './sweepSplit.js';
 import { sweepUnits, sweepUnitsHere, type SweepUnit, type UnitsTallies } from './sweepUnits.js';
 import { SweepWorker } from './sweepWorkers.js';

@@ -23,7 +23,7 @@ import type { PopulationWindows } from '../../population/modelWindow.js';
 import type { CacheMode } from '../../context/strategy.js';
 import { defaultCacheMode } from '../../replay/replay.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
-import { PricedRunKinds, type PricedRunKind } from './sweepPrices.js';
+import { PricedRunKinds, type PricedRunKind } from './pricedRunKinds.js';
 import { gridFactsReading, RunHeaderFactsTally, saysAnything, type GridFactsReading, type RunHeaderFacts } from './sweepHeaderFacts.js';
 import { appendAll } from '../../appendAll.js';
 
@@ -45,7 +45,7 @@ export interface StreamedFiles {
   recordedCaches?: CacheMode[];
   /** The good files' runs' notes of a missing sub-agent transcript, in the order read (the command warns of them); absent: none. */
   missingTranscripts?: MissingTranscript[];
-  /** The good files' runs counted by what prices them as their own model (sweepPrices.ts PricedRunKinds: the prices block's, the cache warning's); absent: none. */
+  /** The good files' runs counted by what prices them as their own model (pricedRunKinds.ts: the prices block's, the cache warnings'); absent: none. */
   pricedRuns?: PricedRunKind[];
   /** What the good files' runs' headers say (import notes, stated strategies), counted in the order read (sweepHeaderFacts.ts); absent: nothing. */
   headerFacts?: RunHeaderFacts;

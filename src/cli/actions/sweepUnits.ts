@@ -18,7 +18,7 @@ import { sweepPriceGaps } from './sweepPricing.js';
 import { streamFiles, type StreamedFiles } from './sweepStream.js';
 import { gridWindows } from './sweepWarnings.js';
 import { missingTranscriptsOf, type MissingTranscript } from './missingTranscripts.js';
-import { PricedRunKinds, type PricedRunKind } from './sweepPrices.js';
+import { PricedRunKinds, type PricedRunKind } from './pricedRunKinds.js';
 import { addDropping } from './sweepDrop.js';
 import { cachesTaken, contextSumsOf, prepareSweep, type PreparedSweep, type SweepFlags, type SweepSetup, type SweepShare } from './sweepWork.js';
 import type { PopulationWindows } from '../../population/modelWindow.js';
@@ -95,7 +95,7 @@ export interface UnitsTallies {
   recordedCaches?: CacheMode[];
   /** Its good files' runs' notes of a missing sub-agent transcript, with their unit's `order` (the command's thread warns of them, in file order); absent: none. */
   missingTranscripts?: { order: number; missing: MissingTranscript[] }[];
-  /** Its good runs counted by what prices them as their own model (sweepPrices.ts PricedRunKinds: the prices block's, the cache warning's); absent: none. */
+  /** Its good runs counted by what prices them as their own model (pricedRunKinds.ts: the prices block's, the cache warnings'); absent: none. */
   pricedRuns?: PricedRunKind[];
   /** What its units' good files' runs' headers say, unit by unit with each unit's `order` (the command joins every thread's: joinRunHeaderFacts); absent: nothing. */
   headerFacts?: RunHeaderFactsPart[];

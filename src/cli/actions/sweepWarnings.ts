@@ -25,6 +25,8 @@ import { cacheOnRuns, fittedProfileWarnings, pricedRunsWarnings, unreadTracesWar
 import type { RunHeaderFacts } from './sweepHeaderFacts.js';
 import { gridTriggerWarnings } from './scenarioTriggers.js';
 import { fittedContextWarnings } from '../../report/fittedContextWarning.js';
+import type { PricedRunKind } from './pricedRunKinds.js';
+import { sweepRepricedWritesWarnings } from './sweepRepricedWrites.js';
 
 /** Over every configuration (a shard's header says what the whole grid's does): the runs' models where one takes the model's window. */
 export function gridWindows(setup: Pick<SweepSetup, 'configurations' | 'prices'>): PopulationWindows {
@@ -54,8 +56,11 @@ export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'p
  * `windowless`: recordedWindowless of the recorded runs read (on every thread); the scenario files' runs are
  * added here. `traces`: the recorded runs, when this thread holds them all (calibrate), for the cache warning;
  * the scenario files' runs take the configurations' cache (not their files'), so they are warned of under it.
+ * `pricedRuns` (sweep): the recorded runs counted by kind, every thread's: one run of each kind for the cache
+ * warning, and the runs re-priced with their cache as recorded reading no write (sweepRepricedWrites.ts), said
+ * after it as project says them (calibrate, which bills no cost, says nothing of them).
  */
-export function gridWarnings(args: { command: 'sweep' | 'calibrate'; setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; unrecorded?: readonly UnrecordedInTree[]; headerFacts: RunHeaderFacts }): ReportWarning[] {
+export function gridWarnings(args: { command: 'sweep' | 'calibrate'; setup: Pick<SweepSetup, 'axes' | 'fixed' | 'configurations' | 'prices' | 'scenarios'>; recordedRuns: number; priceGaps: PriceGapCheck; windowless: readonly string[]; inputs: readonly string[]; traces?: readonly Trace[]; pricedRuns?: readonly PricedRunKind[]; unrecorded?: readonly UnrecordedInTree[]; headerFacts: RunHeaderFacts }): ReportWarning[] {
   const { setup, recordedRuns } = args;
   const strategy = strategyFromFlags(setup.fixed.contextFlags);
   const swept = setup.axes.some((axis) => axis.key === 'context' || axis.key === 'tool-result-cap');
@@ -76,7 +81,7 @@ export function gridWarnings(args: { command: 'sweep' | 'calibrate'; setup: Pick
     recordedRuns,
     priceGaps: [...priceGapWarnings(checked.gaps(PRICE_GAP_TOLERANCE), args.inputs), ...(modelGrid && checked.sums().length === 0 ? noPriceCheckWarnings(unchecked) : [])],
     ...(swept || !isIdentity(strategy) ? { openLoop: swept ? 'as swept' : contextText(strategy) } : {}),
-    cache: cacheWarnings(setup, args.traces),
+    cache: [...cacheWarnings(setup, args.traces ?? args.pricedRuns?.map((kind) => kind.run)), ...(args.pricedRuns === undefined ? [] : sweepRepricedWritesWarnings(setup, args.pricedRuns))],
     windows: windows.warnings(),
     scenarioFiles: [
       ...unreadTracesWarnings(scenarios),

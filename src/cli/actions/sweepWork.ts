@@ -27,7 +27,7 @@ import { TreePopulation, treeSweepMetrics } from '../../population/treeSweep.js'
 import { allTrees, sessionTrees, type SessionTree } from '../../tree/group.js';
 import { checkTreeInputs, recordedPresetRefused, subagentLimitsFromFlags, type TreeFlags } from './treeFlags.js';
 import { rowsOf } from './sweepTook.js';
-import type { PricedRunKind } from './sweepPrices.js';
+import type { PricedRunKind } from './pricedRunKinds.js';
 import { COMMAND_LINE_CONTEXT, type CacheMode } from '../../context/strategy.js';
 import { COMMAND_LINE_MODEL } from '../../options/given.js';
 import { defaultCacheMode } from '../../replay/replay.js';
@@ -176,7 +176,7 @@ export interface SweepRead {
   windowless: string[];
   /** Each cache the recorded runs take without one given (defaultCacheMode), once. */
   recordedCaches: CacheMode[];
-  /** The recorded runs counted by what prices them as their own model (sweepPrices.ts: the prices block's, the cache warning's). */
+  /** The recorded runs counted by what prices them as their own model (pricedRunKinds.ts: the prices block's, the cache warnings'). */
   pricedRuns?: readonly PricedRunKind[];
   /** `--tree`: the trees that started agents with no recording among the inputs (TreePopulation.unrecorded). */
   unrecorded?: readonly UnrecordedInTree[];
