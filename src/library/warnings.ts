@@ -56,6 +56,7 @@ export function projectWarnings(traces: readonly Trace[], config: PopulationConf
   return projectWarningList({
     config,
     traces,
+    pricings: options.results.map((result) => result.pricing),
     runs: traces.length,
     prices: options.prices,
     inputs: [],

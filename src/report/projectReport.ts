@@ -1,8 +1,9 @@
 /**
- * The projection report (`loopcost project`): daily and period spend at p50 / p95 / p99 and the mean,
- * the worst case the brakes allow, where prompts pass a price tier or the context window less the
- * max_tokens sent (a provider refuses a call whose prompt + max_tokens passes it), and how far
- * to trust it (bootstrap intervals, the distribution-free cap bound, a suggested cap).
+ * The projection report (`loopcost project`): daily and period spend at p50 / p95 / p99 and the mean (and
+ * where a percentile is only the top of few values: projectTails.ts), the ceiling the brakes allow (JSON
+ * `worstCase`: a bound, on a line of its own, not beside the percentiles), where prompts pass a price tier
+ * or the context window less the max_tokens sent (a provider refuses a call whose prompt + max_tokens
+ * passes it), and how far to trust it (bootstrap intervals, the distribution-free cap bound, a suggested cap).
  */
 import { LOOPCOST_VERSION } from '../version.js';
 import { counted } from '../plural.js';
@@ -21,6 +22,7 @@ import { printableText, wrapLine } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { mixesRecordedAndScenarioRuns } from './projectMix.js';
+import { fewValuesLine, periodBelowMeanTopWords } from './projectTails.js';
 
 export interface SuggestedCap {
   /** The share of completing runs the cap may stop. */
@@ -84,22 +86,28 @@ export function buildProjectReport(args: Omit<ProjectReport, 'tool' | 'command' 
 
 const usd = (value: number | null): string => (value === null ? 'unbounded' : formatUsdNumber(value));
 
-const COLUMNS: Column[] = [{ header: 'spend' }, { header: 'mean', align: 'right' }, { header: 'p50', align: 'right' }, { header: 'p95', align: 'right' }, { header: 'p99', align: 'right' }, { header: 'worst case', align: 'right' }];
+/** The spend drawn; the ceiling the brakes allow is a bound, not a percentile, so it is a line of its own (ceilingLine). */
+const COLUMNS: Column[] = [{ header: 'spend' }, { header: 'mean', align: 'right' }, { header: 'p50', align: 'right' }, { header: 'p95', align: 'right' }, { header: 'p99', align: 'right' }];
+
+/** `Ceiling the brakes allow (a bound, not a projected spend): $X a run, $Y a day, $Z per 30 days — <rule>.` (JSON `worstCase`, `worstCaseUsd`). */
+function ceilingLine(report: Pick<ProjectReport, 'worstCase' | 'worstCaseUsd' | 'days'>): string {
+  const { perRunUsd, perDayUsd, rule } = report.worstCase;
+  if (perRunUsd === null) return `Ceiling the brakes allow: none (${rule}).`;
+  return `Ceiling the brakes allow (a bound, not a projected spend): ${usd(perRunUsd)} a run, ${usd(perDayUsd)} a day, ${usd(report.worstCaseUsd)} per ${report.days} days — ${rule}.`;
+}
 
 export function renderProjectTable(report: ProjectReport, view: ReportView): string {
-  const row = (label: string, q: Quantiles, worst: number | null) => [label, usd(q.mean), usd(q.p50), usd(q.p95), usd(q.p99), usd(worst)];
-  let text = formatTable(COLUMNS, [
-    row('per run', report.perRunUsd, report.worstCase.perRunUsd),
-    row('per day', report.perDayUsd, report.worstCase.perDayUsd),
-    row(`per ${report.days} days`, report.perPeriodUsd, report.worstCaseUsd),
-  ], { maxWidth: view.width });
+  const row = (label: string, q: Quantiles) => [label, usd(q.mean), usd(q.p50), usd(q.p95), usd(q.p99)];
+  let text = formatTable(COLUMNS, [row('per run', report.perRunUsd), row('per day', report.perDayUsd), row(`per ${report.days} days`, report.perPeriodUsd)], { maxWidth: view.width });
   const c = report.confidence;
+  const fewValues = fewValuesLine({ runs: report.perRunUsd.runs, days: report.days, trials: report.trials, tree: report.tree !== undefined });
   const lines = [
     `${report.runsPerDay} runs a day for ${report.days} days, drawn from ${report.tree === undefined ? `${report.perRunUsd.runs} runs` : `${counted(report.perRunUsd.runs, 'session tree')}, each one run`} (${runKinds(report.inputs)}; ${report.trials} simulated periods drawn with seed ${report.seed}${populationSeedText(report)}).`,
+    ...(fewValues === undefined ? [] : [fewValues]),
     partsText(report.parts),
     ...falseStopsLine(report),
-    `Worst case the brakes allow: ${report.worstCase.rule}.`,
-    `${confidenceText(c, report.perRunUsd.runs, report.fittedProfiles, mixesRecordedAndScenarioRuns(report.parts))} ${report.capBound.text}`,
+    ceilingLine(report),
+    `${confidenceText(c, report.perRunUsd.runs, report.fittedProfiles, mixesRecordedAndScenarioRuns(report.parts))}${periodBelowMeanTopWords(report)} ${report.capBound.text}`,
     ...(report.handWritten === undefined ? [] : [report.handWritten.text]),
     ...report.crossings.map((x) => noRoomCrossingLine(x) ?? `${x.model}: prompts pass the ${thresholdWords(x)} in ${x.runsCrossing} of ${x.runs} runs${x.firstStep === null ? '' : `, first at step ${x.firstStep}, median step ${x.medianStep}`}.`),
     ...(report.suggestCap ? [report.suggestCap.text] : []),

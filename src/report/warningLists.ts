@@ -8,9 +8,8 @@
 import { isIdentity, type ContextStrategy } from '../context/strategy.js';
 import type { PromptCrossing } from '../population/project.js';
 import { holdsBrake, type PopulationConfig } from '../population/run.js';
-import type { PriceTable } from '../pricing/types.js';
+import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { priceGapWarningsOf } from '../replay/priceGaps.js';
-import { tracePricing } from '../replay/tracePricing.js';
 import { repricedCacheWritesWarnings } from './repricedCacheWrites.js';
 import type { Trace } from '../trace/types.js';
 import { cacheIdleWarnings, type IdleCounts } from './cacheIdleWarning.js';
@@ -131,6 +130,8 @@ export interface ProjectWarningPieces {
   config: ConfigSaid;
   /** The recorded runs. */
   traces: readonly Trace[];
+  /** Each of `traces`' pricing as the projection priced its run (in their order): what the re-priced runs' warning reads, no trace priced again. */
+  pricings: readonly ModelPricing[];
   /** The runs projected from (recorded and generated). */
   runs: number;
   prices: PriceTable;
@@ -164,6 +165,13 @@ export function projectSummaryWarnings(summaries: readonly SummaryRuns[]): Repor
   return bySummaryStrategy(summaries).flatMap(({ strategy, items }) => summaryCallWarnings(strategy, SummaryCallTally.of(items.flatMap((s) => s.runs)), { what: 'run' }));
 }
 
+/** Each trace's pricing as its run took it (`pricings` in `traces`' order). */
+function pricingTaken(traces: readonly Trace[], pricings: readonly ModelPricing[]): (trace: Trace) => ModelPricing {
+  if (pricings.length !== traces.length) throw new Error(`projectWarningList: ${pricings.length} pricings for ${traces.length} traces`);
+  const byTrace = new Map(traces.map((trace, i) => [trace, pricings[i]!]));
+  return (trace) => byTrace.get(trace)!;
+}
+
 /** A projection's warnings (after what reading the inputs said), in their order. */
 export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
   const { config } = p;
@@ -175,8 +183,8 @@ export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
     ...priceGapWarningsOf(p.traces, { prices: p.prices, ...model, inputs: p.inputs }),
     ...(isIdentity(config.strategy) ? [] : openLoopWarnings(openLoopRuns(p.traces.length, configured.ownStrategyRuns), contextText(config.strategy))),
     ...p.cache,
-    // Runs re-priced (--model) as a model that bills cache writes, with the cache as recorded (repricedCacheWrites.ts), as replay says them.
-    ...repricedCacheWritesWarnings(p.traces, { model: config.model, cache: config.strategy.cache, pricingOf: (trace) => tracePricing(trace, { prices: p.prices, ...model }) }),
+    // Runs re-priced (--model) as a model that bills cache writes, with the cache as recorded (repricedCacheWrites.ts), as replay says them: each at the pricing its run took.
+    ...repricedCacheWritesWarnings(p.traces, { model: config.model, cache: config.strategy.cache, pricingOf: pricingTaken(p.traces, p.pricings) }),
     // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
     ...pastWindowWarnings(p.crossings, config.brakes.contextWindow === 'model'),
     ...p.windows,

@@ -10,6 +10,7 @@ import { shareFlagValue } from '../../io/numberText.js';
 import { capBoundShare, projectSpend, type PromptCrossing } from '../../population/project.js';
 import type { WorstCase } from '../../population/worstCase.js';
 import type { PopulationConfig } from '../../population/run.js';
+import type { ModelPricing } from '../../pricing/types.js';
 import type { RunPair } from '../../metrics/population.js';
 import { tooManySimulatedDays } from '../../population/projectDays.js';
 import { buildProjectReport, renderProject, type ProjectPricesRecord, type ProjectReport, type SuggestedCap } from '../../report/projectReport.js';
@@ -34,7 +35,7 @@ import { suggestedCap } from './projectSuggestCap.js';
 import { projectBrakesOn, projectFalseStops, projectRunWarnings } from './projectStops.js';
 import { projectPrices } from './projectPricing.js';
 import type { FalseStopFigures } from '../../report/replayFalseStops.js';
-import { fittedStrata, type ObservedRuns, partCacheWarnings, partRecords, partSummaryRuns, partWindowWarnings, projectConfig, projectedRuns, worstCaseOverParts, type RunsPart } from './projectParts.js';
+import { fittedStrata, type ObservedRuns, partCacheWarnings, partRecords, partSummaryRuns, partWindowWarnings, projectConfig, projectedRuns, worstCaseAtLatest, worstCaseOverParts, type RunsPart } from './projectParts.js';
 import type { ProjectPart } from '../../report/projectParts.js';
 import { tallyDropping } from './sweepDrop.js';
 import { checkProjectedSizes, runsPerDayFlag } from './projectRange.js';
@@ -96,22 +97,24 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
   const read = await prepareSweep(inputs, sweepOpts, given, io);
   refuseRunsPastHeap('project', read.scenarios, { runsGiven: given('runs'), pooled: true });
   // Every tally over the runs (a run past $9,007 makes its file bad: sweepDrop.ts), then the bad files refused or listed.
-  const { prepared, config, pairs, crossings, parts, suggestCap, stopsAndPrices } = await tallyDropping({ prepared: read, opts: sweepOpts, io }, (prepared) => {
+  const { prepared, config, pairs, crossings, parts, suggestCap, stopsAndPrices, pricings, worst } = await tallyDropping({ prepared: read, opts: sweepOpts, io }, (prepared) => {
     const config = projectConfig(prepared);
     const { pairs, crossings, parts, observed } = projectedRuns(prepared, config);
     const suggestCap = target === undefined || pairs.length === 0 ? undefined : suggestedCap(prepared, { config, pairs, target, strata: fittedStrata(parts, pairs).strata });
-    return { prepared, config, pairs, crossings, parts, suggestCap, stopsAndPrices: stopsAndPricesOf(prepared, { config, pairs, parts, observed }) };
+    // Each recorded run's pricing as it was priced (they come first; --tree: every run of the trees), for the warnings that read it.
+    const pricings = observed.pricings.slice(0, prepared.traces.length);
+    const worst = worstCaseOverParts(parts, prepared);
+    return { prepared, config, pairs, crossings, parts, suggestCap, stopsAndPrices: stopsAndPricesOf(prepared, { config, pairs, parts, observed, worst }), pricings, worst };
   });
   const runsPerDay = flags.runsPerDay ?? defaultRunsPerDay(prepared);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
-  const worst = worstCaseOverParts(parts, prepared);
   const costsPico = pairs.map((p) => p.run.costPico);
   checkProjectedSizes({ runsPerDay, days, largestRunPico: maxOf(costsPico), worstRunPico: worst.perRunUsd === null ? null : usdToPico(worst.perRunUsd), place: runsPerDayPlace(prepared, flags.runsPerDay) });
   // A fitted profile's runs stand for the recorded runs it was fitted to in the intervals and each period's resample (projectConfidence.ts, projectDays.ts).
   const { strata, fitted, handWritten } = fittedStrata(parts, pairs);
   const projection = projectSpend(costsPico, { runsPerDay, days, seed: flags.seed, trials: flags.trials, ...(strata === undefined ? {} : { strata }) });
   const meanings = suggestCap === undefined ? [] : completionNotes(pairs);
-  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), parts, records: partRecords(parts, pairs), fitted, handWritten, suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io), summaries: partSummaryRuns(parts, pairs), stopsAndPrices }, { projection, worst, runsPerDay, days });
+  const report = projectReportOf({ prepared, config, inputs, runs: pairs.length, crossings: crossings.crossings(), parts, records: partRecords(parts, pairs), fitted, handWritten, suggestCap, meanings, predictiveStops: predictiveStopsOf(pairs), said: inputWarningsOf(io), summaries: partSummaryRuns(parts, pairs), stopsAndPrices, pricings }, { projection, worst, runsPerDay, days });
   emitReport(renderProject(report, flags.format, reportView(opts, io)), { ...(opts.out === undefined ? {} : { out: opts.out }), format: flags.format, warnings: report.warnings }, io);
   return 0;
 }
@@ -126,14 +129,16 @@ interface StopsAndPrices {
 /**
  * The false stops as replay counts them (projectStops.ts), the prices block as replay's (projectPricing.ts), and
  * their warnings: a brake's early stop of recorded runs (`open_loop_brakes`), runs priced as of a past day at
- * other prices than the table's latest (`prices_as_recorded`).
+ * other prices than the table's latest (`prices_as_recorded`, which the worst case at the latest prices moves too).
  */
-function stopsAndPricesOf(prepared: PreparedSweep, run: { config: PopulationConfig; pairs: RunPair[]; parts: RunsPart[]; observed: ObservedRuns }): StopsAndPrices {
+function stopsAndPricesOf(prepared: PreparedSweep, run: { config: PopulationConfig; pairs: RunPair[]; parts: RunsPart[]; observed: ObservedRuns; worst: WorstCase }): StopsAndPrices {
   const { config, pairs, observed } = run;
+  // The worst case is a figure of the report too: where the latest prices move it, the past-prices warning says so.
+  const ceiling = { perRunUsd: run.worst.perRunUsd, latestPerRunUsd: worstCaseAtLatest(run.parts, prepared).perRunUsd };
   return {
     ...(projectBrakesOn(run.parts, config) ? { falseStops: projectFalseStops(pairs) } : {}),
     prices: projectPrices(prepared.prices.source, observed.pricings),
-    warnings: projectRunWarnings(observed, { prices: prepared.prices, config, pairs, recordedTraces: prepared.population.recorded.traces ?? [], ...(prepared.trees === undefined ? {} : { trees: prepared.trees }) }),
+    warnings: projectRunWarnings(observed, { prices: prepared.prices, config, pairs, recordedTraces: prepared.population.recorded.traces ?? [], ceiling, ...(prepared.trees === undefined ? {} : { trees: prepared.trees }) }),
   };
 }
 
@@ -152,7 +157,7 @@ function readProjectFlags(opts: ProjectFlags, io: CliIO): { format: string; runs
 
 /** The report of a projection: the spend drawn, the worst case the brakes allow, the cap bound, the crossings, notes and warnings. */
 function projectReportOf(
-  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; handWritten: HandWrittenInputs; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[]; summaries: SummaryRuns[]; stopsAndPrices: StopsAndPrices },
+  runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; handWritten: HandWrittenInputs; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[]; summaries: SummaryRuns[]; stopsAndPrices: StopsAndPrices; pricings: readonly ModelPricing[] },
   spend: { projection: ReturnType<typeof projectSpend>; worst: WorstCase; runsPerDay: number; days: number },
 ): ProjectReport {
   const { prepared, config, suggestCap } = runs;
@@ -191,7 +196,7 @@ function projectReportOf(
       ...runs.meanings,
     ],
     // What reading the inputs said on stderr first (inputWarnings.ts), then what the runs warn of.
-    warnings: [...runs.said, ...mixFollowsRunCountsWarnings(runs.records), ...projectWarnings(prepared, { config, runs: n, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts, summaries: runs.summaries }), ...runs.stopsAndPrices.warnings],
+    warnings: [...runs.said, ...mixFollowsRunCountsWarnings(runs.records), ...projectWarnings(prepared, { config, runs: n, inputs: runs.inputs, crossings: runs.crossings, parts: runs.parts, summaries: runs.summaries, pricings: runs.pricings }), ...runs.stopsAndPrices.warnings],
   });
 }
 
@@ -224,12 +229,13 @@ function predictiveNotes(stops: number, n: number): string[] {
 }
 
 /** What the projection's report warns of (report/warningLists.ts projectWarningList, as the library's): its parts' cache and windows, unread and fitted scenario files, summary triggers, trees, import notes. */
-function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig; runs: number; inputs: string[]; crossings: PromptCrossing[]; parts: readonly RunsPart[]; summaries: SummaryRuns[] }): ReportWarning[] {
+function projectWarnings(prepared: PreparedSweep, of: { config: PopulationConfig; runs: number; inputs: string[]; crossings: PromptCrossing[]; parts: readonly RunsPart[]; summaries: SummaryRuns[]; pricings: readonly ModelPricing[] }): ReportWarning[] {
   const { config } = of;
   const scenarios = prepared.scenarios.map((s) => s.scenario);
   return projectWarningList({
     config,
     traces: prepared.traces,
+    pricings: of.pricings,
     runs: of.runs,
     prices: prepared.prices,
     inputs: of.inputs,

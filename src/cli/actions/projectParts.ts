@@ -9,6 +9,7 @@
 import { canonicalJson } from '../../brakes/fingerprint.js';
 import { PopulationWindows } from '../../population/modelWindow.js';
 import { PromptCrossings } from '../../population/project.js';
+import { latestPricesOf } from '../../population/projectPrices.js';
 import type { CostStratum } from '../../population/projectConfidence.js';
 import { fitRunsOf } from '../../scenario/fitWarnings.js';
 import { heldOutStatement } from '../../scenario/fit.js';
@@ -135,6 +136,24 @@ export function worstCaseOverParts(parts: readonly RunsPart[], prepared: Pick<Pr
   const dearest = worst.find((w) => w.worst.perRunUsd === null) ?? worst.reduce((a, b) => (b.worst.perRunUsd! > a.worst.perRunUsd! ? b : a));
   const why = dearest.worst.perRunUsd === null ? '' : ', the dearest of the parts\' worst cases';
   return { perRunUsd: dearest.worst.perRunUsd, rule: `${groupWords(dearest.group)}${why}: ${dearest.worst.rule}` };
+}
+
+/**
+ * The worst case over the parts were every run priced at the table's latest (projectPrices.ts latestPricesOf:
+ * what `--prices-as-of <release day>` prices at), for the past-prices warning: a recording day's tier the latest
+ * drop prices the largest call otherwise (a Claude Code session's: $22.0717 a run, at the latest $12.0614). A
+ * pricing the latest cannot resolve is kept (the warning then finds no gap for it).
+ */
+export function worstCaseAtLatest(parts: readonly RunsPart[], prepared: Pick<PreparedSweep, 'prices'>): WorstCase {
+  const latest = latestPricesOf(prepared.prices);
+  const atLatest = (pricing: ModelPricing): ModelPricing => {
+    try {
+      return latest.resolve(pricing.model, pricing.provider);
+    } catch {
+      return pricing;
+    }
+  };
+  return worstCaseOverParts(parts.map((part) => ({ ...part, pricings: new Set([...part.pricings].map(atLatest)) })), { prices: latest });
 }
 
 /** How each part's runs ended under its settings (`pairs` in the parts' order), what they cost on average, and a file's settings. */
