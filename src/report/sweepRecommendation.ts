@@ -1,7 +1,7 @@
 /**
  * A sweep's recommendation (with --target-completion): the cheapest configuration reaching the target by
  * recommend.ts's rule (ties to the tighter brakes, recommendTie.ts — the same order the resamples and a
- * merge of shards break them by), in one plain sentence with what halving its step cap would change, how
+ * merge of shards break them by), in plain sentences, a line each, with what halving its step cap would change, how
  * far to trust its completion rate, the configurations it ties with (recommendTie.ts tieSentence), what
  * recorded runs cannot show of it (sweepOpenLoop.ts), what its figures on parts of session trees mean for
  * whole sessions (sessionParts.ts), and how sure the choice is (recommendSureness.ts); or,
@@ -48,23 +48,21 @@ export function recommendationOf(rows: readonly SweepRow[], header: Pick<SweepHe
   const words = completionWords(row.tasksDone !== undefined);
   const half = row.halfStepCap ?? null;
   const tiedWith = tiedIndices(ranked, index, target, header.maxFalseStops).map((i) => rows[i]!.settings);
-  const { fewer, noBrakes, text: weighedText } = weighedPick({ rows, ranked, index, words }, { target, rule });
-  let text = `For at least ${percentText(target)} ${words.target}${boundWords(header.maxFalseStops)}, the cheapest configuration is ${row.settings}: ${done.completed}/${row.runs} ${words.count} (${percentText(done.completionRate)}) at ${usd(done.costPerCompletedUsd!)} ${words.per} (${usd(row.costUsd)} in all).${weighedText}`;
-  if (tiedWith.length > 0) text += ` ${tieSentence(tiedWith)}`;
-  if (half !== null) {
-    const halfDone = half.done ?? half.completed;
-    const lost = done.completed - halfDone;
-    text += ` Halving its step cap to ${half.maxSteps} ${words.half(halfDone, row.runs)} (${lost === 0 ? 'no fewer' : `${lost} fewer`}) and spend ${usd(half.costUsd)} (${usd(row.costUsd - half.costUsd)} less).`;
-  } else text += ' It has no step cap to halve.';
+  const { fewer, noBrakes, lines: weighedLines } = weighedPick({ rows, ranked, index, words }, { target, rule });
+  // One line per thing said (the text report wraps each under the arrow): the pick, how it is weighed, its ties, its halved step cap, how far to trust it, what the runs cannot show, how to reproduce it.
+  const lines = [`For at least ${percentText(target)} ${words.target}${boundWords(header.maxFalseStops)}, the cheapest configuration is ${row.settings}: ${done.completed}/${row.runs} ${words.count} (${percentText(done.completionRate)}) at ${usd(done.costPerCompletedUsd!)} ${words.per} (${usd(row.costUsd)} in all).`, ...weighedLines];
+  if (tiedWith.length > 0) lines.push(tieSentence(tiedWith));
+  lines.push(halfStepCapText(half, { completed: done.completed, runs: row.runs, costUsd: row.costUsd, words }));
   const joined = resampled === undefined || resampled.length === 0 ? undefined : joinResampled(resampled, tieOrder);
   const { standing, interval } = trustOf(joined, { index, completed: done.completed, runs: row.runs });
-  text += ` How far to trust it: on ${row.runs} runs${standing?.text ?? ''}, ${words.rate} is ${percentText(interval[0])}–${percentText(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`;
+  lines.push(`How far to trust it: on ${row.runs} runs${standing?.text ?? ''}, ${words.rate} is ${percentText(interval[0])}–${percentText(interval[1])} at 95% confidence (Wilson interval)${interval[0] < target ? `, so it may fall below the target of ${percentText(target)}` : ''}.`);
   const openLoop = openLoopOf(rows, index, header);
-  if (openLoop !== undefined) text += ` ${openLoop.text}`;
+  if (openLoop !== undefined) lines.push(openLoop.text);
   // Picked on runs that are parts of session trees (the header warns of them): what that means for whole sessions.
   const parts = sessionPartsRecommendation(header.warnings);
-  if (parts !== undefined) text += ` ${parts}`;
-  text += ` To reproduce it: loopcost replay ${replayArgs ?? '<the same inputs and price flags>'}${row.flags === '' ? '' : ` ${row.flags}`}`;
+  if (parts !== undefined) lines.push(parts);
+  lines.push(`To reproduce it: loopcost replay ${replayArgs ?? '<the same inputs and price flags>'}${row.flags === '' ? '' : ` ${row.flags}`}`);
+  const text = lines.map((line) => line.trim()).filter((line) => line !== '').join('\n');
   const howSure = joined === undefined ? {} : { howSure: withCaveat(howSureOf(joined, { chosen: index, settings: rows.map((r) => r.settings), completed: standing?.completed ?? done.completed, runs: standing?.runs ?? row.runs, target, tiedWith }), joined.parts) };
   return {
     settings: row.settings,
@@ -93,7 +91,15 @@ function weighedPick(pick: { rows: readonly SweepRow[]; ranked: readonly RankedR
   const fewerAt = fewerFalseStopsIndex(ranked, index, over);
   const fewer = fewerAt === undefined ? undefined : fewerFalseStopsOf(weighed(index), { row: rows[fewerAt]!, counted: weighed(fewerAt) }, words);
   const noBrakes = noBrakesComparisonOf(weighed(index), words);
-  return { fewer, noBrakes, text: falseStopsSentence(weighed(index), rows[index]!.tasksDone !== undefined) + (fewer?.text ?? '') + noBrakes.text };
+  return { fewer, noBrakes, lines: [falseStopsSentence(weighed(index), rows[index]!.tasksDone !== undefined), fewer?.text ?? '', noBrakes.text] };
+}
+
+/** What halving the pick's step cap would change (`half`: its row's halfStepCap), or that it has none to halve. */
+function halfStepCapText(half: SweepRow['halfStepCap'] | null, pick: { completed: number; runs: number; costUsd: number; words: CompletionWords }): string {
+  if (half === null || half === undefined) return 'It has no step cap to halve.';
+  const halfDone = half.done ?? half.completed;
+  const lost = pick.completed - halfDone;
+  return `Halving its step cap to ${half.maxSteps} ${pick.words.half(halfDone, pick.runs)} (${lost === 0 ? 'no fewer' : `${lost} fewer`}) and spend ${usd(half.costUsd)} (${usd(pick.costUsd - half.costUsd)} less).`;
 }
 
 /** The pick's 95% Wilson interval: of the runs they stand for where a fitted profile's count as the recorded runs it was fitted to (standingRuns.ts, as project counts them). */

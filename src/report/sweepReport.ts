@@ -84,7 +84,7 @@ export interface SweepRecommendation {
   tiedWith?: string[];
   /** Its grid values recorded runs replay open loop (a context strategy, a tool-result cap, skip): what they cannot show, and the closed-loop way (sweepOpenLoop.ts). Absent: none. */
   openLoop?: SweepOpenLoop;
-  /** The recommendation in one plain sentence (what text reports print). */
+  /** The recommendation in plain sentences, a line per thing said (what text reports print, each line wrapped). */
   text: string;
   /** How sure the choice is: the share of paired resamples of the runs that pick it, and the runners-up (a line under the recommendation). */
   howSure?: HowSure;

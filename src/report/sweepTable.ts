@@ -129,7 +129,9 @@ export function recommendationLines(report: SweepReport, width: number): string 
   const counted = report.completionCounted === undefined ? '' : wrapLine('  ', report.completionCounted.text, width);
   if (report.recommendation === null) return wrapLine('', noneReachesText(report), width) + counted;
   const howSure = report.recommendation.howSure;
-  return wrapLine('→ ', report.recommendation.text, width) + (howSure === undefined ? '' : wrapLine('  ', howSure.text, width)) + counted;
+  // Its text is a line per thing said: each wrapped under the arrow.
+  const said = report.recommendation.text.split('\n').map((line, i) => wrapLine(i === 0 ? '→ ' : '  ', line, width));
+  return said.join('') + (howSure === undefined ? '' : wrapLine('  ', howSure.text, width)) + counted;
 }
 
 export function notesAndFooter(report: SweepReport, width: number): string {
