@@ -34,7 +34,7 @@ import { taskDoneOf, type ReplayTruth } from './whatifTasksDone.js';
 
 import { whatIfTotals } from './whatifTotals.js';
 
-export { whatIfBaselineStrategy } from './whatifTotals.js';
+export { whatIfBaselineStrategy, whatIfBaselineTotals } from './whatifTotals.js';
 export { whatIfTotals };
 
 export interface WhatIfSetting {

@@ -26,24 +26,22 @@ export function taskDoneOf(run: { stopReason: StopReason; steps: number; truth?:
   return { taskDone: countsAsDone(stopCodeOf(run.stopReason), run.steps, truth, run.truth?.taskDone) };
 }
 
-/** What tasksDoneOfRuns reads of a run: its stop, spend, and `taskDone` where it carries ground truth. */
-export interface DoneJudgedRun {
-  stopReason: StopReason;
-  costPico: number;
-  taskDone?: boolean;
-}
+/**
+ * The tasks done of some runs, counted as a sweep row and replay's summary count them, in the pass that
+ * totals the runs (whatifTotals.ts): each run added, then taken with the runs' totals (their number, those
+ * that ended `completed`, their spend), which the tally does not count again.
+ */
+export class TasksDoneTally {
+  private readonly counts = new DoneCountsBuilder(1);
 
-/** The runs' tasks done, counted as a sweep row and replay's summary count them; undefined when no run carries ground truth. */
-export function tasksDoneOfRuns(runs: readonly DoneJudgedRun[]): TasksDone | undefined {
-  const counts = new DoneCountsBuilder(1);
-  let completed = 0;
-  let totalPico = 0n;
-  for (const run of runs) {
-    const ended = run.stopReason === 'completed';
-    if (ended) completed += 1;
-    totalPico += BigInt(run.costPico);
-    if (run.taskDone !== undefined) counts.add(0, ended, run.taskDone);
+  /** A run (`completed`: it ended `completed`; `taskDone`: whether it did its task), counted where it carries ground truth. */
+  add(completed: boolean, taskDone: boolean | undefined): void {
+    if (taskDone !== undefined) this.counts.add(0, completed, taskDone);
   }
-  const done = counts.take(0);
-  return done.groundTruthRuns === 0 ? undefined : tasksDoneOf({ runs: runs.length, completed, totalPico }, done);
+
+  /** The runs' tasks done, from their totals; undefined when no run carries ground truth. */
+  take(totals: { runs: number; completed: number; totalPico: bigint }): TasksDone | undefined {
+    const done = this.counts.take(0);
+    return done.groundTruthRuns === 0 ? undefined : tasksDoneOf(totals, done);
+  }
 }

@@ -4,6 +4,8 @@
  * column per reason, counts right-aligned, headers cut to a prefix (`max_…`) as far as needed. When even
  * that does not fit, the report gives them a table of their own beside the rows' labels. Labels give way
  * first: the room left is measured with every shrinkable column (grid values, paths) at its narrowest.
+ * A table whose completion column is not the runs that ended `completed` (tasks done, by ground truth)
+ * lists `completed` among them (`withCompleted`: one `stops` column), so a row's stop counts add up to its runs.
  */
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { maxOf } from '../metrics/extremes.js';
@@ -13,7 +15,7 @@ import { displayWidth, printableCell } from './text.js';
 export type StopCounts = Partial<Record<string, number>>;
 
 export interface StopsLayout {
-  /** One `other stops` column, or one per reason (none when every run completed). */
+  /** One `other stops` column (`stops` withCompleted), or one per reason (none when every run completed). */
   columns: Column[];
   /** A row's cells under `columns`. */
   cells(counts: StopCounts): Cell[];
@@ -23,28 +25,40 @@ export interface StopsLayout {
   fits: boolean;
   /** For columns per reason: what they count, a cut header named in full ('' for one column). */
   note: string;
+  /** What the counts are, to head a table of their own: `stops other than completion` (`stops` withCompleted). */
+  title: string;
 }
+
+/** How stop counts are laid out: `oneColumn` false, a column per reason even where one column fits (a table of their own lines the counts up); `withCompleted`, `completed` counted among them. */
+export interface StopsOptions {
+  oneColumn?: boolean;
+  withCompleted?: boolean;
+}
+
+/** Columns per reason, before their note and title. */
+type ReasonColumns = Omit<StopsLayout, 'note' | 'title'>;
 
 /** A cut header keeps at least 3 characters (`max…`, `tra…`: every stop reason's first 3 differ). */
 const SHORTEST_HEADER = 4;
 const OTHER_STOPS = 'other stops';
+const EVERY_STOP = 'stops';
 
-/** `max_steps 27, trace_end 8`: the stop reasons other than completion, as one cell (`-` when none). */
-export function otherStopsText(counts: StopCounts): string {
+/** `max_steps 27, trace_end 8`: the stop reasons other than completion (`withCompleted`: every one), as one cell (`-` when none). */
+export function otherStopsText(counts: StopCounts, withCompleted = false): string {
   let text = '';
-  for (const reason of reasonsIn([counts])) text += `${text === '' ? '' : ', '}${reason} ${counts[reason]}`;
+  for (const reason of reasonsIn([counts], withCompleted)) text += `${text === '' ? '' : ', '}${reason} ${counts[reason]}`;
   return text || '-';
 }
 
 const KNOWN_REASONS: ReadonlySet<string> = new Set(STOP_REASONS);
 
-/** The reasons other than completion with a count in any row: the known ones in STOP_REASONS order, then any other. */
-function reasonsIn(all: readonly StopCounts[]): string[] {
+/** The reasons other than completion (`withCompleted`: every one) with a count in any row: the known ones in STOP_REASONS order, then any other. */
+function reasonsIn(all: readonly StopCounts[], withCompleted: boolean): string[] {
   const present = new Set<string>();
   for (const counts of all) {
     for (const reason in counts) {
       const n = counts[reason];
-      if (reason !== 'completed' && n !== undefined && n > 0) present.add(reason);
+      if ((withCompleted || reason !== 'completed') && n !== undefined && n > 0) present.add(reason);
     }
   }
   if (present.size === 0) return [];
@@ -74,17 +88,22 @@ export function narrowestOf(columns: readonly Column[], cellWidths: readonly num
  * counts up), else a column per reason with headers cut as far as needed. Never cuts a count: when
  * nothing fits, the narrowest layout, `fits` false.
  */
-export function layOutStops(all: readonly StopCounts[], room: number, oneColumn = true): StopsLayout {
-  const reasons = reasonsIn(all);
-  if (oneColumn) {
-    let whole = GAP + OTHER_STOPS.length;
-    for (const counts of all) whole = Math.max(whole, GAP + displayWidth(printableCell(otherStopsText(counts))));
-    if (whole <= room) return { columns: [{ header: OTHER_STOPS }], cells: (counts) => [otherStopsText(counts)], width: whole, fits: true, note: '' };
+export function layOutStops(all: readonly StopCounts[], room: number, options: StopsOptions = {}): StopsLayout {
+  const withCompleted = options.withCompleted === true;
+  const reasons = reasonsIn(all, withCompleted);
+  const title = withCompleted ? EVERY_STOP : 'stops other than completion';
+  if (options.oneColumn !== false) {
+    const header = withCompleted ? EVERY_STOP : OTHER_STOPS;
+    const text = (counts: StopCounts) => otherStopsText(counts, withCompleted);
+    let whole = GAP + header.length;
+    for (const counts of all) whole = Math.max(whole, GAP + displayWidth(printableCell(text(counts))));
+    if (whole <= room) return { columns: [{ header }], cells: (counts) => [text(counts)], width: whole, fits: true, note: '', title };
   }
-  if (reasons.length === 0) return { columns: [], cells: () => [], width: 0, fits: true, note: '' };
+  if (reasons.length === 0) return { columns: [], cells: () => [], width: 0, fits: true, note: '', title };
   let countWidth = 1;
   for (const counts of all) for (const reason of reasons) countWidth = Math.max(countWidth, String(counts[reason] ?? 0).length);
-  return perReason(reasons, countWidth, room) ?? { ...perReason(reasons, countWidth, Infinity, true)!, fits: false };
+  const layout = perReason(reasons, countWidth, room) ?? { ...perReason(reasons, countWidth, Infinity, true)!, fits: false };
+  return { ...layout, title, note: stopsNote(reasons.map(printableCell), layout.columns.map((column) => column.header), withCompleted) };
 }
 
 /**
@@ -93,7 +112,7 @@ export function layOutStops(all: readonly StopCounts[], room: number, oneColumn 
  * a header that fits whole is never cut with the others (`max_…  repeat  trac…`, not `repe…`). With
  * `narrowest`, every header at its shortest distinct prefix, whatever the room.
  */
-function perReason(reasons: readonly string[], countWidth: number, room: number, narrowest = false): StopsLayout | undefined {
+function perReason(reasons: readonly string[], countWidth: number, room: number, narrowest = false): ReasonColumns | undefined {
   const names = reasons.map(printableCell);
   const longest = Math.max(SHORTEST_HEADER, maxOf(names.map((name) => [...name].length), 0));
   if (narrowest) {
@@ -125,11 +144,11 @@ function nextToCut(caps: readonly number[], names: readonly string[], floor: num
 }
 
 /** Columns under `headers` (undefined when two are the same), the counts right-aligned under them. */
-function stopsLayout(reasons: readonly string[], headers: readonly string[], countWidth: number): StopsLayout | undefined {
+function stopsLayout(reasons: readonly string[], headers: readonly string[], countWidth: number): ReasonColumns | undefined {
   if (new Set(headers).size < headers.length) return undefined;
   const width = headers.reduce((sum, header) => sum + GAP + Math.max(displayWidth(header), countWidth), 0);
   const columns = headers.map((header): Column => ({ header, align: 'right' }));
-  return { columns, cells: (counts) => reasons.map((reason) => counts[reason] ?? 0), width, fits: true, note: stopsNote(reasons.map(printableCell), headers) };
+  return { columns, cells: (counts) => reasons.map((reason) => counts[reason] ?? 0), width, fits: true };
 }
 
 function cutHeader(name: string, cap: number): string {
@@ -137,9 +156,12 @@ function cutHeader(name: string, cap: number): string {
   return chars.length <= cap ? name : `${chars.slice(0, cap - 1).join('')}…`;
 }
 
-/** `max_… = max_steps, repeat, trac… = trace_end: runs that ended with that stop (the rest completed)`. */
-function stopsNote(names: readonly string[], headers: readonly string[]): string {
+/**
+ * `max_… = max_steps, repeat, trac… = trace_end: runs that ended with that stop (the rest completed)`;
+ * `withCompleted`: `completed, max_steps, …: runs that ended with that stop reason (a row's add up to its runs)`.
+ */
+function stopsNote(names: readonly string[], headers: readonly string[], withCompleted: boolean): string {
   if (names.length === 0) return '';
   const named = names.map((name, i) => (headers[i] === name ? name : `${headers[i]} = ${name}`));
-  return `${named.join(', ')}: runs that ended with that stop (the rest completed).`;
+  return `${named.join(', ')}: runs that ended with that stop ${withCompleted ? "reason (a row's add up to its runs)" : '(the rest completed)'}.`;
 }

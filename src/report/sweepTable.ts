@@ -10,7 +10,7 @@ import { counted } from '../plural.js';
 import { formatUsdNumber as usd } from './money.js';
 import { percentText } from './percentText.js';
 import { noneReachesText } from './sweepRecommendation.js';
-import { countedLabels, type CountedLabels } from './sweepCounted.js';
+import { countedLabels, countsTasksDone, type CountedLabels } from './sweepCounted.js';
 import { countedRow } from '../population/recommend.js';
 import { STRATEGY_FIGURES } from './sweepCsv.js';
 import type { SweepReport, SweepRow } from './sweepReport.js';
@@ -92,7 +92,9 @@ export function* sweepTablePieces(report: SweepReport, view: ReportView, show: S
   const measured = cellWidthsOf(figures.length + strategy.length, rowsIn(rows((i) => finishRow(i, figureCells(configurations[i]!, [])))));
   const figureWidths = measured.slice(0, figures.length);
   const strategyWidths = measured.slice(figures.length);
-  const stops = layOutStops(counts, width - narrowestOf([...keys, ...figures, ...strategy], [...labels.widths, ...measured]));
+  // Where the figures count tasks done (not stop reasons), `completed` among the stop counts: a row's then add up to its runs.
+  const withCompleted = countsTasksDone(report.configurations);
+  const stops = layOutStops(counts, width - narrowestOf([...keys, ...figures, ...strategy], [...labels.widths, ...measured]), { withCompleted });
   if (stops.fits) {
     const columns = [...keys, ...figures, ...stops.columns, ...strategy];
     const cellWidths = [...labels.widths, ...figureWidths, ...stopWidths(stops, counts), ...strategyWidths];
@@ -100,9 +102,9 @@ export function* sweepTablePieces(report: SweepReport, view: ReportView, show: S
     if (stops.note !== '') yield wrapLine('', stops.note, view.width);
   } else {
     // The figures first; stop counts (and strategy figures) in a table of their own under them.
-    const own = layOutStops(counts, width - narrowestOf([...keys, ...strategy], [...labels.widths, ...strategyWidths]), false);
+    const own = layOutStops(counts, width - narrowestOf([...keys, ...strategy], [...labels.widths, ...strategyWidths]), { withCompleted, oneColumn: false });
     yield* formatTablePieces([...keys, ...figures], rows((i) => figureCells(configurations[i]!, labels.at(i))), { maxWidth: width, cellWidths: [...labels.widths, ...figureWidths] });
-    yield `\n${withStrategy ? 'stops other than completion and strategy figures' : 'stops other than completion'}, per configuration:\n`;
+    yield `\n${withStrategy ? `${own.title} and strategy figures` : own.title}, per configuration:\n`;
     const cellWidths = [...labels.widths, ...stopWidths(own, counts), ...strategyWidths];
     yield* formatTablePieces([...keys, ...own.columns, ...strategy], rows((i) => finishRow(i, labels.at(i), own)), { maxWidth: width, cellWidths });
     if (own.note !== '') yield wrapLine('', own.note, view.width);

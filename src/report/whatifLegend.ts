@@ -5,7 +5,8 @@
  * sweep's and check's false stops count against no brakes: the same brakes may show 0 here and more there.
  * A run with ground truth (a synthetic run, a generated trace) is judged by it (src/replay/whatif.ts): a
  * completion stopped is its task done in the baseline, stopped before the step it was done at. Where runs carry
- * ground truth, the first column counts tasks done as sweep's does (whatifReport.ts): said last, with what counts.
+ * ground truth, the first column counts tasks done as sweep's does (whatifReport.ts): said last, with what counts, and
+ * that the stop counts then hold `completed` too (each run under one stop reason: a row's add up to its runs).
  */
 import type { WhatIfReport } from './whatifReport.js';
 import { counted } from '../plural.js';
@@ -32,7 +33,7 @@ function tasksDoneTerms(baseline: WhatIfReport['baseline']): string {
   if (tasks === undefined) return '';
   const others = baseline.runs - tasks.groundTruthRuns;
   const recorded = others === 0 ? '' : `; the ${counted(others, 'recorded run')}, which carry none, when they ended \`completed\``;
-  return ` tasks done: runs whose task is done by their ground truth, counted as replay and sweep count them, not every run that ended \`completed\` (an agent may answer without doing its task)${recorded}: JSON \`tasksDone\` per setting (\`completed\` counts stop reasons), CSV \`taskDone\` per run.`;
+  return ` tasks done: runs whose task is done by their ground truth, counted as replay and sweep count them, not every run that ended \`completed\` (an agent may answer without doing its task)${recorded}: JSON \`tasksDone\` per setting, CSV \`taskDone\` per run; the stop counts hold every run by its stop reason, \`completed\` among them (JSON \`completed\`, \`stopReasons\`), so a row's add up to its runs.`;
 }
 
 export function legendText(report: Pick<WhatIfReport, 'baseline' | 'settings'>): string {

@@ -7,23 +7,23 @@
 import { picoToUsd } from '../money.js';
 import type { CacheMode } from '../context/strategy.js';
 import type { PricesRecord } from './pricedModels.js';
-import { whatIfBaselineStrategy, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
+import { whatIfBaselineStrategy, whatIfBaselineTotals, type WhatIfRun, type WhatIfSetting, type WhatIfTotal } from '../replay/whatif.js';
 import { LOOPCOST_VERSION } from '../version.js';
-import { formatUsdNumber, usdNumberTexts } from './money.js';
+import { formatUsdNumber } from './money.js';
 import { COST_PICO, spendChange, type ExactSpend } from './whatifSpendChange.js';
 import { scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
 import { withScenarioCaches, type ReportSettings } from './settings.js';
 import { COLUMN_GAP as GAP, formatTable, type Cell, type Column } from './table.js';
-import { layOutStops, narrowestWidth } from './stopColumns.js';
+import { layOutStops, narrowestWidth, type StopsOptions } from './stopColumns.js';
 import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.js';
-import { figureKeysOf, perRunTables, strategyRecord, type RunFigures } from './whatifFigures.js';
-import { renderWhatIfCsv, reportFigureKeys } from './whatifCsv.js';
-import { tasksDoneOfRuns } from '../replay/whatifTasksDone.js';
+import { figureKeysOf, strategyRecord, type RunFigures } from './whatifFigures.js';
+import { renderWhatIfCsv } from './whatifCsv.js';
+import { perRunText } from './whatifRunTable.js';
 import type { TasksDone } from '../population/sweep.js';
-import { countedLabels } from './sweepCounted.js';
+import { countedLabels, countsTasksDone } from './sweepCounted.js';
 import { whatIfRunRows, whatIfTotalRows } from './whatifRows.js';
-import { displayWidth, numberedLegend, printableCell, shortenPaths, wrapLine } from './text.js';
-import { perRunHint, reportFooter, showPerRunRows, sourcesLineOf, type ReportView } from './view.js';
+import { displayWidth, numberedLegend, printableCell, wrapLine } from './text.js';
+import { perRunHint, reportFooter, showPerRunRows, type ReportView } from './view.js';
 import type { ReportWarning } from './warnings.js';
 import { maxOf } from '../metrics/extremes.js';
 import { predictiveStopsLine } from './predictiveStops.js';
@@ -102,25 +102,23 @@ export function buildWhatIfReport(args: {
   runCaches?: readonly CacheMode[];
 }): WhatIfReport {
   const { result } = args;
-  const baselineCost = result.runs.reduce((sum, run) => sum + BigInt(run.baseline.costPico), 0n);
+  const base = whatIfBaselineTotals(result.runs);
   const baselineFigures = strategyRecord(whatIfBaselineStrategy(result.runs));
-  const predictive = result.runs.filter((run) => run.baseline.predictiveStop === true).length;
   const byTruth = result.runs.filter((run) => run.byGroundTruth === true).length;
   const keys = figureKeysOf([baselineFigures, ...result.totals]);
-  const tasksDone = tasksDoneOfRuns(result.runs.map((run) => run.baseline));
   return {
     tool: { name: 'loopcost', version: LOOPCOST_VERSION },
     settings: args.scenarios === undefined || args.scenarios.length === 0 ? args.reportSettings : scenarioSettings(args.reportSettings, args.scenarios),
     prices: args.prices,
     ...(args.prices.note ? { pricesNote: args.prices.note } : {}),
     baseline: {
-      runs: result.runs.length,
-      completed: result.runs.filter((run) => run.baseline.stopReason === 'completed').length,
-      ...(tasksDone === undefined ? {} : { tasksDone }),
-      costUsd: picoToUsd(baselineCost),
-      [COST_PICO]: baselineCost,
-      stopReasons: everyStopReason(countBy(result.runs.map((run) => run.baseline.stopReason))),
-      ...(predictive === 0 ? {} : { predictiveBudgetStops: predictive }),
+      runs: base.runs,
+      completed: base.completed,
+      ...(base.tasksDone === undefined ? {} : { tasksDone: base.tasksDone }),
+      costUsd: picoToUsd(base.costPico),
+      [COST_PICO]: base.costPico,
+      stopReasons: everyStopReason(base.stopReasons),
+      ...(base.predictiveStops === 0 ? {} : { predictiveBudgetStops: base.predictiveStops }),
       ...(byTruth === 0 ? {} : { groundTruthRuns: byTruth }),
       ...baselineFigures,
     },
@@ -133,12 +131,6 @@ export function buildWhatIfReport(args: {
 /** The settings with the scenario files' own: the default cache said as their runs took it (withScenarioCaches). */
 function scenarioSettings(settings: ReportSettings, scenarios: readonly ScenarioRunSettings[]): WhatIfReport['settings'] {
   return { ...withScenarioCaches(settings, scenarios.map((scenario) => scenario.strategy.cache)), scenarios: scenarioSettingsRecords(scenarios) };
-}
-
-function countBy(values: readonly string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
 }
 
 const usd = (value: number): string => formatUsdNumber(value);
@@ -171,6 +163,9 @@ function figureColumns(report: WhatIfReport): Column[] {
   return count === FIGURE_COLUMNS[0]!.header ? FIGURE_COLUMNS : [{ ...FIGURE_COLUMNS[0]!, header: count }, ...FIGURE_COLUMNS.slice(1)];
 }
 
+/** Stop counts with `completed` among them where the first column counts tasks done (not stop reasons): a row's stops then add up to its runs. */
+const stopsOptions = (report: WhatIfReport): StopsOptions => ({ withCompleted: countsTasksDone([report.baseline, ...report.totals]) });
+
 /** A row's count in that column: its tasks done where counted (replay/whatifTasksDone.ts), else its runs that ended `completed`. */
 const countText = (row: { runs: number; completed: number; tasksDone?: TasksDone }): string => `${row.tasksDone?.done ?? row.completed}/${row.runs}`;
 
@@ -179,26 +174,6 @@ const onOneLine = (columns: readonly Column[]): Column[] => columns.map((column)
 
 /** The setting column keeps this much room (less when every setting is shorter) before stop counts take any; a longer setting may become `#1`, …. */
 const SETTING_ROOM = 16;
-
-const RUN_COLUMNS: Column[] = [
-  { header: 'run', shrink: true },
-  { header: 'setting', shrink: true, minWidth: 16 },
-  { header: 'baseline' },
-  { header: 'base\nsteps', align: 'right' },
-  { header: 'base cost', align: 'right' },
-  { header: 'what-if' },
-  { header: 'steps', align: 'right' },
-  { header: 'cost', align: 'right' },
-  { header: 'completion\nstopped' },
-];
-
-/** The cache each run took (`recorded`, `on`, `off`: JSON and CSV `cache`), after its setting; a session tree's rows carry none. */
-const CACHE_COLUMN: Column = { header: 'cache' };
-
-/** The per-run columns: the cache after the setting when the rows carry it (`withCache`). */
-function runColumns(withCache: boolean): Column[] {
-  return withCache ? [RUN_COLUMNS[0]!, RUN_COLUMNS[1]!, CACHE_COLUMN, ...RUN_COLUMNS.slice(2)] : RUN_COLUMNS;
-}
 
 /**
  * Settings longer than `room` are shown as `#1`, `#2`, … with a legend above the table (wrapped at
@@ -229,13 +204,13 @@ function summaryTable(report: WhatIfReport, width: number, textWidth: number): {
   const besides = GAP + narrowestWidth(onOneLine(figureHeads), figures);
   const longest = maxOf(report.totals.map((t) => displayWidth(printableCell(t.setting))), 0);
   const floor = Math.max(SETTING_COLUMN.header.length, baseline.length, Math.min(longest, SETTING_ROOM));
-  const stops = layOutStops(counts, width - floor - besides);
-  const own = stops.fits ? undefined : layOutStops(counts, width - floor, false);
+  const stops = layOutStops(counts, width - floor - besides, stopsOptions(report));
+  const own = stops.fits ? undefined : layOutStops(counts, width - floor, { ...stopsOptions(report), oneColumn: false });
   const { labels, legend } = settingLabels(report, Math.max(floor, width - Math.max(besides + (stops.fits ? stops.width : 0), own?.width ?? 0)), textWidth);
   const names = [baseline, ...report.totals.map((t) => labels.get(t.setting)!)];
   const columns = [SETTING_COLUMN, ...figureHeads, ...(stops.fits ? stops.columns : [])];
   let text = legend + formatTable(columns, figures.map((cells, i) => [names[i]!, ...cells, ...(stops.fits ? stops.cells(counts[i]!) : [])]), { maxWidth: width });
-  if (own !== undefined) text += `\nstops other than completion, per setting:\n${formatTable([SETTING_COLUMN, ...own.columns], names.map((name, i) => [name, ...own.cells(counts[i]!)]), { maxWidth: width })}`;
+  if (own !== undefined) text += `\n${own.title}, per setting:\n${formatTable([SETTING_COLUMN, ...own.columns], names.map((name, i) => [name, ...own.cells(counts[i]!)]), { maxWidth: width })}`;
   const note = (own ?? stops).note;
   return { text: note === '' ? text : text + wrapLine('', note, textWidth), labels };
 }
@@ -260,20 +235,9 @@ function predictiveLine(report: WhatIfReport, labels: Map<string, string>, width
   return runs === 0 ? '' : wrapLine('', predictiveStopsLine(runs, where), width);
 }
 
-/** The per-run table's rows (`short`: each run's source as shown), each amount formatted once (usdNumberTexts). */
-function perRunRows(runs: WhatIfReport['runs'], shown: { short: readonly string[]; labels: Map<string, string>; withCache: boolean }): Cell[][] {
-  const money = usdNumberTexts();
-  return runs.map((row, i) => {
-    const cells: Cell[] = [shown.short[i]!, shown.labels.get(row.setting)!];
-    if (shown.withCache) cells.push(row.cache ?? '-');
-    cells.push(row.baselineStopReason, row.baselineSteps, money(row.baselineCostUsd), row.stopReason, row.steps, money(row.costUsd), row.baselineCompletionStopped ? 'STOPPED' : '');
-    return cells;
-  });
-}
 
 /** The summary, then per-run rows when few or asked for. `--wide`: no table cut, however wide. */
 export function renderWhatIfTable(report: WhatIfReport, view: ReportView): string {
-  const b = report.baseline;
   const width = view.wide ? Infinity : view.width;
   const summary = summaryTable(report, width, view.width);
   const labels = summary.labels;
@@ -281,13 +245,8 @@ export function renderWhatIfTable(report: WhatIfReport, view: ReportView): strin
   text += wrapLine('', legendText(report), view.width);
   text += predictiveLine(report, labels, view.width);
   if (report.runs.length > 0) {
-    if (showPerRunRows(view, report.runs.length)) {
-      const { prefix, suffix, short, runs } = shortenPaths(report.runs.map((row) => row.source));
-      const withCache = report.runs.some((row) => row.cache !== undefined);
-      const rows = perRunRows(report.runs, { short, labels, withCache });
-      const tables = perRunTables({ columns: runColumns(withCache), rows, keys: reportFigureKeys(report), figures: report.runs, width });
-      text += `\n${sourcesLineOf(b.runs, { prefix, suffix, short, runs })}${tables}`;
-    } else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
+    if (showPerRunRows(view, report.runs.length)) text += `\n${perRunText(report, { labels, width })}`;
+    else text += `\n${perRunHint(report.runs.length, 'run × setting rows')}`;
   }
   return `${text}\n${reportFooter({ settings: report.settings, scenarios: report.settings.scenarios, priceSource: report.prices.source, pricesNote: report.prices.note ?? '', warnings: report.warnings, width: view.width })}`;
 }

@@ -153,8 +153,10 @@ describe('what-if summary: every stop count whole, the setting column no wider t
     expect(rule!.split('  ')[0]!.length).toBeLessThanOrEqual(16);
     // Synthetic runs carry ground truth: tasks done, as sweep counts them (115 ended `completed`; 5 more did their task and ended trace_end).
     expect(header).toMatch(/^setting\s+tasks done/);
-    expect(baseline).toMatch(/^baseline\s+120\/200 .*max_steps 42, repeat 13, trace_end 30$/);
-    expect(text).toMatch(/^max-steps=20 .*max_steps 11, repeat 15, trace_end 38$/m);
+    // Its stop counts hold `completed` too (every run by its stop reason: 115 + 42 + 13 + 30 = 200), under headers the note names.
+    expect(baseline).toMatch(/^baseline\s+120\/200 .*\s115\s+42\s+13\s+30$/);
+    expect(text).toMatch(/^max-steps=20 .*\s136\s+11\s+15\s+38$/m);
+    expect(text).toContain('complet… = completed, max_steps, repeat, trace_end: runs that ended with that stop reason');
     expect(text).toMatch(/baseline: each synthetic run under its scenario file's brakes;/);
     // A --try is set on top of the file's brakes (a what-if of one change): said, with how to try a whole set instead.
     expect(text.replace(/\s+/g, ' ')).toMatch(/each setting changes only the brakes it names, on top of those \(a setting that names a preset is a whole set of brakes in their place: preset=none,max-steps=50 is a step cap alone\)/);

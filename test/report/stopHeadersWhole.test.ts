@@ -10,12 +10,12 @@ import { widestLine } from '../../src/report/table.js';
 import { cli } from '../cli/run.js';
 
 const counts = [{ completed: 3, max_steps: 27, trace_end: 8 }, { repeat: 21, trace_end: 8 }];
-const headers = (room: number) => layOutStops(counts, room, false).columns.map((column) => column.header);
+const headers = (room: number) => layOutStops(counts, room, { oneColumn: false }).columns.map((column) => column.header);
 
 describe('stop-count headers: cut only as far as the room needs', () => {
   it('room for all three whole (30 columns): none cut, the note names them as they are', () => {
     expect(headers(60)).toEqual(['max_steps', 'repeat', 'trace_end']);
-    const layout = layOutStops(counts, 30, false);
+    const layout = layOutStops(counts, 30, { oneColumn: false });
     expect(layout.columns.map((column) => column.header)).toEqual(['max_steps', 'repeat', 'trace_end']);
     expect(layout.note).toBe('max_steps, repeat, trace_end: runs that ended with that stop (the rest completed).');
   });
@@ -27,7 +27,7 @@ describe('stop-count headers: cut only as far as the room needs', () => {
   });
 
   it('a header that fits whole is not cut with the others', () => {
-    const layout = layOutStops(counts, 22, false);
+    const layout = layOutStops(counts, 22, { oneColumn: false });
     expect(layout.columns.map((column) => column.header)).toEqual(['max_…', 'repeat', 'trac…']);
     expect(layout.width).toBe(22);
     expect(layout.note).toBe('max_… = max_steps, repeat, trac… = trace_end: runs that ended with that stop (the rest completed).');
@@ -39,7 +39,7 @@ describe('stop-count headers: cut only as far as the room needs', () => {
     expect(headers(20)).toEqual(['max…', 'repe…', 'trac…']);
     expect(headers(19)).toEqual(['max…', 'rep…', 'trac…']);
     expect(headers(18)).toEqual(['max…', 'rep…', 'tra…']);
-    const tight = layOutStops(counts, 17, false);
+    const tight = layOutStops(counts, 17, { oneColumn: false });
     expect(tight.fits).toBe(false);
     expect(tight.columns.map((column) => column.header)).toEqual(['max…', 'rep…', 'tra…']);
   });
