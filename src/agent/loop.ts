@@ -40,8 +40,9 @@ import { waitBeforeRetry, writeHeld, type PendingWait } from './waitBeforeRetry.
 import { summarizeLive, type SummaryRun } from './liveSummary.js';
 import { callDeadline, CUT_MODEL_CALL, runTimeOf, withCut, type CallDeadline } from './deadline.js';
 import { sendCall, type CallsRun } from './failedCalls.js';
-import { afterModelCallFailed } from './modelCallFailed.js';
+import { afterModelCallFailed, FailuresInRow } from './modelCallFailed.js';
 import { StepTools } from './stepTools.js';
+import { noteServedCost } from './servedCost.js';
 import type { AgentLoopOptions, AgentRunResult, Clock, ModelTurn, RetryPolicy } from './types.js';
 
 export interface ResolvedAgentOptions extends Omit<AgentLoopOptions, 'brakes' | 'reasoningInPrompt'> {
@@ -78,6 +79,7 @@ class AgentRun {
   /** The tool call ids the run used (records.ts withCallIds: a call sent without one is named apart from them); what it notes (AgentRunResult `notes`). */
   private readonly callIds = new Set<string>();
   private readonly notes: string[] = [];
+  private readonly failuresInRow = new FailuresInRow(); // The failed model calls the run ends on, noted when a brake stops it before their retry.
 
   constructor(private readonly options: ResolvedAgentOptions) {
     const { context, countTokens } = options;
@@ -120,6 +122,8 @@ class AgentRun {
   private ended(stop: Stop, end: TraceEnd): AgentRunResult {
     this.pendingWait = writeHeld(this.calls, this.pendingWait); // A wait the brakes declined: its failed call as counted.
     const outcome = this.session.finish(stop);
+    const failures = this.failuresInRow.note(stop, outcome.steps);
+    if (failures !== undefined) this.notes.push(failures);
     this.member?.finish(this.session, outcome);
     // A recording whose end cannot be written (records.ts endRecorded): what that threw, the result attached as `partialRun`.
     return endRecorded(this.recorder, { ...end, recordedCostUsd: picoToUsd(outcome.costPico) }, { ...outcome, finalText: this.finalText, messages: this.conversation.transcript, ...(this.notes.length > 0 ? { notes: [...this.notes] } : {}), ...(this.root ? { tree: this.root.report() } : {}), ...(this.member?.parent ? { agentId: this.member.agentId } : {}) });
@@ -155,6 +159,7 @@ class AgentRun {
         });
       } catch (error) {
         const after = afterModelCallFailed(this.calls, error, view, { retries, cut: deadline.cut });
+        this.failuresInRow.failed(after);
         this.pendingWait = after.pending; // None before (beforeCall's retryWait took it): the failed call's, if a wait follows.
         if (after.stop) return after.stop;
         if (after.cutOff) this.cutOff = CUT_MODEL_CALL; // Cut at its deadline: the brakes before the next call stop the run (deadline.ts).
@@ -164,6 +169,7 @@ class AgentRun {
         deadline.end();
       }
       retries = 0;
+      this.failuresInRow.answered();
       const stop = await this.step(withCallIds(readableTurn(usageAsCounted(checkedTurn(turn, options.model), this.counting)), session.state.calls, this.callIds), view);
       if (stop) return stop;
     }
@@ -210,6 +216,7 @@ class AgentRun {
     if (record.inputTokens === undefined && !this.fullHistory) record.inputTokens = metered.usage.input;
     const after = session.recordResponse(record, metered, view);
     billed(record, metered.costPico);
+    noteServedCost(this.notes, { raw: turn.raw, costPico: metered.costPico, pricing: this.options.pricing }); // serve's own bill of the call, when not the run's (servedCost.ts).
     if (turn.marks?.backtrack) conversation.dropLastStep();
     else if (session.runsTools(record)) conversation.openStep(turn.text, turn.toolCalls);
     else conversation.note(turn.text);

@@ -22,6 +22,8 @@ export interface AfterFailure {
   cutOff?: true;
   retries: number;
   pending: PendingWait | undefined;
+  /** The failure's words (its status first, when it has one), when it was recorded as a failed model call (not a refusal, not a cut). */
+  failure?: string;
 }
 
 /** The model call the prompt `view` sized threw `error`, after `retries` failed calls retried in a row; `cut`: its deadline fired. */
@@ -31,12 +33,49 @@ export function afterModelCallFailed(run: CallsRun, error: unknown, view: Prompt
   if (error instanceof ModelCallError) checkFailure(error, options.model);
   if (error instanceof ModelCallError && error.options.refusal && !run.aborted()) return { stop: refusedCall(run, error, error.options.refusal, view), retries, pending: undefined };
   const { failed, pending } = failedCallAwaitingRetry(run, error, view, { retries, cut });
-  if (failed.stop) return { stop: failed.stop, retries, pending };
+  // A call cut at its deadline is named so by the timeout's own detail (deadline.ts), one the caller's abort cut by the abort: no failure to tell.
+  const failure = failed.cutOff || run.aborted() ? undefined : failed.message;
+  if (failed.stop) return { stop: failed.stop, retries, pending, failure };
   if (failed.cutOff) return { cutOff: true, retries, pending };
-  if (error instanceof ModelCallError && error.options.endsRun !== undefined) return { stop: session.exhausted('trace_end', error.options.endsRun), retries, pending };
+  if (error instanceof ModelCallError && error.options.endsRun !== undefined) return { stop: session.exhausted('trace_end', error.options.endsRun), retries, pending, failure };
   const next = retries + 1;
   if (!failed.retryable || next > options.retry.maxRetries) {
-    return { stop: session.modelGaveUp(`model call failed: ${failed.message}; ${failed.retryable ? `gave up after ${options.retry.maxRetries} retries` : 'not retried'}`), retries: next, pending };
+    return { stop: session.modelGaveUp(`model call failed: ${failed.message}; ${failed.retryable ? `gave up after ${options.retry.maxRetries} retries` : 'not retried'}`), retries: next, pending, failure };
   }
-  return { retries: next, pending };
+  return { retries: next, pending, failure };
+}
+
+/** The stops whose detail names the failure they end on (a model that gave up, a recording's end) or that follow none. */
+const TOLD_STOPS: ReadonlySet<Stop['reason']> = new Set(['completed', 'trace_end', 'provider_refused']);
+
+/**
+ * The model calls that failed in a row at the run's end (each a step, as replay counts a recorded failed
+ * call), and the last one's words: a brake that stops the run before their retry (`max_steps` after 3
+ * connections refused) says only its own limit — "3 steps taken, limit 3" — so the run notes what the
+ * calls met (AgentRunResult `notes`). The stop's detail stays the brake's: a replay of the recording,
+ * which counts the same failed calls, says the same (the parity the recording keeps).
+ */
+export class FailuresInRow {
+  private count = 0;
+  private last: string | undefined;
+
+  /** A failed model call the run went on from or stopped at (`after`): counted when it was recorded as one, else (a cut) the row is over. */
+  failed(after: AfterFailure): void {
+    this.count = after.failure === undefined ? 0 : this.count + 1;
+    this.last = after.failure;
+  }
+
+  /** The model answered: no failure ends the run's calls. */
+  answered(): void {
+    this.count = 0;
+    this.last = undefined;
+  }
+
+  /** What the run notes of them when it stops for `stop` after `steps` steps; undefined when nothing needs saying. */
+  note(stop: Stop, steps: number): string | undefined {
+    if (this.last === undefined || TOLD_STOPS.has(stop.reason)) return undefined;
+    const calls = this.count === 1 ? 'model call failed (counted as a step' : `${this.count} model calls failed (each counted as a step`;
+    const every = this.count === steps ? `: every step the run took, no call answered` : '';
+    return `the run's last ${calls}${every}) and the run stopped (${stop.reason}) before a retry; the last failure: ${this.last}`;
+  }
 }

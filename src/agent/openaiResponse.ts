@@ -6,6 +6,8 @@
  *   no `choices` list)                       request was taken, the server failed to answer it
  *   an empty response (`choices: []`, no     `unparseable`: a step that makes no progress, as one cut off
  *   text and no tool calls)                  at the output cap is, never a completion
+ *   one cut off at the output cap            `unparseable` whatever it holds, its tool calls dropped (never
+ *   (`finish_reason: "length"`)              run: cut output), as serve's provider cuts it (cutAtCap)
  *   a tool call that is no function call     named '' (no name): the loop takes the response as unparseable
  *   (no `function`, no `function.name`)      (records.ts readableTurn), as it takes a nameless call
  *   `function.arguments` that is no string   its JSON text (absent: ''), as the loop reads any arguments
@@ -121,14 +123,19 @@ export function turnOf(completion: ChatCompletion, contextWindowTokens: number |
   if (wrong !== undefined) throw serverUsageError(wrong, undefined, completion);
   const choice = record(completion.choices[0]);
   const message = record(choice?.['message']);
-  const toolCalls = toolCallsOf(message?.['tool_calls']);
+  // Cut off at the output cap: whatever the answer holds is cut (a tool call's arguments, a parallel list's
+  // last calls), so none of its tool calls runs — as serve's provider cuts it (synthetic/outputCap.ts cutAtCap).
+  const cut = choice?.['finish_reason'] === 'length';
+  const toolCalls = cut ? [] : toolCallsOf(message?.['tool_calls']);
   // A refusal (`message.refusal`, content null) is the model's answer: it declined, in words the user reads.
   const content = textOf(message?.['content']);
   const text = content || textOf(message?.['refusal']) || content;
   // An output of 0 for a response with text or tool calls is no call's: not reported, counted by the loop (unreportedUsage.ts).
   if (usage.outputTokens === 0 && (text || toolCalls.length > 0) && !billedByServe(completion)) usage.outputNotReported = true;
   const turn: ModelTurn = { text, toolCalls, usage, raw: completion };
-  const marks = { ...serveMarksOf(completion), ...(toolCalls.length === 0 && (unusable(choice?.['finish_reason']) || !text) ? { unparseable: true } : {}) };
+  const served = serveMarksOf(completion);
+  if (cut) delete served.final; // A cut answer is no final answer either (cutAtCap drops the mark too).
+  const marks = { ...served, ...(toolCalls.length === 0 && (unusable(choice?.['finish_reason']) || !text) ? { unparseable: true } : {}) };
   if (Object.keys(marks).length > 0) turn.marks = marks;
   return turn;
 }

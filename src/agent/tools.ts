@@ -2,9 +2,10 @@
  * The typed tool registry: a tool call the model wrote becomes an observation. An unknown tool gets a
  * refusal and arguments that are not a JSON object an error observation, without running anything (a
  * tool answered from a recording, `fromRecording`, gets the text as written); a tool that throws gives an
- * error observation. Every failure carries an error text, which the same-tool-same-error brake compares.
+ * error observation (`error: ` and what it threw, thrownWords.ts). Every failure carries an error text, which the same-tool-same-error brake compares.
  */
 import { checkArguments, functionIssue, objectArgumentIssue, stringIssue } from '../options/arguments.js';
+import { thrownWords } from './thrownWords.js';
 import type { AgentTool, ModelToolCall, ToolContext, ToolResult } from './types.js';
 
 const TOOL_HINT = "defineTool({ name: 'search', description: 'Searches the web', parameters: { type: 'object', properties: { … } }, run: (args) => … })";
@@ -60,7 +61,7 @@ export class ToolRegistry {
       const result = await tool.run(args, context);
       return typeof result === 'string' ? { output: result } : result;
     } catch (thrown) {
-      const error = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+      const error = thrownWords(thrown);
       return { output: `error: ${error}`, error, ...(context.signal?.aborted === true ? { cutOff: true as const } : {}) };
     }
   }

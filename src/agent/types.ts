@@ -90,7 +90,7 @@ export interface ModelTurn {
    * sets at most `unparseable` (`loopcost serve` also `backtrack`, from its extension: openaiResponse.ts); a replayed trace sets what it recorded.
    */
   marks?: { final?: boolean; backtrack?: boolean; compaction?: boolean; unparseable?: boolean };
-  /** The provider's response as received (adapters set it; never read by the loop). */
+  /** The provider's response as received (adapters set it; the loop reads only `loopcost serve`'s bill of the call in it: servedCost.ts). */
   raw?: unknown;
 }
 
@@ -289,8 +289,8 @@ export interface AgentRunResult extends RunOutcome {
   finalText: string | null;
   messages: AgentMessage[];
   /**
-   * What the run did otherwise than asked, in words, when anything: a summary call that answered no text (the
-   * older steps kept, nothing compacted; billed and recorded). Absent when there is nothing to note.
+   * What the run did otherwise than asked, in words, when anything: a summary call that answered no text (billed,
+   * nothing compacted), failed model calls a brake stopped the run after (modelCallFailed.ts). Absent when none.
    */
   notes?: string[];
   /** When the run had sub-agent tools: the tree's totals, every agent, and the ones a brake stopped. */

@@ -1,7 +1,7 @@
 import type { Pico } from '../money.js';
 import { callCostPico as kernelCallCost, callFeesPico } from '../kernel/cost.js';
 import { flattenPrices, PriceField, tierRow } from '../kernel/prices.js';
-import type { CallUsage, ModelPricing, PriceSource, PriceTier, PricingCorrection, TokenPrices } from './types.js';
+import type { CallUsage, ModelPricing, PriceSource, PriceTier, PricingCorrection, ProviderFallback, TokenPrices } from './types.js';
 
 /**
  * Prices that apply to a call with `inputTokens` input tokens: the tier the kernel selects
@@ -93,6 +93,8 @@ export interface PricingDescription extends TokenPricesDescription {
   source: PriceSource;
   /** loopcost's corrections to the bundled table these prices include (what, the source's URL and date); absent when none. */
   corrected?: PricingCorrection[];
+  /** Priced as another provider's model than the run's own `provider`, which the table does not price it for (ModelPricing `providerFallback`); absent when not. */
+  providerFallback?: ProviderFallback;
 }
 
 function describePrices(prices: TokenPrices): TokenPricesDescription {
@@ -117,5 +119,6 @@ export function describePricing(pricing: ModelPricing): PricingDescription {
     contextWindow: pricing.contextWindow ?? null,
     source: { ...pricing.source },
     ...(pricing.corrected === undefined ? {} : { corrected: pricing.corrected.map((c) => ({ ...c })) }),
+    ...(pricing.providerFallback === undefined ? {} : { providerFallback: { ...pricing.providerFallback } }),
   };
 }

@@ -12,6 +12,7 @@ import { UserError } from '../errors.js';
 import { maxOf } from '../metrics/extremes.js';
 import { shownName } from '../shownName.js';
 import { matches, matchModel, providerById } from './genaiMatch.js';
+import { bareModelName } from './bareModelName.js';
 
 export interface Match {
   provider: Provider;
@@ -27,6 +28,18 @@ function byId(providers: readonly Provider[], modelName: string, providerId?: st
     if (model) return { provider, model };
   }
   return undefined;
+}
+
+/**
+ * The hinted provider's one model listed under an owner's prefix whose id, less that prefix, is the name:
+ * Groq and OpenRouter list `openai/gpt-oss-120b`, so `gpt-oss-120b` under provider `groq` is Groq's model,
+ * not OpenAI's own. Undefined when none is, or several are (`openai/x` and `azure/x`: the name does not say which).
+ */
+function byOwnerPrefixedId(providers: readonly Provider[], modelName: string, providerId: string): Match | undefined {
+  const provider = providers.find((p) => p.id === providerId);
+  const wanted = modelName.toLowerCase();
+  const listed = provider?.models.filter((m) => m.id.includes('/') && bareModelName(m.id) === wanted) ?? [];
+  return provider !== undefined && listed.length === 1 ? { provider, model: listed[0]! } : undefined;
 }
 
 /**
@@ -49,8 +62,9 @@ export function splitProviderPrefix(providers: readonly Provider[], name: string
 
 /**
  * The table's model for a name, case-insensitive, as the package matches. With a provider hint (the run's
- * `provider`): the name by the package's matching for that provider, its model ids, the prefix's
- * provider, then any provider. Without one, a name whose prefix names a known provider: that provider's
+ * `provider`): the name by the package's matching for that provider, its model ids, its one model listed
+ * under an owner's prefix (byOwnerPrefixedId), the prefix's provider, then any provider (the pricing says
+ * so: providerFallback.ts). Without one, a name whose prefix names a known provider: that provider's
  * model for the rest or the whole name, else the whole name as some provider lists it; never the rest
  * priced by another provider (undefined here; `prefixRefusal` says why). Any other name: the package's
  * matching, model ids, then the name without its prefix, in any provider.
@@ -67,6 +81,7 @@ export function findModel(providers: readonly Provider[], name: string, provider
       : [
           () => viaPackage(name, hint),
           () => (hint ? byId(providers, name, hint) : undefined),
+          () => (hint && !name.includes('/') ? byOwnerPrefixedId(providers, name, hint) : undefined),
           ofPrefix,
           () => (hint ? viaPackage(name) : undefined),
           () => byId(providers, name),

@@ -14,6 +14,7 @@ import { correctedEntry, priceCorrectionsSource } from './priceCorrections.js';
 import { requestPicoOf, webSearchPicoOf } from './webSearchPrice.js';
 import { COMMAND_LINE_PRICE_OPTIONS, type PriceOptionNames } from './optionNames.js';
 import { unknownModelError } from './suggest.js';
+import { providerFallbackOf } from './providerFallback.js';
 import type { ModelPricing, PriceSource, PriceTable } from './types.js';
 
 import { GENAI_PRICES_PACKAGE } from './source.js';
@@ -103,7 +104,8 @@ export class GenaiPriceTable implements PriceTable {
   /**
    * Resolves a model once per (model, provider, day) and caches it. The day: `--prices-as-of`, else the
    * day the run was recorded (`recordedAt`), else the table's release day. Look-up order: genaiFind.ts
-   * (a name whose prefix names a provider is priced by that provider or refused); then loopcost's
+   * (a name whose prefix names a provider is priced by that provider or refused; a `provider` that does
+   * not price it falls back to one that does, the pricing's `providerFallback` saying so); then loopcost's
    * corrections for the entry on that day (priceCorrections.ts).
    */
   resolve(model: string, provider?: string, recordedAt?: string): ModelPricing {
@@ -116,7 +118,9 @@ export class GenaiPriceTable implements PriceTable {
     if (hit) return hit;
     const match = findModel(bundledProviders, model.trim(), provider?.trim() || undefined);
     if (!match) throw this.unknown(model, provider);
-    const pricing = this.toPricing(model, match, day, dating);
+    const fallback = providerFallbackOf(bundledProviders, { provider, requested: model, match, overridesFile: (this.optionNames ?? COMMAND_LINE_PRICE_OPTIONS).overridesFile });
+    const priced = this.toPricing(model, match, day, dating);
+    const pricing = fallback === undefined ? priced : Object.freeze({ ...priced, providerFallback: Object.freeze(fallback) });
     this.cache.set(key, pricing);
     return pricing;
   }

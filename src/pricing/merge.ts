@@ -87,6 +87,8 @@ export function mergedPricing(requested: string, entry: Entry, table: ModelPrici
   // A LiteLLM entry prices tokens only: the table's web search and request fees stay.
   if (table.webSearchPico !== undefined) pricing.webSearchPico = table.webSearchPico;
   if (table.requestPico !== undefined) pricing.requestPico = table.requestPico;
+  // Prices the entry leaves to the table are still another provider's than the one asked for: said as the table said it.
+  if (fromTable && table.providerFallback !== undefined) pricing.providerFallback = table.providerFallback;
   checkPriceOrder(pricing, entry, files.file.name);
   return Object.freeze(pricing);
 }

@@ -45,6 +45,14 @@ export interface ModelPricing {
   requestPico?: Pico;
   /** loopcost's corrections to the bundled table applied to this model on its day (priceCorrections.ts); absent: none. */
   corrected?: readonly PricingCorrection[];
+  /** Priced as another provider's model than the one asked for, which the table does not price it for (providerFallback.ts); absent: the provider asked for (or none asked). */
+  providerFallback?: ProviderFallback;
+}
+
+/** The provider a model was asked to be priced for (resolve's `provider`, a trace's `header.provider`), and in words whose price it got instead and how to give that provider's. */
+export interface ProviderFallback {
+  asked: string;
+  detail: string;
 }
 
 /** A correction applied to a model's prices: what, and the public source of its figures (URL, the source's date). */

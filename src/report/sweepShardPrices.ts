@@ -49,6 +49,7 @@ function modelSchema() {
     contextWindow: count().nullable(),
     source: z.strictObject(priceSourceShape()),
     corrected: z.array(z.strictObject({ what: text(), source: text(), dated: text() })).optional(),
+    providerFallback: z.strictObject({ asked: text(), detail: text() }).optional(),
     runs: count(),
   });
 }

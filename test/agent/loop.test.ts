@@ -49,7 +49,7 @@ describe('runAgentLoop', () => {
     const model = new ScriptedModel([toolTurn('nope', {}), toolTurn('broken', {}), toolTurn('broken', { again: true })]);
     const run = await runAgentLoop(options(model, { maxSameError: 2 }));
     expect(model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'refused: unknown tool "nope"; the tools are: echo, broken' });
-    expect(model.requests[2]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'error: Error: disk full' });
+    expect(model.requests[2]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'error: disk full' });
     expect(run.stop).toEqual({ reason: 'error_limit', detail: 'tool broken failed the same way 2 times in a row, limit 2' });
   });
 

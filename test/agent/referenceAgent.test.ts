@@ -36,7 +36,7 @@ describe('examples/reference-agent.ts', () => {
     const loop = Array.from({ length: 4 }, () => toolTurn('run_python', { code: 'raise SystemExit(1/0)' }));
     const run = await referenceAgent({ model: new ScriptedModel(loop), pricing: MINI });
     expect(run.stop).toEqual({ reason: 'repeat', detail: 'action run_python already seen 3 times in this run, limit 3' });
-    expect(run.messages.filter((m) => m.role === 'tool').map((m) => (m as { content: string }).content)[0]).toMatch(/^error: Error: ZeroDivisionError/);
+    expect(run.messages.filter((m) => m.role === 'tool').map((m) => (m as { content: string }).content)[0]).toMatch(/^error: ZeroDivisionError/);
   });
 
   it('runs against loopcost serve (openai SDK over HTTP), running the recorded programs, and ends with its stop reason printed', async () => {
