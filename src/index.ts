@@ -6,6 +6,8 @@ export { parseNativeTraces } from './trace/parseNative.js';
 export { writeNativeTraces } from './trace/writeNative.js';
 export { traceJsonSchema } from './trace/schema.js';
 export * from './brakes/config.js';
+// Brakes as a report writes them (`max-steps=12,max-cost=0.5,timeout=120`: a sweep row's `brakes`) read into a BrakeConfig, by the parser --try uses.
+export { parseBrakeSpec } from './flags/parseBrakeSpec.js';
 export * from './brakes/stopReasons.js';
 export * from './brakes/state.js';
 export { actionFingerprint, errorFingerprint, Interner } from './brakes/fingerprint.js';
@@ -93,6 +95,7 @@ export { compareRuns, FIT_METRICS, quantilesOf, type FitComparison } from './sce
 export { scenarioYaml } from './scenario/writeYaml.js';
 export { runAgentLoop, systemClock, DEFAULT_RETRY } from './agent/run.js';
 export { VirtualClock } from './agent/clock.js';
+export { ServedClock } from './agent/servedClock.js';
 export { defineTool, ToolRegistry } from './agent/tools.js';
 export { defineSubagentTool, type LiveTreeReport, type LiveTreeAgent, type LiveTreeTotals } from './agent/subagent.js';
 export { SubagentAfterToolCallError } from './agent/toolCallStarts.js';

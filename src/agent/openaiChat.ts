@@ -236,8 +236,8 @@ function callError(error: unknown, contextWindowTokens: number | undefined, targ
     if (status === 409 && error.code === 'loopcost_trace_ended') return recordedEnd(error);
     // A synthetic agent served by `loopcost serve` has nothing more to send: its source is spent, as in replay.
     if (status === 409 && error.code === 'loopcost_agent_ended') return new ModelExhausted('trace_end', agentEndedDetail(error));
-    // A `loopcost serve` session its client ended, or serve retired as idle: nothing more will be answered.
-    if (status === 409 && (error.code === 'loopcost_session_ended' || error.code === 'loopcost_session_idle')) return new ModelExhausted('trace_end', withoutStatus(error));
+    // A `loopcost serve` session its client ended, serve retired as idle, or that answered another run (its header reused): nothing more will be answered.
+    if (status === 409 && (error.code === 'loopcost_session_ended' || error.code === 'loopcost_session_idle' || error.code === 'loopcost_session_reused')) return new ModelExhausted('trace_end', withoutStatus(error));
     // `loopcost serve` could not answer from its scenario (a draw past 2^53, a run past exact picodollars):
     // the scenario file's fault, not the model's; the run ends with the CLI's own error, file and field named.
     const issues = status === 422 ? serveIssuesOf(error) : undefined;

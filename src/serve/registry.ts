@@ -127,7 +127,7 @@ export class SessionRegistry {
     const named = sessionIdOf(headers);
     if (named === undefined) return this.conversationFor(headers, request);
     const existing = this.byName.get(named);
-    if (existing) return existing;
+    if (existing) return existing.sameRun(request);
     const session = this.begin(named, headers);
     this.byName.set(named, session);
     return session;

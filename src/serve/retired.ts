@@ -15,6 +15,7 @@ import type { ChatRequest } from './request.js';
 import type { HeldSession, ServeSession } from './session.js';
 import type { SessionSummary } from './sessionSummary.js';
 import { counted } from '../plural.js';
+import { sameRun } from './newRun.js';
 
 /**
  * How a session ended, as its retired form keeps it (RetiredSession): `build`, one function for every session
@@ -38,6 +39,8 @@ export class RetiredSession implements HeldSession {
   /** How it ended (Ending's two fields, kept as they are: no object of their own). */
   private readonly build: Ending['build'];
   private readonly from: unknown;
+  /** Ended with its source, its last answer one its run sends back: a request without it is another run's (newRun.ts). */
+  private readonly refusesNewRun: boolean;
 
   /** `session` ended (its trace or agent has no more), or, with `early`, retired while in progress. */
   constructor(session: ServeSession, early?: Retirement) {
@@ -48,6 +51,7 @@ export class RetiredSession implements HeldSession {
     const ending: Ending = early ? { build: retiredEarly, from: early } : session.ending();
     this.build = ending.build;
     this.from = ending.from;
+    this.refusesNewRun = !early && session.lastAnswerSentBack;
   }
 
   get id(): string {
@@ -72,6 +76,10 @@ export class RetiredSession implements HeldSession {
 
   summary(): SessionSummary {
     return this.totals;
+  }
+
+  sameRun(request: ChatRequest): HeldSession {
+    return sameRun(this, this.refusesNewRun, request);
   }
 
   /** The error every later request is answered with, built from the totals and how the session ended. */

@@ -26,6 +26,7 @@ import { flattenPrices } from '../kernel/prices.js';
 import { summaryPricing, type PricingOf } from './summaryModel.js';
 import type { Ending } from './retired.js';
 import type { Stop } from '../brakes/stopReasons.js';
+import { runsTools } from '../trace/toolsRun.js';
 
 export interface SessionSetup {
   id: string;
@@ -65,10 +66,14 @@ export interface HeldSession {
   answer(request: ChatRequest): Reply;
   summaryAnswer(request: ChatRequest): Reply;
   summary(): SessionSummary;
+  /** The session, when `request` may be its run's; once ended, another run's first request (its header reused) is refused, a 409 (newRun.ts). */
+  sameRun(request: ChatRequest): HeldSession;
 }
 
 export abstract class ServeSession implements HeldSession {
   protected readonly loop: LoopSession;
+  /** The last call answered is one its run sends back (trace/toolsRun.ts runsTools): once ended, a request without it is another run's (newRun.ts). */
+  lastAnswerSentBack = false;
 
   /** `reasoningReenters`: whether a call's reasoning enters the later prompts (a recording's header says: kernel/stepTokens.ts reasoningReentersOf; default, it does). */
   constructor(
@@ -118,6 +123,11 @@ export abstract class ServeSession implements HeldSession {
 
   /** A session givenWhole ends there, as the request past its end would end it; any other is left as it is. */
   endGivenWhole(): void {}
+
+  /** In progress: every request is its run's (a client may send the same opening again: newRun.ts). */
+  sameRun(_request: ChatRequest): HeldSession {
+    return this;
+  }
 
   summary(): SessionSummary {
     return sessionSummary({ setup: this.setup, kind: this.kind, loop: this.loop, ended: this.ended(), stop: this.refusedStop });
@@ -175,6 +185,7 @@ export abstract class ServeSession implements HeldSession {
     // Paid, then its tool calls the run reached played as replay plays them (loop/run.ts playCall's playTools): none
     // the live run never reached (`unreached`). The session has no brakes: a stop (a final answer's) changes nothing.
     if (!inSessionSource(this.setup.source, () => loop.recordResponse(record, metered, view))) playTools(loop, record);
+    this.lastAnswerSentBack = runsTools(record);
     const call = loop.state.calls;
     const reply: Reply = {
       session: this.setup.id,
@@ -242,5 +253,7 @@ function failedCall(reply: Reply, failed: NonNullable<CallRecord['failed']>): Ap
   const status = failed.status !== undefined && failed.status >= 400 && failed.status <= 599 ? failed.status : 500;
   const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
   const billed = billedOf(reply);
-  return new ApiError(status, `recorded provider failure (call ${reply.call}): ${failed.message}`, type, null, RECORDED_FAILURE, { ...billed, record: reply.record }, billed);
+  // Its recorded time too, which a client's clock reads there (agent/servedClock.ts): the SDKs keep `error` alone.
+  const latency = reply.record.latencyMs === undefined ? {} : { latencyMs: reply.record.latencyMs };
+  return new ApiError(status, `recorded provider failure (call ${reply.call}): ${failed.message}`, type, null, RECORDED_FAILURE, { ...billed, record: reply.record }, { ...billed, ...latency });
 }

@@ -109,6 +109,7 @@ export class SyntheticSession extends ServeSession {
     error.stack = '';
     this.broken = error;
     this.done = true;
+    this.lastAnswerSentBack = false; // Every later request, another run's first too, gets the error that broke the run (newRun.ts).
     return error;
   }
 

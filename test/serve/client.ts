@@ -42,3 +42,14 @@ export function expectOpenAiError(answer: Answer): void {
     throw new Error(`not an OpenAI error body: ${JSON.stringify(answer.json)}`);
   }
 }
+
+/**
+ * The request a run sends after `answer`: `messages`, then the answer's message sent back and a result for each
+ * of its tool calls. Past a session's end, it gets the session's end (409); a request that sends back none of
+ * the session's answers is another run's first, refused once the session has ended (src/serve/newRun.ts).
+ */
+export function sentBack(messages: readonly unknown[], answer: Answer): unknown[] {
+  const message = answer.json.choices[0].message;
+  const results = (message.tool_calls ?? []).map((call: { id: string }) => ({ role: 'tool', tool_call_id: call.id, content: 'ok' }));
+  return [...messages, message, ...results];
+}

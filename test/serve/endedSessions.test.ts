@@ -12,7 +12,7 @@ import { SessionRegistry } from '../../src/serve/registry.js';
 import { RetiredSession } from '../../src/serve/retired.js';
 import type { ChatRequest } from '../../src/serve/request.js';
 import type { Trace } from '../../src/trace/types.js';
-import { get, post, type Answer } from './client.js';
+import { get, post, sentBack, type Answer } from './client.js';
 
 const CASSETTES = '../shared/traces/cassettes';
 /** Three calls: tool calls, tool calls, answer (DeepSeek). */
@@ -82,11 +82,14 @@ describe('ended sessions are retired to their totals', () => {
     const server = await serving([deepseek]);
     const header = { 'x-loopcost-session': 'done' };
     const costs: number[] = [];
-    for (let call = 1; call <= 3; call++) costs.push(Number((await post(server.url, { model: 'x', messages: opening }, header)).json.loopcost.costPico));
+    let last: Answer | undefined;
+    for (let call = 1; call <= 3; call++) costs.push(Number((last = await post(server.url, { model: 'x', messages: opening }, header)).json.loopcost.costPico));
     const atEnd = (await get(server.url, '/loopcost/sessions')).json;
-    const summaryCall = await post(server.url, { model: 'x', messages: opening, max_tokens: 500 }, { ...header, 'x-loopcost-purpose': 'summary' });
+    // The run's requests after its end send its last answer back (one sending none is another run's: sessionReuse.test.ts).
+    const goingOn = sentBack(opening, last!);
+    const summaryCall = await post(server.url, { model: 'x', messages: goingOn, max_tokens: 500 }, { ...header, 'x-loopcost-purpose': 'summary' });
     expect(where(summaryCall)).toEqual(['done', 409, 'loopcost_trace_ended']);
-    expect(where(await post(server.url, { model: 'x', messages: opening }, header))).toEqual(['done', 409, 'loopcost_trace_ended']);
+    expect(where(await post(server.url, { model: 'x', messages: goingOn }, header))).toEqual(['done', 409, 'loopcost_trace_ended']);
     const after = (await get(server.url, '/loopcost/sessions')).json;
     expect(after).toEqual(atEnd);
     expect(after.sessions[0]).toMatchObject({ id: 'done', calls: 3, ended: true, remainingCalls: 0, costPico: String(costs.reduce((sum, c) => sum + c, 0)) });

@@ -46,6 +46,11 @@ async function endSession(server: RunningServer, id: string): Promise<{ status: 
   return { status: response.status, json: (await response.json()) as Listed };
 }
 const listed = async (server: RunningServer): Promise<Listed[]> => (await get(server.url, '/loopcost/sessions')).json.sessions;
+/** A later request of the run: an answer sent back (one sending none, once the session has ended, is another run's first: sessionReuse.test.ts). */
+const LATER = [
+  { role: 'user', content: 'go' },
+  { role: 'assistant', content: 'a step' },
+];
 
 describe('serve: a client its own brakes stop at a recording’s last call (no final answer)', () => {
   it('--max-sessions 1: the next run takes its place, and it ends as at the request past its end, totals exact', async () => {
@@ -63,7 +68,7 @@ describe('serve: a client its own brakes stop at a recording’s last call (no f
     expect(a).toEqual({ ...held, ended: true });
     expect(a!.endedBy).toBeUndefined();
     expect(b).toMatchObject({ calls: 3, remainingCalls: 0, ended: false, costPico: String(second.costPico) });
-    const late = await post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }] }, { 'x-loopcost-session': a!.id });
+    const late = await post(server.url, { model: 'mini', messages: LATER }, { 'x-loopcost-session': a!.id });
     expect([late.status, late.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
     expect((await get(server.url, '/loopcost/sessions')).json.totals).toMatchObject({ sessions: 2, calls: 6, costPico: String(first.costPico + second.costPico) });
   });
@@ -92,7 +97,7 @@ describe('serve: a client its own brakes stop at a recording’s last call (no f
     expect(after).toEqual({ ...held, ended: true });
     expect(after!.endedBy).toBeUndefined();
     expect(after!.costPico).toBe(String(run.costPico));
-    const late = await post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }] }, { 'x-loopcost-session': held!.id });
+    const late = await post(server.url, { model: 'mini', messages: LATER }, { 'x-loopcost-session': held!.id });
     expect([late.status, late.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
   });
 
@@ -105,7 +110,7 @@ describe('serve: a client its own brakes stop at a recording’s last call (no f
     now += 6000;
     const [after] = await listed(server);
     expect(after).toEqual({ ...held, ended: true });
-    const late = await post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }] }, { 'x-loopcost-session': held!.id });
+    const late = await post(server.url, { model: 'mini', messages: LATER }, { 'x-loopcost-session': held!.id });
     expect([late.status, late.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
   });
 

@@ -10,7 +10,7 @@ import { loadPriceTable } from '../../src/pricing/index.js';
 import { replayTrace } from '../../src/replay/replay.js';
 import { startServer, type RunningServer } from '../../src/serve/index.js';
 import type { Trace } from '../../src/trace/types.js';
-import { drain, expectOpenAiError, get, post, sseData } from './client.js';
+import { drain, expectOpenAiError, get, post, sentBack, sseData } from './client.js';
 
 /** A real DeepSeek run (pydantic-ai test cassette): 3 calls, cached and reasoning tokens, parallel tool calls. */
 const REAL_RUN = '../shared/traces/cassettes/models__test_deepseek__test_deepseek_deferred_capability_with_thinking.yaml';
@@ -35,8 +35,9 @@ describe('serve: a recorded real run', () => {
 
   it('answers each call with its recorded usage and tool calls, then a clear 409 past the end', async () => {
     expect(trace.calls.length).toBe(3);
+    let answer = await ask('plain');
     for (const [i, call] of trace.calls.entries()) {
-      const answer = await ask('plain');
+      if (i > 0) answer = await ask('plain');
       expect(answer.status).toBe(200);
       expect(answer.headers.get('x-loopcost-session')).toBe('plain');
       expect(answer.json.usage).toEqual({
@@ -53,7 +54,8 @@ describe('serve: a recorded real run', () => {
       expect(answer.json.choices[0].finish_reason).toBe(call.toolCalls ? 'tool_calls' : 'stop');
       expect(answer.json.loopcost.call).toBe(i + 1);
     }
-    const past = await ask('plain');
+    // The request the run sends next (its last answer sent back): a request sending back none is another run's (sessionReuse.test.ts).
+    const past = await ask('plain', { messages: sentBack([{ role: 'user', content: 'roll' }], answer) });
     expect(past.status).toBe(409);
     expectOpenAiError(past);
     expect(past.json.error.code).toBe('loopcost_trace_ended');

@@ -29,7 +29,14 @@ population:
   'two.yaml',
 );
 
-const request = { model: 'mini', messages: [{ role: 'user', content: 'go' }] } as ChatRequest;
+/** A request of a run going on (an answer sent back: once a session has ended, one sending none is another run's first, refused: sessionReuse.test.ts). */
+const request = {
+  model: 'mini',
+  messages: [
+    { role: 'user', content: 'go' },
+    { role: 'assistant', content: 'a step' },
+  ],
+} as ChatRequest;
 
 /** What `session` answers `request` with: its reply's call number, or its error's status and body. */
 function asked(registry: SessionRegistry, session: HeldSession): unknown {

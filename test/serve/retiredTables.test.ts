@@ -49,11 +49,11 @@ describe('serve: the tables kept for ended sessions', () => {
     const N = 1_000;
     const distinct = Array.from({ length: N }, (_, i) => run(registry, `task ${i}`));
     const same = Array.from({ length: N }, () => run(registry, 'one task'));
-    for (let i = 0; i < N; i++) run(registry, 'named', { 'x-loopcost-session': `named-${i}` });
+    const named = Array.from({ length: N }, (_, i) => run(registry, 'named', { 'x-loopcost-session': `named-${i}` }));
     expect(registry.tableSizes()).toEqual({ sessions: 3 * N, inProgress: 0, named: N, openingsInProgress: 0, idleOpenings: N + 1, endings: 2 * N });
     // Every ended conversation is still found by its messages: the request after its last call is its own 409.
     for (const ended of [...distinct, ...same]) expect(ask(registry, ended.messages)).toEqual({ session: ended.session, error: 'loopcost_trace_ended' });
-    expect(ask(registry, opening('named'), { 'x-loopcost-session': 'named-7' })).toEqual({ session: 'named-7', error: 'loopcost_trace_ended' });
+    expect(ask(registry, named[7]!.messages, { 'x-loopcost-session': 'named-7' })).toEqual({ session: 'named-7', error: 'loopcost_trace_ended' });
     // Messages no session gave: the latest that opened the same way, ended.
     const stranger = [...opening('one task'), { role: 'assistant' as const, content: 'never said' }];
     expect(ask(registry, stranger)).toEqual({ session: same.at(-1)!.session, error: 'loopcost_trace_ended' });

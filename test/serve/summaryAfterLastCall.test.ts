@@ -30,8 +30,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** A run's requests, an answer sent back (once a session has ended, a request sending none is another run's first, refused: sessionReuse.test.ts). */
+const GOING_ON = [
+  { role: 'user', content: 'go' },
+  { role: 'assistant', content: 'a step' },
+];
 const ask = (session: string, trace: number, purpose?: 'summary') =>
-  post(server.url, { model: 'mini', messages: [{ role: 'user', content: 'go' }], max_tokens: 200 }, { 'x-loopcost-session': session, 'x-loopcost-trace': String(trace), ...(purpose ? { 'x-loopcost-purpose': purpose } : {}) });
+  post(server.url, { model: 'mini', messages: GOING_ON, max_tokens: 200 }, { 'x-loopcost-session': session, 'x-loopcost-trace': String(trace), ...(purpose ? { 'x-loopcost-purpose': purpose } : {}) });
 const state = (id: string) => {
   const s = server.sessions().sessions.find((session) => session.id === id)!;
   return { calls: s.calls, remainingCalls: s.remainingCalls, ended: s.ended };

@@ -32,8 +32,8 @@ async function serve(traces: Trace[], cache?: 'recorded'): Promise<RunningServer
   return server;
 }
 
-const ask = (server: RunningServer, session: string, model = 'mini', purpose?: 'summary') =>
-  post(server.url, { model, messages: [{ role: 'user', content: 'go' }], max_tokens: 200 }, { 'x-loopcost-session': session, 'x-loopcost-trace': '0', ...(purpose ? { 'x-loopcost-purpose': purpose } : {}) });
+const ask = (server: RunningServer, session: string, model = 'mini', purpose?: 'summary', messages: unknown[] = [{ role: 'user', content: 'go' }]) =>
+  post(server.url, { model, messages, max_tokens: 200 }, { 'x-loopcost-session': session, 'x-loopcost-trace': '0', ...(purpose ? { 'x-loopcost-purpose': purpose } : {}) });
 const served = (server: RunningServer, id: string) => server.sessions().sessions.find((s) => s.id === id)!;
 
 /** A real run aborted by its first call's tool (its AbortSignal fired there), recorded as the real loop records it. */
@@ -55,7 +55,8 @@ describe('serve: a summary request by replay’s rules', () => {
     const server = await serve([recording]);
     expect((await ask(server, 'aborted')).status).toBe(200);
     // Before the fix: answered 200 and billed, as after a run the brakes stopped.
-    const summary = await ask(server, 'aborted', 'mini', 'summary');
+    // The summary request of the run going on: its step sent back (one sending none is another run's: sessionReuse.test.ts).
+    const summary = await ask(server, 'aborted', 'mini', 'summary', [{ role: 'user', content: 'go' }, { role: 'assistant', content: 'a step' }]);
     expect([summary.status, summary.json.error.code]).toEqual([409, 'loopcost_trace_ended']);
     const session = served(server, 'aborted');
     expect([session.calls, session.costPico, session.ended]).toEqual([replayed.modelCalls, String(replayed.costPico), true]);

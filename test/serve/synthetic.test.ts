@@ -136,7 +136,8 @@ describe('serve: a synthetic behaviour on the messages sent', () => {
     // The run completed; the behaviour has nothing more to say only at its hard cap, so keep asking until it ends.
     let last: Answer | undefined;
     for (let i = 0; i < 40; i++) {
-      last = await post(server.url, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'more?' }] }, { 'x-loopcost-session': 'ended' });
+      // A request of the run going on, an answer sent back (once ended, one sending none is another run's: sessionReuse.test.ts).
+      last = await post(server.url, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'more?' }, { role: 'assistant', content: 'a step' }] }, { 'x-loopcost-session': 'ended' });
       if (last.status !== 200) break;
     }
     expect(last!.status).toBe(409);
