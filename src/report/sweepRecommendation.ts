@@ -22,6 +22,7 @@ import { openLoopOf } from './sweepOpenLoop.js';
 import { sessionPartsRecommendation } from './sessionParts.js';
 import { completionWords, countsTasksDone, type CompletionWords } from './sweepCounted.js';
 import type { SweepHeader, SweepRecommendation, SweepReport, SweepRow } from './sweepReport.js';
+import { rowBrakeConfig } from './sweepBrakeConfig.js';
 
 const usd = (value: number): string => formatUsdNumber(value);
 
@@ -67,6 +68,7 @@ export function recommendationOf(rows: readonly SweepRow[], header: Pick<SweepHe
   return {
     settings: row.settings,
     flags: row.flags,
+    brakeConfig: rowBrakeConfig(row, index),
     targetCompletion: target,
     completionRate: done.completionRate,
     completionRateInterval: interval,
@@ -122,7 +124,8 @@ function standingPick(joined: Resampled | undefined, index: number): { completed
 function withCaveat(howSure: HowSure, parts: readonly StandingPart[] | undefined): HowSure {
   const handWritten = (parts ?? []).filter((p) => p.fitted === false).map((p) => ({ source: p.source!, syntheticRuns: p.runs }));
   const caveat = scenariosWords(handWritten);
-  return caveat === undefined ? howSure : { ...howSure, text: `${howSure.text} ${caveat}` };
+  // A line of its own, as the recommendation's text has one per thing said.
+  return caveat === undefined ? howSure : { ...howSure, text: `${howSure.text}\n${caveat}` };
 }
 
 /**

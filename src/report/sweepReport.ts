@@ -6,6 +6,7 @@
  * `loopcost merge` of the shards is byte-identical to one run.
  */
 import { LOOPCOST_VERSION } from '../version.js';
+import type { BrakeConfig } from '../brakes/config.js';
 import type { ContextTokenCurves } from '../population/contextTokens.js';
 import { gridValuesOf, type GridAxis } from '../population/grid.js';
 import type { SweepMetrics } from '../population/sweep.js';
@@ -61,6 +62,12 @@ export interface SweepRecommendation {
   settings: string;
   /** Its command-line flags (the row's `flags`): `loopcost replay INPUTS <flags>` reproduces its figures. */
   flags: string;
+  /**
+   * Every brake its figures assumed (the row's `brakes` read back: sweepBrakeConfig.ts), scenario files' own
+   * included, which `flags` leave to the files, as runAgentLoop's `brakes` take them (picodollars, milliseconds,
+   * every mode). null: its runs took several (scenario files' own that differ, or differ from trace files').
+   */
+  brakeConfig: BrakeConfig | null;
   targetCompletion: number;
   /**
    * Its completion rate as the recommendation counts it (the report's `completionCounted`): where runs carry
