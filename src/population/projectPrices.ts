@@ -10,7 +10,7 @@
 import type { RunPair } from '../metrics/population.js';
 import { meanPico } from '../money.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
-import { pastPricesWarnings, type PastPricesCost } from '../report/pastPricesWarning.js';
+import { pastPricesWarnings } from '../report/pastPricesWarning.js';
 import type { ReportWarning } from '../report/warnings.js';
 import type { Trace } from '../trace/types.js';
 import { configurationRuns, type PopulationConfig } from './run.js';
@@ -91,16 +91,13 @@ export interface PricedRuns {
   recordedTraces: readonly Trace[];
   /** --tree: the session trees (`pairs` one per tree; `pricings` one per run of them). */
   trees?: TreePopulation;
-  /** The most the brakes allow a run as projected and at the table's latest (USD, null: unbounded), where the report gives one (the command's, not the library's). */
-  ceiling?: PastPricesCost['ceiling'];
 }
 
 /**
  * `prices_as_recorded` (pastPricesWarning.ts) when runs were priced as of the day they were recorded at prices
- * other than the table's latest and some run costs otherwise at the latest (each run's exact cost compared), or
- * the ceiling the brakes allow does (`ceiling`: its largest call priced at a tier the latest prices drop);
- * when neither moves (only tiers or prices the runs do not pay changed), the short `prices_as_recorded_same_cost`.
- * With `--prices-as-of` (every run that day) or a table without dated prices, none.
+ * other than the table's latest and some run costs otherwise at the latest (each run's exact cost compared);
+ * when every run costs the same (only tiers or prices the runs do not pay changed), the short
+ * `prices_as_recorded_same_cost`. With `--prices-as-of` (every run that day) or a table without dated prices, none.
  */
 export function pastPricesWarningsOf(run: PricedRuns): ReportWarning[] {
   const { source } = run.prices;
@@ -113,7 +110,7 @@ export function pastPricesWarningsOf(run: PricedRuns): ReportWarning[] {
   const costs = run.pairs.map((pair) => pair.run.costPico);
   const latestCosts = costsAtLatest(run, past);
   const changedRuns = costs.filter((cost, i) => cost !== latestCosts[i]).length;
-  return pastPricesWarnings(gaps, { meanPico: mean(costs), latestMeanPico: mean(latestCosts), changedRuns, ...(run.ceiling === undefined ? {} : { ceiling: run.ceiling }) }, source.releasedOn);
+  return pastPricesWarnings(gaps, { meanPico: mean(costs), latestMeanPico: mean(latestCosts), changedRuns }, source.releasedOn);
 }
 
 /**

@@ -1,15 +1,14 @@
 /**
  * `project`'s warning that runs were priced as of a past day at prices other than the table's latest
  * (population/projectPrices.ts): which models and days, how their prices differ, what the runs cost a run
- * at the latest prices against what the projection drew (and the ceiling the brakes allow, where it moves), and
- * the flag that projects at them; when neither the runs' cost nor the ceiling moves, one short line under its
- * own code instead. Pure.
+ * at the latest prices against what the projection drew, and the flag that projects at them; when the runs
+ * cost the same at the latest, one short line under its own code instead. Pure.
  */
 import type { PastDayGap } from '../population/projectPrices.js';
 import { describePricing, type TokenPricesDescription } from '../pricing/cost.js';
 import type { Pico } from '../money.js';
 import { counted } from '../plural.js';
-import { formatUsd, formatUsdNumber } from './money.js';
+import { formatUsd } from './money.js';
 import { signedPercentText } from './percentText.js';
 import type { ReportWarning } from './warnings.js';
 
@@ -47,36 +46,21 @@ export interface PastPricesCost {
   latestMeanPico: Pico | bigint;
   /** The runs projected from (one per tree with --tree) whose cost at the table's latest is not the one projected. */
   changedRuns: number;
-  /** The most the brakes allow a run (USD; null: unbounded) as projected and at the table's latest, where the report gives it (project's worst case). */
-  ceiling?: { perRunUsd: number | null; latestPerRunUsd: number | null };
-}
-
-/** Whether the ceiling the brakes allow is another at the table's latest (its largest call at a tier or price that changed). */
-function ceilingMoves(cost: PastPricesCost): boolean {
-  return cost.ceiling !== undefined && cost.ceiling.perRunUsd !== cost.ceiling.latestPerRunUsd;
-}
-
-/** `; the ceiling the brakes allow is $12.0614 a run at the latest, not $22.0717`, where it moves; else ''. */
-function ceilingWords(cost: PastPricesCost): string {
-  if (!ceilingMoves(cost)) return '';
-  const usd = (value: number | null) => (value === null ? 'unbounded' : formatUsdNumber(value));
-  return `; the ceiling the brakes allow is ${usd(cost.ceiling!.latestPerRunUsd)} a run at the latest, not ${usd(cost.ceiling!.perRunUsd)}`;
 }
 
 /**
  * `prices_as_recorded`: runs priced as of a past day whose prices are not the table's latest (`latestDay`, its
- * release day), and some of the runs cost otherwise at the latest, or the ceiling the brakes allow does (its
- * largest call at a tier the latest drop: a figure of the report moves all the same); when neither does (a
- * change of tiers or of a price the runs do not pay), one short line instead, `prices_as_recorded_same_cost`:
- * the projection is the latest prices' already. None when there is no such run.
+ * release day), and some of the runs cost otherwise at the latest; when none does (a change of tiers or of a
+ * price the runs do not pay), one short line instead, `prices_as_recorded_same_cost`: the projection is the
+ * latest prices' already. None when there is no such run.
  */
 export function pastPricesWarnings(gaps: readonly PastDayGap[], cost: PastPricesCost, latestDay: string): ReportWarning[] {
   if (gaps.length === 0) return [];
   const named = gaps.slice(0, NAMED).map(changeWords).join('; ');
   const more = gaps.length > NAMED ? `; and ${gaps.length - NAMED} more models or days` : '';
   const mean = BigInt(cost.meanPico);
-  if (cost.changedRuns === 0 && !ceilingMoves(cost)) {
-    return [{ code: 'prices_as_recorded_same_cost', message: `${named}${more}; ${sameCostWords(mean, latestDay)}` }];
+  if (cost.changedRuns === 0) {
+    return [{ code: 'prices_as_recorded_same_cost', message: `${named}${more}; at the table's latest (${latestDay}) the runs projected from cost the same, ${formatUsd(mean)} a run on average` }];
   }
   const runs = gaps.reduce((sum, gap) => sum + gap.runs, 0);
   const days = [...new Set(gaps.map((gap) => gap.day))].sort();
@@ -85,21 +69,15 @@ export function pastPricesWarnings(gaps: readonly PastDayGap[], cost: PastPrices
       code: 'prices_as_recorded',
       message:
         `${counted(runs, 'run')} ${runs === 1 ? 'is' : 'are'} priced as of the day ${runs === 1 ? 'it was' : 'each was'} recorded (${days.length === 1 ? days[0] : `${days.length} days, ${days[0]} to ${days[days.length - 1]}`}), at prices that are not the table's latest (${latestDay}): ${named}${more}. ` +
-        `A projection is of runs to come, billed at today's prices: ${costAtLatestWords(cost, latestDay)}${ceilingWords(cost)}; ` +
+        `A projection is of runs to come, billed at today's prices: ${costAtLatestWords(cost)}; ` +
         `to project at the latest prices, add --prices-as-of ${latestDay}`,
     },
   ];
 }
 
-/** `at the table's latest (…) the runs projected from cost the same, $0.8343 a run on average`. */
-function sameCostWords(meanPico: bigint, latestDay: string): string {
-  return `at the table's latest (${latestDay}) the runs projected from cost the same, ${formatUsd(meanPico)} a run on average`;
-}
-
-/** What the runs cost a run at the table's latest against what the projection drew (the same, where the ceiling alone moves). */
-function costAtLatestWords(cost: PastPricesCost, latestDay: string): string {
+/** What the runs cost a run at the table's latest against what the projection drew (some of them cost otherwise). */
+function costAtLatestWords(cost: PastPricesCost): string {
   const mean = BigInt(cost.meanPico);
-  if (cost.changedRuns === 0) return sameCostWords(mean, latestDay);
   const latest = BigInt(cost.latestMeanPico);
   if (latest === mean) return `at the table's latest, ${counted(cost.changedRuns, 'run')} of those projected from cost otherwise, though ${formatUsd(mean)} a run on average all the same`;
   const change = mean === 0n ? '' : ` (${signedPercentText(Number(latest - mean) / Number(mean))})`;

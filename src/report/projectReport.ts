@@ -58,7 +58,8 @@ export interface ProjectReport extends ProjectionUsd, Partial<FalseStopFigures> 
   inputs: InputsRecord;
   /** The worst case the brakes allow over the period (null: unbounded), per run, and by which rule. */
   worstCaseUsd: number | null;
-  worstCase: { perRunUsd: number | null; perDayUsd: number | null; rule: string };
+  /** `atLatest`: where the table's latest prices (`pricesAsOf`, its release day) put it elsewhere, a run's ceiling at them (runs priced as of their recording day, a tier the latest drop). */
+  worstCase: { perRunUsd: number | null; perDayUsd: number | null; rule: string; atLatest?: { perRunUsd: number | null; pricesAsOf?: string } };
   capBound: { runs: number; share: number; text: string };
   crossings: PromptCrossing[];
   /** How each part's runs ended under the settings it took (recorded runs, each scenario file's, or the session trees), and what they cost a run. */
@@ -93,7 +94,14 @@ const COLUMNS: Column[] = [{ header: 'spend' }, { header: 'mean', align: 'right'
 function ceilingLine(report: Pick<ProjectReport, 'worstCase' | 'worstCaseUsd' | 'days'>): string {
   const { perRunUsd, perDayUsd, rule } = report.worstCase;
   if (perRunUsd === null) return `Ceiling the brakes allow: none (${rule}).`;
-  return `Ceiling the brakes allow (a bound, not a projected spend): ${usd(perRunUsd)} a run, ${usd(perDayUsd)} a day, ${usd(report.worstCaseUsd)} per ${report.days} days — ${rule}.`;
+  return `Ceiling the brakes allow (a bound, not a projected spend): ${usd(perRunUsd)} a run, ${usd(perDayUsd)} a day, ${usd(report.worstCaseUsd)} per ${report.days} days — ${rule}.${ceilingAtLatestWords(report.worstCase.atLatest)}`;
+}
+
+/** ` At the table's latest prices (2026-09-23) it is $12.0614 a run (…).` where they move it; else ''. */
+function ceilingAtLatestWords(atLatest: ProjectReport['worstCase']['atLatest']): string {
+  if (atLatest === undefined) return '';
+  const day = atLatest.pricesAsOf === undefined ? '' : ` (${atLatest.pricesAsOf})`;
+  return ` At the table's latest prices${day} it is ${usd(atLatest.perRunUsd)} a run (the runs are priced as of their recording days${atLatest.pricesAsOf === undefined ? '' : `; --prices-as-of ${atLatest.pricesAsOf} projects at the latest`}).`;
 }
 
 export function renderProjectTable(report: ProjectReport, view: ReportView): string {

@@ -4,13 +4,15 @@
  * column per reason, counts right-aligned, headers cut to a prefix (`max_…`) as far as needed. When even
  * that does not fit, the report gives them a table of their own beside the rows' labels. Labels give way
  * first: the room left is measured with every shrinkable column (grid values, paths) at its narrowest.
- * A table whose completion column is not the runs that ended `completed` (tasks done, by ground truth)
- * lists `completed` among them (`withCompleted`: one `stops` column), so a row's stop counts add up to its runs.
+ * A table whose completion column is not the runs that ended `completed` (tasks done, by ground truth, where
+ * some run did its task and ended otherwise or ended `completed` without doing it: completedApart) lists
+ * `completed` among them (`withCompleted`: one `stops` column), so a row's stop counts add up to its runs.
  */
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { maxOf } from '../metrics/extremes.js';
 import { cellWidthsOf, COLUMN_GAP as GAP, type Cell, type Column } from './table.js';
 import { displayWidth, printableCell } from './text.js';
+import type { TasksDone } from '../population/sweep.js';
 
 export type StopCounts = Partial<Record<string, number>>;
 
@@ -33,6 +35,15 @@ export interface StopsLayout {
 export interface StopsOptions {
   oneColumn?: boolean;
   withCompleted?: boolean;
+}
+
+/**
+ * Whether a table's rows need `completed` among their stop counts: some row's tasks done are not exactly its
+ * runs that ended `completed` (a run did its task and ended otherwise, or ended `completed` without doing it).
+ * Where they are, tasks done and the other stops add up to the runs already, and the counts keep their room.
+ */
+export function completedApart(rows: readonly { tasksDone?: Pick<TasksDone, 'completedNotDone' | 'doneNotCompleted'> }[]): boolean {
+  return rows.some((row) => row.tasksDone !== undefined && (row.tasksDone.completedNotDone > 0 || row.tasksDone.doneNotCompleted > 0));
 }
 
 /** Columns per reason, before their note and title. */

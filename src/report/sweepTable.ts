@@ -10,7 +10,7 @@ import { counted } from '../plural.js';
 import { formatUsdNumber as usd } from './money.js';
 import { percentText } from './percentText.js';
 import { noneReachesText } from './sweepRecommendation.js';
-import { countedLabels, countsTasksDone, type CountedLabels } from './sweepCounted.js';
+import { countedLabels, type CountedLabels } from './sweepCounted.js';
 import { countedRow } from '../population/recommend.js';
 import { STRATEGY_FIGURES } from './sweepCsv.js';
 import type { SweepReport, SweepRow } from './sweepReport.js';
@@ -18,7 +18,7 @@ import { cellWidthsOf, formatTablePieces, rowsIn, type Cell, type Column, type R
 import { keyCells } from './sweepKeyCells.js';
 import { frontierSettings, shownLine, shownRows, type SweepShow } from './sweepShow.js';
 import { SAVED_LEGEND } from './sweepBaselines.js';
-import { layOutStops, narrowestOf, type StopCounts, type StopsLayout } from './stopColumns.js';
+import { completedApart, layOutStops, narrowestOf, type StopCounts, type StopsLayout } from './stopColumns.js';
 import { printableCell, printableText, wrapLine } from './text.js';
 import { labelledLine, reportFooter, type ReportView } from './view.js';
 import { SETTINGS_SEPARATOR, type ReportSettings } from './settings.js';
@@ -93,7 +93,7 @@ export function* sweepTablePieces(report: SweepReport, view: ReportView, show: S
   const figureWidths = measured.slice(0, figures.length);
   const strategyWidths = measured.slice(figures.length);
   // Where the figures count tasks done (not stop reasons), `completed` among the stop counts: a row's then add up to its runs.
-  const withCompleted = countsTasksDone(report.configurations);
+  const withCompleted = completedApart(report.configurations);
   const stops = layOutStops(counts, width - narrowestOf([...keys, ...figures, ...strategy], [...labels.widths, ...measured]), { withCompleted });
   if (stops.fits) {
     const columns = [...keys, ...figures, ...stops.columns, ...strategy];
@@ -133,7 +133,8 @@ export function recommendationLines(report: SweepReport, width: number): string 
   const howSure = report.recommendation.howSure;
   // Its text is a line per thing said: each wrapped under the arrow.
   const said = report.recommendation.text.split('\n').map((line, i) => wrapLine(i === 0 ? '→ ' : '  ', line, width));
-  return said.join('') + (howSure === undefined ? '' : wrapLine('  ', howSure.text, width)) + counted;
+  const sure = howSure === undefined ? [] : howSure.text.split('\n').map((line) => wrapLine('  ', line, width));
+  return said.join('') + sure.join('') + counted;
 }
 
 export function notesAndFooter(report: SweepReport, width: number): string {

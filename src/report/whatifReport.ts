@@ -14,13 +14,13 @@ import { COST_PICO, spendChange, type ExactSpend } from './whatifSpendChange.js'
 import { scenarioSettingsRecords, type ScenarioRunSettings, type ScenarioSettingsRecord } from './scenarios.js';
 import { withScenarioCaches, type ReportSettings } from './settings.js';
 import { COLUMN_GAP as GAP, formatTable, type Cell, type Column } from './table.js';
-import { layOutStops, narrowestWidth, type StopsOptions } from './stopColumns.js';
+import { completedApart, layOutStops, narrowestWidth, type StopsOptions } from './stopColumns.js';
 import { strategyFieldsText, type StrategyFigureRecord } from './strategyFields.js';
 import { figureKeysOf, strategyRecord, type RunFigures } from './whatifFigures.js';
 import { renderWhatIfCsv } from './whatifCsv.js';
 import { perRunText } from './whatifRunTable.js';
 import type { TasksDone } from '../population/sweep.js';
-import { countedLabels, countsTasksDone } from './sweepCounted.js';
+import { countedLabels } from './sweepCounted.js';
 import { whatIfRunRows, whatIfTotalRows } from './whatifRows.js';
 import { displayWidth, numberedLegend, printableCell, wrapLine } from './text.js';
 import { perRunHint, reportFooter, showPerRunRows, type ReportView } from './view.js';
@@ -164,7 +164,7 @@ function figureColumns(report: WhatIfReport): Column[] {
 }
 
 /** Stop counts with `completed` among them where the first column counts tasks done (not stop reasons): a row's stops then add up to its runs. */
-const stopsOptions = (report: WhatIfReport): StopsOptions => ({ withCompleted: countsTasksDone([report.baseline, ...report.totals]) });
+const stopsOptions = (report: WhatIfReport): StopsOptions => ({ withCompleted: completedApart([report.baseline, ...report.totals]) });
 
 /** A row's count in that column: its tasks done where counted (replay/whatifTasksDone.ts), else its runs that ended `completed`. */
 const countText = (row: { runs: number; completed: number; tasksDone?: TasksDone }): string => `${row.tasksDone?.done ?? row.completed}/${row.runs}`;

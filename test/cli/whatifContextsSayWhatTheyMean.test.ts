@@ -53,11 +53,10 @@ describe("whatif's summary says what saved counts", () => {
     expect([t.caughtRuns, t.savedUsd, t.costUsd, json.baseline.costUsd]).toEqual([5, 0.06947655, 0.06015255, 0.20608725]);
     const text = (await cli(...args)).stdout;
     // Synthetic runs carry ground truth: the first column counts tasks done, as sweep's does.
-    // Its stop counts then hold every run's stop reason, `completed` among them: a row's add up to its runs.
-    expect(text.split('\n')[0]).toMatch(/^setting\s+tasks done\s+completions stopped\s+caught \(saved\)\s+spend\s+Δ spend\s+stops$/);
+    expect(text.split('\n')[0]).toMatch(/^setting\s+tasks done\s+completions stopped\s+caught \(saved\)\s+spend\s+Δ spend\s+other stops$/);
     // $0.0602 − $0.2061 = −$0.1459, though only $0.0695 of it is saved on the 5 caught runs.
-    expect(text).toMatch(/^max-steps=5\s+1\/20\s+14\s+5 \(\$0\.0695\)\s+\$0\.0602\s+-\$0\.1459\s+completed 1, max_steps 19$/m);
-    expect(text).toMatch(/^baseline\s+15\/20\s+-\s+-\s+\$0\.2061\s+-\s+completed 15, max_steps 5$/m);
+    expect(text).toMatch(/^max-steps=5\s+1\/20\s+14\s+5 \(\$0\.0695\)\s+\$0\.0602\s+-\$0\.1459\s+max_steps 19$/m);
+    expect(text).toMatch(/^baseline\s+15\/20\s+-\s+-\s+\$0\.2061\s+-\s+max_steps 5$/m);
     expect(flat(text)).toContain("(saved): the spend avoided on caught runs alone, not the drop in spend; Δ spend: the setting's spend less the baseline's, every run counted (completions stopped too).");
   });
 

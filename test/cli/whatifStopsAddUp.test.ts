@@ -37,10 +37,22 @@ describe("whatif's summary: a row's stop counts add up to its runs", () => {
     expect(flat(text)).toContain('the stop counts hold every run by its stop reason, `completed` among them (JSON `completed`, `stopReasons`), so a row\'s add up to its runs.');
   });
 
-  it('where the counts fit in one column, it is headed `stops` and lists `completed`', async () => {
-    const text = (await cli('whatif', 'scenarios/flight-search.yaml', '--runs', '20', '--try', 'max-steps=5')).stdout;
+  it('where the counts fit in one column (--wide), it is headed `stops` and lists `completed`', async () => {
+    const text = (await cli('whatif', ...MIX, '--try', 'max-steps=5', '--wide')).stdout;
     expect(text.split('\n')[0]).toMatch(/\s{2}stops$/);
-    expect(rowCells(text, 'baseline').at(-1)).toBe('completed 15, max_steps 5');
+    expect(rowCells(text, 'baseline').at(-1)).toBe('completed 115, max_steps 42, repeat 13, trace_end 30');
+  });
+
+  it('where every row\'s tasks done are exactly its completed runs, the counts keep `other stops` and their room', async () => {
+    const args = ['whatif', 'scenarios/flight-search.yaml', '--runs', '20', '--try', 'max-steps=5'];
+    const json = (await cliJson(...args)) as { baseline: Counts & { tasksDone: { completedNotDone: number; doneNotCompleted: number } } };
+    expect(json.baseline.tasksDone).toMatchObject({ done: json.baseline.completed, completedNotDone: 0, doneNotCompleted: 0 });
+    const text = (await cli(...args)).stdout;
+    expect(text.split('\n')[0]).toMatch(/\s{2}other stops$/);
+    const cells = rowCells(text, 'baseline');
+    expect(cells.at(-1)).toBe('max_steps 5');
+    // Tasks done and the other stops add up to the runs already.
+    expect(json.baseline.completed + stopSum([cells.at(-1)!])).toBe(json.baseline.runs);
   });
 
   it('recorded runs alone: `completed` counts stop reasons, the stop counts stay `other stops`', async () => {

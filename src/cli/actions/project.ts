@@ -104,7 +104,9 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     // Each recorded run's pricing as it was priced (they come first; --tree: every run of the trees), for the warnings that read it.
     const pricings = observed.pricings.slice(0, prepared.traces.length);
     const worst = worstCaseOverParts(parts, prepared);
-    return { prepared, config, pairs, crossings, parts, suggestCap, stopsAndPrices: stopsAndPricesOf(prepared, { config, pairs, parts, observed, worst }), pricings, worst };
+    // The ceiling priced at the table's latest too: a recording day's tier the latest drop moves it (said beside it).
+    const latestPerRunUsd = worstCaseAtLatest(parts, prepared).perRunUsd;
+    return { prepared, config, pairs, crossings, parts, suggestCap, stopsAndPrices: stopsAndPricesOf(prepared, { config, pairs, parts, observed }), pricings, worst: { ...worst, latestPerRunUsd } };
   });
   const runsPerDay = flags.runsPerDay ?? defaultRunsPerDay(prepared);
   if (pairs.length === 0) throw new UserError({ file: '<arguments>', code: 'no_runs', message: 'no run to project from', hint: 'pass trace files or scenario files' });
@@ -129,16 +131,14 @@ interface StopsAndPrices {
 /**
  * The false stops as replay counts them (projectStops.ts), the prices block as replay's (projectPricing.ts), and
  * their warnings: a brake's early stop of recorded runs (`open_loop_brakes`), runs priced as of a past day at
- * other prices than the table's latest (`prices_as_recorded`, which the worst case at the latest prices moves too).
+ * other prices than the table's latest (`prices_as_recorded`: the runs' cost decides, as the library's).
  */
-function stopsAndPricesOf(prepared: PreparedSweep, run: { config: PopulationConfig; pairs: RunPair[]; parts: RunsPart[]; observed: ObservedRuns; worst: WorstCase }): StopsAndPrices {
+function stopsAndPricesOf(prepared: PreparedSweep, run: { config: PopulationConfig; pairs: RunPair[]; parts: RunsPart[]; observed: ObservedRuns }): StopsAndPrices {
   const { config, pairs, observed } = run;
-  // The worst case is a figure of the report too: where the latest prices move it, the past-prices warning says so.
-  const ceiling = { perRunUsd: run.worst.perRunUsd, latestPerRunUsd: worstCaseAtLatest(run.parts, prepared).perRunUsd };
   return {
     ...(projectBrakesOn(run.parts, config) ? { falseStops: projectFalseStops(pairs) } : {}),
     prices: projectPrices(prepared.prices.source, observed.pricings),
-    warnings: projectRunWarnings(observed, { prices: prepared.prices, config, pairs, recordedTraces: prepared.population.recorded.traces ?? [], ceiling, ...(prepared.trees === undefined ? {} : { trees: prepared.trees }) }),
+    warnings: projectRunWarnings(observed, { prices: prepared.prices, config, pairs, recordedTraces: prepared.population.recorded.traces ?? [], ...(prepared.trees === undefined ? {} : { trees: prepared.trees }) }),
   };
 }
 
@@ -158,7 +158,7 @@ function readProjectFlags(opts: ProjectFlags, io: CliIO): { format: string; runs
 /** The report of a projection: the spend drawn, the worst case the brakes allow, the cap bound, the crossings, notes and warnings. */
 function projectReportOf(
   runs: { prepared: PreparedSweep; config: PopulationConfig; inputs: string[]; runs: number; crossings: PromptCrossing[]; parts: RunsPart[]; records: ProjectPart[]; fitted: FittedProfile[]; handWritten: HandWrittenInputs; suggestCap: SuggestedCap | undefined; meanings: string[]; predictiveStops: number; said: ReportWarning[]; summaries: SummaryRuns[]; stopsAndPrices: StopsAndPrices; pricings: readonly ModelPricing[] },
-  spend: { projection: ReturnType<typeof projectSpend>; worst: WorstCase; runsPerDay: number; days: number },
+  spend: { projection: ReturnType<typeof projectSpend>; worst: WorstCase & { latestPerRunUsd: number | null }; runsPerDay: number; days: number },
 ): ProjectReport {
   const { prepared, config, suggestCap } = runs;
   const { worst, runsPerDay, days } = spend;
@@ -182,7 +182,7 @@ function projectReportOf(
     ...(tree === undefined ? {} : { tree }),
     ...spend.projection,
     worstCaseUsd: times(runsPerDay * days),
-    worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule },
+    worstCase: { perRunUsd: worst.perRunUsd, perDayUsd: times(runsPerDay), rule: worst.rule, ...(worst.latestPerRunUsd === worst.perRunUsd ? {} : { atLatest: { perRunUsd: worst.latestPerRunUsd, ...(prepared.prices.source.releasedOn === undefined ? {} : { pricesAsOf: prepared.prices.source.releasedOn }) } }) },
     capBound: { runs: n, share: bound, text: tree === undefined ? `A budget at the largest of these ${n} runs' costs may stop up to ${percentText(bound)} of new runs (95% confidence, distribution-free: 1 − 0.05^(1/n)${standsFor === undefined ? '' : `, n the ${standsFor} runs they stand for`}).` : treeCapBoundText(n, percentText(bound)) },
     crossings: runs.crossings,
     parts: runs.records,
