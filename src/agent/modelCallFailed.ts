@@ -7,6 +7,7 @@
  */
 import type { Stop } from '../brakes/stopReasons.js';
 import type { PromptView } from '../kernel/context.js';
+import { notRetriedCall } from '../kernel/cutWords.js';
 import { refusedCall, type CallsRun } from './failedCalls.js';
 import { checkFailure } from './turnCheck.js';
 import { ModelCallError, ModelExhausted } from './types.js';
@@ -48,11 +49,20 @@ export function afterModelCallFailed(run: CallsRun, error: unknown, view: Prompt
 /** The stops whose detail names the failure they end on (a model that gave up, a recording's end) or that follow none. */
 const TOLD_STOPS: ReadonlySet<Stop['reason']> = new Set(['completed', 'trace_end', 'provider_refused']);
 
+/** What a timeout's detail says of a failed model call it stopped before retrying (cutWords.ts notRetriedCall, past its status). */
+const NOT_RETRIED_WORDS = notRetriedCall(undefined).slice('failed model call'.length);
+
+/** The stop's detail already names the failed call the run stopped on (a timeout's "failed model call … was not retried"). */
+function detailNamesFailure(stop: Stop): boolean {
+  return TOLD_STOPS.has(stop.reason) || stop.detail.includes(NOT_RETRIED_WORDS);
+}
+
 /**
  * The model calls that failed in a row at the run's end (each a step, as replay counts a recorded failed
  * call), and the last one's words: a brake that stops the run before their retry (`max_steps` after 3
  * connections refused) says only its own limit — "3 steps taken, limit 3" — so the run notes what the
- * calls met (AgentRunResult `notes`). The stop's detail stays the brake's: a replay of the recording,
+ * calls met (AgentRunResult `notes`) — unless the detail names the failed call itself (a timeout's "failed
+ * model call was not retried"). The stop's detail stays the brake's: a replay of the recording,
  * which counts the same failed calls, says the same (the parity the recording keeps).
  */
 export class FailuresInRow {
@@ -73,7 +83,7 @@ export class FailuresInRow {
 
   /** What the run notes of them when it stops for `stop` after `steps` steps; undefined when nothing needs saying. */
   note(stop: Stop, steps: number): string | undefined {
-    if (this.last === undefined || TOLD_STOPS.has(stop.reason)) return undefined;
+    if (this.last === undefined || detailNamesFailure(stop)) return undefined;
     const calls = this.count === 1 ? 'model call failed (counted as a step' : `${this.count} model calls failed (each counted as a step`;
     const every = this.count === steps ? `: every step the run took, no call answered` : '';
     return `the run's last ${calls}${every}) and the run stopped (${stop.reason}) before a retry; the last failure: ${this.last}`;

@@ -8,6 +8,7 @@
  * error thrown on through its parent carries the outermost run's figures (the root's, with its tree).
  */
 import type { CallRecord, TraceEnd } from '../trace/types.js';
+import { thrownWords } from './thrownWords.js';
 import type { AgentRunResult } from './types.js';
 
 /** The call a run was inside when it threw: its record, the tool call it was at, whether that one had started running. */
@@ -17,9 +18,9 @@ export interface InFlight {
   ran: boolean;
 }
 
-/** What was thrown, as a stop's detail and a recording's end status. */
+/** What was thrown, as a stop's detail and a recording's end status: in thrownWords' words (a thrown object's JSON, not `[object Object]`). */
 export function thrownText(error: unknown): string {
-  const said = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const said = thrownWords(error);
   return `the run threw ${said.length > 500 ? `${said.slice(0, 500)}…` : said}`;
 }
 

@@ -3,7 +3,7 @@
  * `chat.completion.chunk` server-sent events (usage in a last chunk with no choices when the client asked
  * for it with `stream_options.include_usage`, then `data: [DONE]`).
  */
-import type { CallUsage } from '../pricing/types.js';
+import type { CallUsage, ModelPricing } from '../pricing/types.js';
 import type { CallRecord } from '../trace/types.js';
 import { cacheWriteTokensOf } from '../loop/accounts.js';
 
@@ -25,8 +25,24 @@ export interface Reply {
   record: CallRecord;
   usage: CallUsage;
   costPico: number;
+  /** The pricing `costPico` is at (pricedAs): a client whose own pricing bills the call otherwise can tell why (agent/servedCost.ts). */
+  pricedAs?: PricedAs;
   /** Cut at the request's output cap (finish_reason "length"). */
   cut?: boolean;
+}
+
+/** A pricing as a served answer names it: the model and provider priced, the day its prices were read at (`asOf`) and why that day (`dating`: `recorded`, the recording's `header.recordedAt`). */
+export interface PricedAs {
+  model: string;
+  provider?: string;
+  asOf?: string;
+  dating?: string;
+}
+
+/** `pricing` as a served answer names it (PricedAs). */
+export function pricedAsOf(pricing: ModelPricing): PricedAs {
+  const { asOf, dating } = pricing.source;
+  return { model: pricing.model, ...(pricing.provider === undefined ? {} : { provider: pricing.provider }), ...(asOf === undefined ? {} : { asOf }), ...(dating === undefined ? {} : { dating }) };
 }
 
 export interface OpenAiUsage {
@@ -60,10 +76,11 @@ export function servedUsage(usage: CallUsage, record: CallRecord): CallUsage {
 /**
  * What loopcost adds to each response beside the standard fields (clients ignore unknown fields). Its
  * `costPico` is a string of digits, as every picodollar figure serve writes (`/loopcost/sessions`,
- * `error.loopcost` of a recorded failure): money is exact, and a JSON number past 2^53 is not.
+ * `error.loopcost` of a recorded failure): money is exact, and a JSON number past 2^53 is not. `pricedAs`:
+ * the pricing it is at (its day a recording's own: a client at the table's latest prices tells the two apart).
  */
 export function loopcostExtension(reply: Reply): Record<string, unknown> {
-  return { ...billedOf(reply), record: reply.record };
+  return { ...billedOf(reply), ...(reply.pricedAs === undefined ? {} : { pricedAs: reply.pricedAs }), record: reply.record };
 }
 
 /** What a reply billed, as every serve output writes it: its session and call, usage and `costPico` as a string of digits. */

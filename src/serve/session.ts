@@ -14,7 +14,7 @@ import type { CallRecord } from '../trace/types.js';
 import { playTools } from '../loop/run.js';
 import { ApiError, RECORDED_FAILURE } from './apiError.js';
 import { refusalError, sessionSummary, type SessionSummary } from './sessionSummary.js';
-import { billedOf, placeholderText, replyToolCalls, servedUsage, type Reply } from './reply.js';
+import { billedOf, placeholderText, pricedAsOf, replyToolCalls, servedUsage, type Reply } from './reply.js';
 import type { ChatRequest } from './request.js';
 import { cutAtCap } from '../synthetic/outputCap.js';
 import { outputCapOf } from './outputCap.js';
@@ -50,8 +50,9 @@ export interface Answering {
   cutBefore?: boolean;
   /** Answered by another model than the session's (a summary model): its name as the request gave it. */
   on?: { model: string };
-  /** Already metered (a summary call: ServeSession.meterSummary), else metered as the session's calls are. */
+  /** Already metered (a summary call: ServeSession.meterSummary), else metered as the session's calls are; `pricing`: its prices, when not the session's. */
   metered?: MeteredCall;
+  pricing?: ModelPricing;
 }
 
 /**
@@ -161,7 +162,7 @@ export abstract class ServeSession implements HeldSession {
     if (refusal) throw this.refused(refusedSummaryRecord(refusal), view, refusal);
     const on = pricing === this.setup.pricing ? undefined : { model: request.model };
     const metered = this.meterSummary(pricing, { view, promptTokens }, cap ?? 0);
-    return this.respond({ type: 'call', outputTokens: cap ?? 0, compaction: true }, view, { what: 'context summary', metered, ...(on ? { on } : {}) });
+    return this.respond({ type: 'call', outputTokens: cap ?? 0, compaction: true }, view, { what: 'context summary', metered, ...(on ? { on, pricing } : {}) });
   }
 
   /**
@@ -196,6 +197,7 @@ export abstract class ServeSession implements HeldSession {
       record,
       usage: servedUsage(metered.usage, record),
       costPico: metered.costPico,
+      pricedAs: pricedAsOf(how.pricing ?? this.setup.pricing),
       ...(record === answer && !how.cutBefore ? {} : { cut: true }),
     };
     if (record.failed) throw failedCall(reply, record.failed);

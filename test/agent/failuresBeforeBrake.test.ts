@@ -47,6 +47,15 @@ describe('model calls that failed until a brake stopped the run: the run names t
     expect(run.notes).toEqual(["the run's last 2 model calls failed (each counted as a step) and the run stopped (max_steps) before a retry; the last failure: 429 rate limited"]);
   });
 
+  it("a timeout whose detail names the failed call not retried: no note repeats it", async () => {
+    const refused = new ModelCallError('connection refused', { retryable: true });
+    const model = new ScriptedModel([refused, refused, refused, refused, refused]);
+    const run = await runAgentLoop({ model, tools: [], brakes: { maxSteps: 10, timeoutMs: 2500 }, context, pricing: MINI, clock: new VirtualClock(), retry: { maxRetries: 5, backoffMs: () => 1000 } });
+    expect(run.stop.reason).toBe('timeout');
+    expect(run.stop.detail).toContain('the failed model call was not retried: its retry would start past the timeout');
+    expect(run.notes).toBeUndefined();
+  });
+
   it('a run that gives up names the failure in its stop already, and one that ends on an answer has nothing to note', async () => {
     const refused = new ModelCallError('connection refused', { retryable: true });
     const gaveUp = await runAgentLoop({ model: new ScriptedModel([refused, refused]), tools: [], brakes: { maxSteps: 5 }, context, pricing: MINI, retry: { maxRetries: 1, backoffMs: () => 0 } });

@@ -42,6 +42,15 @@ async function thrown(run: Promise<unknown>): Promise<ErrorWithPartialRun> {
 }
 
 describe('a run that throws still records its end and says what it spent', () => {
+  it('a thrown object is worded as a tool error is (thrownWords.ts): its JSON, not [object Object]; a plain Error its message', async () => {
+    const status = async (throwIt: () => never) => {
+      const error = await thrown(runAgentLoop({ model: new ScriptedModel([toolTurn('echo', { i: 1 }), throwIt]), tools: [echo], brakes: NO_BRAKES, unbounded: true, context: { system: 's', goal: 'g', countTokens: words }, pricing: MINI, clock: new VirtualClock() }));
+      return (error as unknown as { partialRun: { stop: { detail: string } } }).partialRun.stop.detail;
+    };
+    expect(await status(() => { throw { code: 'E42' }; })).toBe('the run threw {"code":"E42"}');
+    expect(await status(() => { throw new Error('quota file unreadable'); })).toBe('the run threw quota file unreadable');
+  });
+
   it("a Model's TypeError after 2 calls: the recording replays to the 2 calls' cost; the error carries the figures", async () => {
     const file = join(dir, 'flat.jsonl');
     const model = new ScriptedModel([toolTurn('echo', { i: 1 }), toolTurn('echo', { i: 2 }), bug]);
