@@ -14,7 +14,7 @@ import { UserError } from '../errors.js';
 import { shownName } from '../shownName.js';
 import { buildTieredPrices, TOKEN_PRICE_KEYS, type KeyedPrice, type TokenPriceKey } from './cost.js';
 import { LITELLM_PRICE_FIELD } from './litellmKeys.js';
-import type { Entry } from './litellmTable.js';
+import { isComplete, type Entry } from './litellmTable.js';
 import type { ModelPricing, PriceSource, TokenPrices } from './types.js';
 
 type Keyed = Partial<Record<TokenPriceKey, KeyedPrice>>;
@@ -65,7 +65,8 @@ export function mergeKeyed(table: Keyed, entry: Keyed): { keyed: Keyed; fromTabl
 
 /**
  * A model priced by an override entry over the table's model. Named by the entry (as a model the file
- * prices alone is); its provider and window the entry's, else the table's. Its source: the file's when
+ * prices alone is); its provider and window the entry's, else the table's (where the table fell back to another
+ * provider's price and the entry gives input and output prices, the provider asked for). Its source: the file's when
  * every price and the window are the entry's, else the table's marked as overridden by the file.
  */
 export function mergedPricing(requested: string, entry: Entry, table: ModelPricing, files: { file: PriceSource; overrides: { name: string; hash: string } }): ModelPricing {
@@ -79,7 +80,9 @@ export function mergedPricing(requested: string, entry: Entry, table: ModelPrici
     tiers: tiers.map((t) => Object.freeze({ aboveInputTokens: t.aboveInputTokens, prices: Object.freeze(t.prices) })),
     source: fromTable || windowFromTable ? Object.freeze({ ...table.source, overrides: files.overrides }) : files.file,
   };
-  const provider = entry.provider ?? table.provider;
+  // The entry giving what the fallback's hint asks (input and output prices) prices the provider asked for: no fallback then.
+  const fallback = isComplete(entry) ? undefined : table.providerFallback;
+  const provider = entry.provider ?? (table.providerFallback !== undefined && fallback === undefined ? table.providerFallback.asked : table.provider);
   if (provider !== undefined) pricing.provider = provider;
   const window = entry.contextWindow ?? table.contextWindow;
   if (window !== undefined) pricing.contextWindow = window;
@@ -87,8 +90,8 @@ export function mergedPricing(requested: string, entry: Entry, table: ModelPrici
   // A LiteLLM entry prices tokens only: the table's web search and request fees stay.
   if (table.webSearchPico !== undefined) pricing.webSearchPico = table.webSearchPico;
   if (table.requestPico !== undefined) pricing.requestPico = table.requestPico;
-  // Prices the entry leaves to the table are still another provider's than the one asked for: said as the table said it.
-  if (fromTable && table.providerFallback !== undefined) pricing.providerFallback = table.providerFallback;
+  // An entry without both prices (a window, one price) leaves another provider's than the one asked for: said as the table said it.
+  if (fallback !== undefined) pricing.providerFallback = fallback;
   checkPriceOrder(pricing, entry, files.file.name);
   return Object.freeze(pricing);
 }

@@ -11,6 +11,7 @@ import { holdsBrake, type PopulationConfig } from '../population/run.js';
 import type { ModelPricing, PriceTable } from '../pricing/types.js';
 import { priceGapWarningsOf } from '../replay/priceGaps.js';
 import { repricedCacheWritesWarnings } from './repricedCacheWrites.js';
+import { ProviderFallbackTally } from './providerFallbackWarning.js';
 import type { Trace } from '../trace/types.js';
 import { cacheIdleWarnings, type IdleCounts } from './cacheIdleWarning.js';
 import { importNotesWarnings, type ImportNotesSeen } from './importNotesWarning.js';
@@ -181,6 +182,7 @@ export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
   return [
     ...oneRunWarnings(p.runs),
     ...priceGapWarningsOf(p.traces, { prices: p.prices, ...model, inputs: p.inputs }),
+    ...ProviderFallbackTally.of(p.pricings).warnings(),
     ...(isIdentity(config.strategy) ? [] : openLoopWarnings(openLoopRuns(p.traces.length, configured.ownStrategyRuns), contextText(config.strategy))),
     ...p.cache,
     // Runs re-priced (--model) as a model that bills cache writes, with the cache as recorded (repricedCacheWrites.ts), as replay says them: each at the pricing its run took.

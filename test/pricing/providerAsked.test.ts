@@ -5,7 +5,7 @@
  * entry gives is taken as the CLI always took it for a trace's `header.provider`, and the pricing says so
  * (`providerFallback`), in the library's and in `replay --format json`'s `prices.models`.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { callCostPico } from '../../src/pricing/cost.js';
@@ -54,6 +54,19 @@ describe('resolve(model, provider)', () => {
     const windowed = loadPriceTable({ overridesFile: windowOnly }).resolve('gpt-oss-120b', 'anthropic');
     expect([windowed.contextWindow, windowed.providerFallback?.asked]).toEqual([100_000, 'anthropic']);
   });
+
+  it("the hinted entry (input and output prices) clears the fallback where the table's model has a cache price it leaves to the table; the provider is the one asked; one price alone does not", () => {
+    const dir = tempDir();
+    const hinted = join(dir, 'nosuch-mini.json');
+    writeFileSync(hinted, JSON.stringify({ 'nosuch/gpt-4o-mini': { input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 } }));
+    const priced = loadPriceTable({ overridesFile: hinted }).resolve('gpt-4o-mini', 'nosuch');
+    expect([callCostPico(priced, call), priced.provider, priced.providerFallback]).toEqual([1_200_000_000, 'nosuch', undefined]);
+    expect(priced.base.cachedInput).toBe(loadPriceTable().resolve('gpt-4o-mini').base.cachedInput); // the cache read left to the table's
+    const inputOnly = join(dir, 'nosuch-mini-input.json');
+    writeFileSync(inputOnly, JSON.stringify({ 'nosuch/gpt-4o-mini': { input_cost_per_token: 1e-6 } }));
+    const half = loadPriceTable({ overridesFile: inputOnly }).resolve('gpt-4o-mini', 'nosuch');
+    expect([half.provider, half.providerFallback?.asked]).toEqual(['openai', 'nosuch']);
+  });
 });
 
 describe("a trace's header.provider through the CLI (the same rule)", () => {
@@ -76,5 +89,33 @@ describe("a trace's header.provider through the CLI (the same rule)", () => {
     const json = JSON.parse((await cli('replay', traceOf('anthropic'), '--format', 'json')).stdout);
     expect(json.prices.models[0]).toMatchObject({ provider: 'openai', model: 'gpt-oss-120b', providerFallback: { asked: 'anthropic' } });
     expect(json.prices.models[0].providerFallback.detail).toContain("give it with --prices-override (an entry for 'anthropic/gpt-oss-120b'");
+  });
+
+  it('the text report warns of the fallback (priced_at_other_provider: provider asked, whose price, runs, the hint); none once the hinted entry prices it, none for groq', async () => {
+    const trace = traceOf('anthropic');
+    const second = join(dir, 'anthropic-2.jsonl');
+    writeFileSync(second, readFileSync(trace, 'utf8'));
+    const text = (await cli('replay', trace, second)).stdout.replace(/\s+/g, ' ');
+    expect(text).toContain(
+      "warning: 2 runs for provider 'anthropic': the price table has no price of 'gpt-oss-120b' for provider anthropic (Anthropic): priced at openai (OpenAI)'s price of gpt-oss-120b instead; " +
+        "if anthropic bills you another price, give it with --prices-override (an entry for 'anthropic/gpt-oss-120b' with input_cost_per_token and output_cost_per_token)",
+    );
+    const json = JSON.parse((await cli('replay', trace, '--format', 'json')).stdout);
+    expect(json.warnings.filter((w: { code: string }) => w.code === 'priced_at_other_provider')).toHaveLength(1);
+    const whatif = JSON.parse((await cli('whatif', trace, '--try', 'max-steps=5', '--format', 'json')).stdout);
+    expect(whatif.warnings.map((w: { code: string }) => w.code)).toContain('priced_at_other_provider');
+    // project and sweep say it too, with the runs counted; a sweep pricing every run as another model (--grid model=) does not.
+    const fellBack = (report: { warnings: { code: string; message: string }[] }) => report.warnings.filter((w) => w.code === 'priced_at_other_provider').map((w) => w.message.slice(0, 33));
+    expect(fellBack(JSON.parse((await cli('project', trace, second, '--runs-per-day', '10', '--format', 'json')).stdout))).toEqual(["2 runs for provider 'anthropic': "]);
+    expect(fellBack(JSON.parse((await cli('sweep', trace, second, '--grid', 'max-steps=5,10', '--format', 'json')).stdout))).toEqual(["2 runs for provider 'anthropic': "]);
+    expect(fellBack(JSON.parse((await cli('sweep', trace, second, '--grid', 'model=gpt-4o,gpt-4o-mini', '--format', 'json')).stdout))).toEqual([]);
+    const overrides = join(dir, 'anthropic-oss-cli.json');
+    writeFileSync(overrides, JSON.stringify({ 'anthropic/gpt-oss-120b': { input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 } }));
+    const overridden = JSON.parse((await cli('replay', trace, '--prices-override', overrides, '--format', 'json')).stdout);
+    expect(overridden.prices.models[0]).toMatchObject({ provider: 'anthropic', model: 'anthropic/gpt-oss-120b' });
+    expect(overridden.prices.models[0].providerFallback).toBeUndefined();
+    expect(overridden.warnings.map((w: { code: string }) => w.code)).not.toContain('priced_at_other_provider');
+    expect((await cli('replay', traceOf('groq'))).stdout).not.toContain('priced_at_other_provider');
+    expect((await cli('replay', traceOf('groq'))).stdout).not.toContain('for provider');
   });
 });

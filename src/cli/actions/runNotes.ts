@@ -6,6 +6,7 @@
  */
 import { isIdentity, type CacheMode, type ContextStrategy } from '../../context/strategy.js';
 import { PriceGapCheck } from '../../pricing/recordedCost.js';
+import { ProviderFallbackTally } from '../../report/providerFallbackWarning.js';
 import type { PriceDays } from '../../pricing/source.js';
 import { PriceDaysTally } from '../../report/priceDays.js';
 import type { ModelPricing, PriceTable } from '../../pricing/types.js';
@@ -124,6 +125,7 @@ export class RunNotes {
   private readonly repricedCacheWrites = new RepricedCacheWrites();
   private readonly pastWindow = new PastWindowTally();
   private readonly outputOverCap = new OutputOverCapTally();
+  private readonly providerFallbacks = new ProviderFallbackTally();
   /** Each distinct RunNote.pastWindow, once (a replay keeps a note per run: runs alike share one). */
   private readonly pastWindowNotes = new Map<string, NonNullable<RunNote['pastWindow']>>();
 
@@ -220,12 +222,14 @@ export class RunNotes {
     const { asOf } = pricing.source;
     if (asOf !== undefined) this.dayBySource.set(source, asOf);
     this.days.add(pricing);
+    this.providerFallbacks.add(pricing);
   }
 
   /** `results`: the replays' results, when at hand (replay's): a brake's early stop of a recorded run is said (brakeOpenLoopWarnings). */
   warnings(inputs: readonly string[], results: Iterable<StoppedRun> = []): ReportWarning[] {
     return [
       ...priceGapWarnings(this.priceGaps.gaps(this.options.tolerance ?? PRICE_GAP_TOLERANCE), inputs),
+      ...this.providerFallbacks.warnings(),
       ...(isIdentity(this.options.strategy) ? [] : openLoopWarnings(this.recordedRuns - this.ownStrategyRuns, contextText(this.options.strategy))),
       ...brakeOpenLoopWarnings(results),
       ...this.outputOverCap.warnings(),

@@ -16,6 +16,8 @@ import { PopulationWindows } from '../../population/modelWindow.js';
 import type { PriceGapCheck } from '../../pricing/recordedCost.js';
 import { noPriceCheckWarnings, PRICE_GAP_TOLERANCE, priceGapWarnings, type ReportWarning, type UnrecordedInTree } from '../../report/warnings.js';
 import { gridWarningList } from '../../report/warningLists.js';
+import { ProviderFallbackTally } from '../../report/providerFallbackWarning.js';
+import { tracePricing } from '../../replay/tracePricing.js';
 import { scenarioConfig } from '../../population/run.js';
 import type { Trace } from '../../trace/types.js';
 import { strategyFromFlags } from '../../flags/settingsFlags.js';
@@ -52,6 +54,13 @@ export function recordedWindowless(setup: Pick<SweepSetup, 'configurations' | 'p
   return gridWindows(setup).addInputs({ traces }).models();
 }
 
+/** The recorded runs some configuration prices as their own model at another provider's price than their own provider's (report/providerFallbackWarning.ts). */
+function ownPricingFallbacks(setup: Pick<SweepSetup, 'configurations' | 'prices'>, pricedRuns: readonly PricedRunKind[] = []): ReportWarning[] {
+  const fallbacks = new ProviderFallbackTally();
+  if (setup.configurations.some((c) => c.config.model === undefined)) for (const kind of pricedRuns) fallbacks.add(tracePricing(kind.run, { prices: setup.prices }), kind.runs);
+  return fallbacks.warnings();
+}
+
 /**
  * `windowless`: recordedWindowless of the recorded runs read (on every thread); the scenario files' runs are
  * added here. `traces`: the recorded runs, when this thread holds them all (calibrate), for the cache warning;
@@ -79,7 +88,7 @@ export function gridWarnings(args: { command: 'sweep' | 'calibrate'; setup: Pick
     command: args.command,
     configs: setup.configurations.map((c) => c.config),
     recordedRuns,
-    priceGaps: [...priceGapWarnings(checked.gaps(PRICE_GAP_TOLERANCE), args.inputs), ...(modelGrid && checked.sums().length === 0 ? noPriceCheckWarnings(unchecked) : [])],
+    priceGaps: [...priceGapWarnings(checked.gaps(PRICE_GAP_TOLERANCE), args.inputs), ...(modelGrid && checked.sums().length === 0 ? noPriceCheckWarnings(unchecked) : []), ...ownPricingFallbacks(setup, args.pricedRuns)],
     ...(swept || !isIdentity(strategy) ? { openLoop: swept ? 'as swept' : contextText(strategy) } : {}),
     cache: [...cacheWarnings(setup, args.traces ?? args.pricedRuns?.map((kind) => kind.run)), ...(args.pricedRuns === undefined ? [] : sweepRepricedWritesWarnings(setup, args.pricedRuns))],
     windows: windows.warnings(),
