@@ -4,12 +4,14 @@
  * `loopcost replay --timeout` stops the recording. A ServedClock is a VirtualClock (it tells no date unless
  * given an epoch) moved by the time each served call took as recorded — the `latencyMs` of the call in serve's
  * `loopcost` extension of its answer (`loopcost.record`; a recorded failed call's in `error.loopcost`) — once the
- * call returns, and by each tool call's recorded time (`loopcost.record.toolCalls[i].latencyMs`) once that tool
- * returns: so the loop's timeout brake reads the recording's time, between calls as `replay` does, and the run
- * stops where the replay stops (test/agent/servedClock.test.ts).
+ * call returns, and by each tool call's recorded time (`loopcost.record.toolCalls[i].latencyMs`) once the loop is
+ * done with it — run, or refused without running (an unknown tool, arguments that are not a JSON object), not
+ * one the duplicate-action guard skipped (replay counts none of a skip's time): so the loop's timeout brake reads
+ * the recording's time, between calls as `replay` does, and the run stops where the replay stops
+ * (test/agent/servedClock.test.ts).
  *
  *   const clock = new ServedClock();
- *   runAgentLoop({ model: clock.model(openAIChatModel({ … })), tools: clock.tools([…]), clock, brakes: { timeoutMs: 120_000 }, … })
+ *   runAgentLoop({ model: clock.model(openAIChatModel({ … })), tools: […], clock, brakes: { timeoutMs: 120_000 }, … })
  *
  * A call or tool serve says nothing of (another server, a call refused) moves it by nothing. Your tools' own
  * time is not counted (the recording's stands for it), nor a wait before a retry beyond the loop's own back-off.
@@ -48,18 +50,22 @@ export class ServedClock extends VirtualClock {
     };
   }
 
-  /** `tools`, each run of which moves this clock by that tool call's recorded time once it returns or throws. */
+  /**
+   * `tools` as they are: the loop itself tells this clock of each tool call it is done with (toolCallDone), run
+   * or refused, so wrapping them is no longer needed (kept so code that wraps them runs as before).
+   */
   tools(tools: readonly AgentTool<any>[]): AgentTool<any>[] {
-    return tools.map((tool) => ({
-      ...tool,
-      run: async (args, context) => {
-        try {
-          return await tool.run(args, context);
-        } finally {
-          this.advance(this.toolTime(context.callId));
-        }
-      },
-    }));
+    return [...tools];
+  }
+
+  /**
+   * The loop is done with the answer's tool call `callId` (agent/stepTools.ts): run, or refused without running
+   * (an unknown tool, arguments that are not a JSON object) — its recorded time counts, as replay counts it;
+   * `counted` false for one the duplicate-action guard skipped, whose time replay does not count either.
+   */
+  toolCallDone(callId: string, counted: boolean): void {
+    const ms = this.toolTime(callId);
+    if (counted) this.advance(ms);
   }
 
   /** The answer's tool calls' recorded times, by the ids the answer gave them. */

@@ -9,6 +9,7 @@ import { NO_BRAKES, type BrakeSettings } from '../../src/brakes/config.js';
 import { ServedClock } from '../../src/agent/servedClock.js';
 import { VirtualClock } from '../../src/agent/clock.js';
 import { openAIChatModel } from '../../src/agent/openaiChat.js';
+import { memoryRecorder } from '../../src/agent/recorder.js';
 import { runAgentLoop } from '../../src/agent/run.js';
 import type { AgentTool, Clock } from '../../src/agent/types.js';
 import { loadTraceFile } from '../../src/import/index.js';
@@ -34,8 +35,8 @@ afterAll(() => server.close());
 
 let sessions = 0;
 /** A user's run against serve: their own tool (answering at once), the adapter, `clock` for the run's time. */
-function servedRun(clock: Clock & { model?: ServedClock['model']; tools?: ServedClock['tools'] }) {
-  const bash: AgentTool<{ command: string }> = { name: 'bash', description: 'Run a shell command', parameters: { type: 'object' }, run: ({ command }) => `ran: ${command}` };
+function servedRun(clock: Clock & { model?: ServedClock['model']; tools?: ServedClock['tools'] }, toolName = 'bash') {
+  const bash: AgentTool<{ command: string }> = { name: toolName, description: 'Run a shell command', parameters: { type: 'object' }, run: ({ command }) => `ran: ${command}` };
   const model = openAIChatModel({ model: trace.header.model, baseURL: `${server.url}/v1`, apiKey: 'unused', headers: { 'x-loopcost-session': `pvlib-${++sessions}` } });
   return runAgentLoop({
     model: clock.model ? clock.model(model) : model,
@@ -54,6 +55,51 @@ describe('ServedClock: the timeout brake over serve', () => {
     const run = await servedRun(new ServedClock());
     expect([run.stop.reason, run.stop.detail, run.steps, run.calls, run.toolCalls]).toEqual([replayed.stopReason, replayed.stopDetail, replayed.steps, replayed.modelCalls, replayed.toolCalls]);
     expect([run.costPico, run.elapsedMs]).toEqual([replayed.costPico, replayed.elapsedMs]);
+  });
+
+  it('counts the recorded time of a tool call the loop refuses (an unknown tool name) as replay does', async () => {
+    const replayed = replayTrace(trace, { brakes: { ...NO_BRAKES, ...BRAKES }, strategy: { kind: 'full', cache: defaultCacheMode(trace) }, prices });
+    // The user's tool is `shell`; every served call names `bash`: refused, none runs (was: timeout at step 31, 134.793 s).
+    const run = await servedRun(new ServedClock(), 'shell');
+    expect([run.stop.reason, run.steps, run.calls, run.elapsedMs]).toEqual([replayed.stopReason, replayed.steps, replayed.modelCalls, replayed.elapsedMs]);
+  });
+
+  it('counts a refused call with arguments that are not a JSON object, and not a skipped repeat, as replay does', async () => {
+    const mini = handPriced('mini', { input: 0.15, output: 0.6 });
+    const ls = () => toolCall('bash', { command: 'ls' }, 10, { latencyMs: 4_000 });
+    const calls = [
+      call(50, [toolCall('bash', 'ls -la', 10, { latencyMs: 20_000 })], { latencyMs: 1_000 }),
+      call(50, [ls()], { latencyMs: 1_000 }),
+      call(50, [ls()], { latencyMs: 1_000 }),
+      call(50, [toolCall('bash', { command: 'pwd' }, 10, { latencyMs: 4_000 })], { latencyMs: 1_000 }),
+      call(20, undefined, { final: true, latencyMs: 1_000 }),
+    ];
+    const recorded = { ...traceOf(calls, { origin: 'recorded', outcome: 'completed' }), source: 'refused' };
+    const brakes: BrakeSettings = { timeoutMs: 31_000, maxRepeat: 1, repeatAction: 'skip', maxSkips: 5 };
+    const replayed = replayTrace(recorded, { brakes: { ...NO_BRAKES, ...brakes }, strategy: { kind: 'full', cache: defaultCacheMode(recorded) }, prices: handTable(mini) });
+    // 21 s + 5 s + 1 s (the repeat skipped: its 4 s not counted) + 5 s: past 31 s before the last call.
+    expect([replayed.stopReason, replayed.modelCalls, replayed.elapsedMs]).toEqual(['timeout', 4, 32_000]);
+    const refusedServer = await startServer({ sources: { traces: [recorded] }, prices: handTable(mini) });
+    try {
+      const clock = new ServedClock();
+      const recorder = memoryRecorder('refused');
+      const bash: AgentTool = { name: 'bash', description: 'Run a shell command', parameters: { type: 'object' }, run: () => 'ok' };
+      const run = await runAgentLoop({
+        model: clock.model(openAIChatModel({ model: 'mini', baseURL: `${refusedServer.url}/v1`, apiKey: 'unused', headers: { 'x-loopcost-session': 'refused' } })),
+        tools: clock.tools([bash]), // wrapped as the ServedClock of before asked (needed no more)
+        brakes,
+        context: { system: 's', goal: 'g' },
+        pricing: mini,
+        clock,
+        recorder,
+      });
+      expect([run.stop.reason, run.calls, run.elapsedMs]).toEqual([replayed.stopReason, replayed.modelCalls, 32_000]);
+      // The loop's own recording replays to its stop, detail and time (the refused call's time is its tool call's).
+      const own = replayTrace(recorder.trace(), { brakes: { ...NO_BRAKES, ...brakes }, strategy: { kind: 'full', cache: 'recorded' }, prices: handTable(mini) });
+      expect([own.stopReason, own.stopDetail, own.modelCalls, own.elapsedMs]).toEqual([run.stop.reason, run.stop.detail, run.calls, run.elapsedMs]);
+    } finally {
+      await refusedServer.close();
+    }
   });
 
   it('without it, the served run takes no time and the timeout never stops it', async () => {
