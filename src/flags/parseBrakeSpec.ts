@@ -6,7 +6,7 @@
  * (report/settings.ts brakeSpec, `none` for no brake at all) read back as the same brakes; then held to the
  * rule the library's settings are (a mode without its brake would change nothing, and runAgentLoop refuses
  * it). Every refusal is a UserError at `<parseBrakeSpec arguments>`, its field the part of the spec
- * (`spec.max-cost`). Pure: no node:*.
+ * (`spec.max-cost`), its hints in the library's words (LIBRARY_WORDING), not `--try`'s. Pure: no node:*.
  */
 import { NO_BRAKES, type BrakeConfig } from '../brakes/config.js';
 import { UserError, type InputIssue } from '../errors.js';
@@ -14,10 +14,26 @@ import { shown } from '../options/issues.js';
 import { brakeSpec } from '../report/settings.js';
 import { modePart } from './modeBrakes.js';
 import { modesWithoutBrake } from './modesWithoutBrake.js';
-import { brakesFromSpec } from './settingsFlags.js';
+import { brakesFromSpec, type SpecWording } from './settingsFlags.js';
 
 const PLACE = '<parseBrakeSpec arguments>';
 const EXAMPLE = "'max-steps=12,max-cost=0.5,timeout=120' (the brake flags' names without --, as a report's brakes say them; 'none' for no brakes)";
+
+/** Where runAgentLoop takes each setting a brake spec does not hold. */
+const LOOP_OPTION: Readonly<Record<string, string>> = {
+  model: "its model and pricing (loadPriceTable().resolve('MODEL'))",
+  context: "context.strategy (parseContextSpec('window:8'))",
+  cache: 'context.strategy.cache',
+  'tool-result-cap': 'context.strategy.toolResultCap',
+};
+
+/** The parser's refusals in the library's words: what to pass to parseBrakeSpec, and where the loop takes what a spec does not hold. */
+const LIBRARY_WORDING: SpecWording = {
+  twiceHint: (name) => `give each name once: a spec is one set of brakes; for another value of ${name}, call parseBrakeSpec again`,
+  notBrakeHint: (name) => `parseBrakeSpec reads brakes only: the ${name} is runAgentLoop's own option, ${LOOP_OPTION[name] ?? 'beside its brakes'}`,
+  recorded: { message: "names no brakes: each run's are in its trace header", hint: "pass the brakes themselves; recordedBrakes(trace) gives a recorded run's" },
+  skipLimitAloneHint: "max-skips and skip-warning are limits of repeat-action=skip: parseBrakeSpec('max-repeat=3,repeat-action=skip,max-skips=2')",
+};
 
 /**
  * The brakes `spec` says, as runAgentLoop's `brakes` take them: `parseBrakeSpec(report.configurations[i].brakes)`.
@@ -29,7 +45,7 @@ export function parseBrakeSpec(spec: string): BrakeConfig {
   if (spec.trim() === brakeSpec(NO_BRAKES)) return { ...NO_BRAKES };
   let brakes: BrakeConfig;
   try {
-    brakes = brakesFromSpec(spec);
+    brakes = brakesFromSpec(spec, LIBRARY_WORDING);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     throw new UserError(error.issues.map(placed));

@@ -159,16 +159,43 @@ export function strategyFromFlags(flags: ContextFlags): ContextStrategy {
 /**
  * A what-if setting: `max-steps=50,max-repeat=3,repeat-mode=consecutive` (brake flag names without `--`,
  * each value as its flag takes it: `repeat-action=skip,max-skips=2,warning=10`). What a report's brakes
- * say (src/report/settings.ts brakeSpec) reads back as the same brakes.
+ * say (src/report/settings.ts brakeSpec) reads back as the same brakes. `wording`: the hints that say where
+ * the spec was written (default `--try`'s; the library's parseBrakeSpec gives its own).
  */
-export function brakesFromSpec(spec: string): BrakeConfig {
-  return trySpec(spec).brakes;
+export function brakesFromSpec(spec: string, wording: SpecWording = TRY_WORDING): BrakeConfig {
+  return trySpec(spec, wording).brakes;
 }
 
-/** Settings --try does not vary, each with where it goes (a what-if compares brakes over one context, cache and model). */
-const NOT_TRIED: Readonly<Record<string, string>> = Object.fromEntries(
-  [['cache', '--cache on|off', 'cache=on,off'], ['context', '--context', 'context=…'], ['tool-result-cap', '--tool-result-cap', 'tool-result-cap=…'], ['model', '--model', 'model=…']].map(([name, flag, grid]) => [name, `--try varies brakes only: give the ${name} with ${flag}, or compare values with loopcost sweep INPUTS --grid ${grid}`]),
-);
+/**
+ * What a brake spec's refusals say that depends on where it was written (`--try` on the command line, or an
+ * argument of the library's parseBrakeSpec): every other word of them is the one parser's.
+ */
+export interface SpecWording {
+  /** The hint for a name given twice. */
+  twiceHint: (name: string) => string;
+  /** The hint for a setting that is not a brake (cache, context, tool-result-cap, model): `flag` gives it, `grid` varies it in a sweep. */
+  notBrakeHint: (name: string, where: { flag: string; grid: string }) => string;
+  /** `preset=recorded` (each run's own recorded limits): why it is no brakes to read (after the name), and what to do. */
+  recorded: { message: string; hint: string };
+  /** The hint for a skip limit given without repeat-action=skip. */
+  skipLimitAloneHint: string;
+}
+
+/** `--try`'s wording (a what-if compares brakes over one context, cache and model). */
+export const TRY_WORDING: SpecWording = {
+  twiceHint: (name) => `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B`,
+  notBrakeHint: (name, { flag, grid }) => `--try varies brakes only: give the ${name} with ${flag}, or compare values with loopcost sweep INPUTS --grid ${grid}`,
+  recorded: { message: 'is the baseline every --try is compared with, not a setting to try', hint: `give the brakes to try; to replay with each run's own limits: loopcost replay INPUTS --preset ${RECORDED_PRESET}` },
+  skipLimitAloneHint: 'max-skips and skip-warning are limits of repeat-action=skip: --try max-repeat=3,repeat-action=skip,max-skips=2',
+};
+
+/** Settings a brake spec does not hold, each with the flag that gives it and its `--grid` form. */
+const NOT_BRAKES: readonly [string, { flag: string; grid: string }][] = [
+  ['cache', { flag: '--cache on|off', grid: 'cache=on,off' }],
+  ['context', { flag: '--context', grid: 'context=…' }],
+  ['tool-result-cap', { flag: '--tool-result-cap', grid: 'tool-result-cap=…' }],
+  ['model', { flag: '--model', grid: 'model=…' }],
+];
 
 /** The brake fields each `--try` key sets (`repeat-action` its skip limits too: `repeat-action=stop` clears them). */
 const TRIED_FIELDS: Readonly<Record<keyof BrakeFlags, readonly (keyof BrakeConfig)[]>> = {
@@ -196,15 +223,15 @@ const TRIED_FIELDS: Readonly<Record<keyof BrakeFlags, readonly (keyof BrakeConfi
  * every other brake kept: a what-if of one change. A setting that names a preset (`preset=none,max-steps=50`)
  * is a whole set of brakes in place of the baseline's, so it has no `onTop`.
  */
-export function trySpec(spec: string): { preset: string | undefined; brakes: BrakeConfig; onTop?: Partial<BrakeConfig> } {
+export function trySpec(spec: string, wording: SpecWording = TRY_WORDING): { preset: string | undefined; brakes: BrakeConfig; onTop?: Partial<BrakeConfig> } {
   const flags: BrakeFlags = {};
   const parts = specParts(spec, { of: 'repeat-action', names: SKIP_KEYS });
-  const twiceHint = (name: string) => `give each name once; to try another value, add another --try: --try ${name}=A --try ${name}=B`;
-  for (const [field, value] of keyValueSpec(spec, { flag: '--try', names: BRAKE_KEYS, what: 'brake setting', valueWord: 'value', parts, twiceHint, elsewhere: NOT_TRIED })) flags[field] = value;
-  refuseSkipLimitsAlone(spec, flags);
+  const elsewhere = Object.fromEntries(NOT_BRAKES.map(([name, where]) => [name, wording.notBrakeHint(name, where)]));
+  for (const [field, value] of keyValueSpec(spec, { flag: '--try', names: BRAKE_KEYS, what: 'brake setting', valueWord: 'value', parts, twiceHint: wording.twiceHint, elsewhere })) flags[field] = value;
+  refuseSkipLimitsAlone(spec, flags, wording.skipLimitAloneHint);
   if (flags.preset === RECORDED_PRESET) {
     // No brakes would be a silent misreading: each run's own limits are the what-if baseline, and replay's --preset recorded.
-    throw new UserError({ file: '<command line>', field: '--try preset', code: 'bad_value', message: `'${RECORDED_PRESET}' (each run's own recorded limits) is the baseline every --try is compared with, not a setting to try`, hint: `give the brakes to try; to replay with each run's own limits: loopcost replay INPUTS --preset ${RECORDED_PRESET}` });
+    throw new UserError({ file: '<command line>', field: '--try preset', code: 'bad_value', message: `'${RECORDED_PRESET}' (each run's own recorded limits) ${wording.recorded.message}`, hint: wording.recorded.hint });
   }
   // The presets a --try takes: `recorded` is the baseline (refused above), so not listed among them.
   if (flags.preset !== undefined) presetNamed(flags.preset, { flag: '--try preset', offered: Object.keys(PRESETS) });

@@ -66,4 +66,22 @@ describe('parseBrakeSpec', () => {
       expect(error.issues[0]!.message).toMatch(message);
     });
   }
+  // The one parser --try uses, its hints in the library's words: what to pass to parseBrakeSpec, where runAgentLoop takes the rest.
+  const libraryHints: [string, string, string][] = [
+    ['a name given twice', 'max-steps=5,max-steps=6', 'give each name once: a spec is one set of brakes; for another value of max-steps, call parseBrakeSpec again'],
+    ['the model', 'model=x', "parseBrakeSpec reads brakes only: the model is runAgentLoop's own option, its model and pricing (loadPriceTable().resolve('MODEL'))"],
+    ['a context strategy', 'max-steps=5,context=window:3', "parseBrakeSpec reads brakes only: the context is runAgentLoop's own option, context.strategy (parseContextSpec('window:8'))"],
+    ['the cache', 'cache=on', "parseBrakeSpec reads brakes only: the cache is runAgentLoop's own option, context.strategy.cache"],
+    ['a tool-result cap', 'tool-result-cap=5', "parseBrakeSpec reads brakes only: the tool-result-cap is runAgentLoop's own option, context.strategy.toolResultCap"],
+    ['each run’s own limits', 'preset=recorded', "pass the brakes themselves; recordedBrakes(trace) gives a recorded run's"],
+    ['a skip limit alone', 'max-repeat=3,max-skips=2', "max-skips and skip-warning are limits of repeat-action=skip: parseBrakeSpec('max-repeat=3,repeat-action=skip,max-skips=2')"],
+  ];
+  for (const [what, spec, hint] of libraryHints) {
+    it(`refuses ${what} with the library's hint, not --try's`, () => {
+      const error = userErrorOf(() => parseBrakeSpec(spec));
+      expect(error.issues).toHaveLength(1);
+      expect(error.issues[0]!.hint).toBe(hint);
+      expect(error.message).not.toMatch(/--try|--model|--context|--cache|loopcost /);
+    });
+  }
 });

@@ -6,7 +6,7 @@
  * config, stops where `replay` of the file under the recommendation's flags stops it — the step, the reason,
  * the cost; under the grid's values alone (what copying the flags gave) some do not. Shards carry the rows'
  * brakes, so `merge` gives the same config (byte-identical to one run); a shard whose row's brakes do not read
- * back is refused naming the configuration; runs that took several brakes give null. Before, nothing carried it.
+ * back is refused naming the shard file, its row there and the configuration; runs that took several brakes give null. Before, nothing carried it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,15 +96,20 @@ describe("a sweep's recommended brakes, carried into the real loop", () => {
     expect(merged.stdout).toBe(sweepText);
   }, 60_000);
 
-  it("merge refuses shards whose recommended row's brakes do not read back, naming the configuration and field", async () => {
+  it("merge refuses shards whose recommended row's brakes do not read back, naming the shard file, its row and the configuration", async () => {
     const pick = sweep.configurations.findIndex((c: Report) => c.settings === sweep.recommendation.settings);
-    const k = [1, 2].find((n) => JSON.parse(readFileSync(join(dir, `s${n}.json`), 'utf8')).configurations.some((c: Report) => c.settings === sweep.recommendation.settings))!;
-    const shard = JSON.parse(readFileSync(join(dir, `s${k}.json`), 'utf8'));
-    shard.configurations.find((c: Report) => c.settings === sweep.recommendation.settings).brakes = 'max-steps=15,max-cost=abc';
+    // Three shards of the six configurations: the recommended row's place in its shard is not its place in the merged report.
+    const shards = [1, 2, 3].map((k) => join(dir, `t${k}.json`));
+    for (const [i, file] of shards.entries()) expect((await cli('sweep', scenario, ...RUNS, ...GRID, '--shard', `${i + 1}/3`, '--out', file)).code).toBe(0);
+    const k = shards.findIndex((file) => JSON.parse(readFileSync(file, 'utf8')).configurations.some((c: Report) => c.settings === sweep.recommendation.settings));
+    const shard = JSON.parse(readFileSync(shards[k]!, 'utf8'));
+    const row = shard.configurations.findIndex((c: Report) => c.settings === sweep.recommendation.settings);
+    expect(row).not.toBe(pick);
+    shard.configurations[row].brakes = 'max-steps=15,max-cost=abc';
     writeFileSync(join(dir, 'bad.json'), JSON.stringify(shard, null, 2));
-    const merged = await cli('merge', join(dir, 'bad.json'), join(dir, `s${3 - k}.json`), '--format', 'json');
+    const merged = await cli('merge', ...shards.map((file, i) => (i === k ? join(dir, 'bad.json') : file)), '--format', 'json');
     expect(merged.code).toBe(2);
-    expect(merged.stderr).toContain(`field 'configurations[${pick}].brakes': 'max-steps=15,max-cost=abc' (configuration ${sweep.recommendation.settings}) does not read back as brake settings: spec.max-cost 'abc' is not a number`);
+    expect(merged.stderr).toContain(`${join(dir, 'bad.json')} field 'configurations[${row}].brakes': 'max-steps=15,max-cost=abc' (configuration ${sweep.recommendation.settings}) does not read back as brake settings: spec.max-cost 'abc' is not a number`);
     expect(merged.stderr).not.toMatch(/\n\s+at /);
   });
 

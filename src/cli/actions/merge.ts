@@ -15,6 +15,7 @@ import { checkOutputs, emitReport, reportView, type ViewFlags } from './output.j
 import { chooseFormat, warnViewFlags } from './flagChecks.js';
 import { inputHashIssues } from './sweepInputHashes.js';
 import { otherSweepIssue } from './mergeDifferences.js';
+import { rowBrakesIssue, UnreadRowBrakes } from '../../report/sweepBrakeConfig.js';
 
 export type MergeFlags = ViewFlags & { format?: string; out?: string };
 
@@ -62,7 +63,21 @@ export function mergeShards(files: readonly string[]): SweepReport {
   if (missing.length > 0) issues.push({ file: '<arguments>', code: 'missing_shard', message: `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${of} missing`, hint: 'pass every shard of the sweep' });
   if (issues.length > 0) throw new UserError(issues);
   const ordered = [...shards].sort((a, b) => a.report.shard.index - b.report.shard.index);
-  return finishSweepReport(headerOf(first.report), ordered.flatMap(({ report }) => report.configurations), first.report.shard.replayInputs, resampledOfShards(shards));
+  try {
+    return finishSweepReport(headerOf(first.report), ordered.flatMap(({ report }) => report.configurations), first.report.shard.replayInputs, resampledOfShards(shards));
+  } catch (error) {
+    throw error instanceof UnreadRowBrakes ? new UserError(rowBrakesIssue(error.unread, inShard(ordered, error.index))) : error;
+  }
+}
+
+/** The shard file that holds row `index` of the merged rows (shards in order), and its index among that shard's rows. */
+function inShard(ordered: readonly { file: string; report: SweepShardReport }[], index: number): { file: string; index: number } {
+  let start = 0;
+  for (const { file, report } of ordered) {
+    if (index < start + report.configurations.length) return { file, index: index - start };
+    start += report.configurations.length;
+  }
+  return { file: '<arguments>', index };
 }
 
 /**
