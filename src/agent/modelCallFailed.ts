@@ -7,7 +7,7 @@
  */
 import type { Stop } from '../brakes/stopReasons.js';
 import type { PromptView } from '../kernel/context.js';
-import { notRetriedCall } from '../kernel/cutWords.js';
+import { NOT_RETRIED } from '../kernel/cutWords.js';
 import { refusedCall, type CallsRun } from './failedCalls.js';
 import { checkFailure } from './turnCheck.js';
 import { ModelCallError, ModelExhausted } from './types.js';
@@ -49,12 +49,10 @@ export function afterModelCallFailed(run: CallsRun, error: unknown, view: Prompt
 /** The stops whose detail names the failure they end on (a model that gave up, a recording's end) or that follow none. */
 const TOLD_STOPS: ReadonlySet<Stop['reason']> = new Set(['completed', 'trace_end', 'provider_refused']);
 
-/** What a timeout's detail says of a failed model call it stopped before retrying (cutWords.ts notRetriedCall, past its status). */
-const NOT_RETRIED_WORDS = notRetriedCall(undefined).slice('failed model call'.length);
 
 /** The stop's detail already names the failed call the run stopped on (a timeout's "failed model call … was not retried"). */
 function detailNamesFailure(stop: Stop): boolean {
-  return TOLD_STOPS.has(stop.reason) || stop.detail.includes(NOT_RETRIED_WORDS);
+  return TOLD_STOPS.has(stop.reason) || stop.detail.includes(NOT_RETRIED);
 }
 
 /**

@@ -17,7 +17,7 @@
  * time is not counted (the recording's stands for it), nor a wait before a retry beyond the loop's own back-off.
  */
 import { VirtualClock } from './clock.js';
-import { ModelCallError, type AgentTool, type Model, type ModelTurn } from './types.js';
+import { ModelCallError, type Model, type ModelTurn } from './types.js';
 
 /** What serve's `loopcost` extension says of a call's time: the call's, and each of its tool calls' (ids given by the answer's tool calls). */
 interface ServedRecord {
@@ -48,14 +48,6 @@ export class ServedClock extends VirtualClock {
         return turn;
       },
     };
-  }
-
-  /**
-   * `tools` as they are: the loop itself tells this clock of each tool call it is done with (toolCallDone), run
-   * or refused, so wrapping them is no longer needed (kept so code that wraps them runs as before).
-   */
-  tools(tools: readonly AgentTool<any>[]): AgentTool<any>[] {
-    return [...tools];
   }
 
   /**

@@ -92,8 +92,10 @@ function causeWords(servedAt: ServedPricing | undefined, pricing: ModelPricing):
 
 /** Notes (once a run) a call whose served bill is not the loop's cost of it, naming the cause (causeWords). */
 export function noteServedCost(notes: string[], served: ServedCall): void {
+  // Once noted, nothing more to read of later calls' answers.
+  if (notes.some((note) => note.startsWith(NOTE_START))) return;
   const bill = servedBill(served.raw);
-  if (bill === undefined || bill.costPico === BigInt(served.costPico) || notes.some((note) => note.startsWith(NOTE_START))) return;
+  if (bill === undefined || bill.costPico === BigInt(served.costPico)) return;
   const which = typeof bill.call === 'number' ? ` ${bill.call}` : '';
   const session = typeof bill.session === 'string' ? ` of session ${JSON.stringify(bill.session)}` : '';
   const fallback = served.pricing.providerFallback === undefined ? '' : ` (${served.pricing.providerFallback.detail})`;

@@ -16,7 +16,6 @@ import { cutToolCall, recordToolError } from './deadline.js';
 import type { SummaryRun } from './liveSummary.js';
 import type { ResolvedAgentOptions } from './loop.js';
 import type { TreeMember } from './subagent.js';
-import { ServedClock } from './servedClock.js';
 import { subagentOptions } from './subagentRun.js';
 import type { ToolCallStarts } from './toolCallStarts.js';
 import type { ToolRegistry } from './tools.js';
@@ -63,7 +62,7 @@ export class StepTools {
         // The duplicate-action guard: not executed; the model sees a warning in its place.
         this.run.conversation.addToolResult(call.id, SKIP_WARNING);
         tool.resultTokens = session.limits[Limit.SkipWarningTokens]!;
-        if (options.clock instanceof ServedClock) options.clock.toolCallDone(call.id, false);
+        options.clock.toolCallDone?.(call.id, false);
         continue;
       }
       if (refused) return refused;
@@ -76,7 +75,7 @@ export class StepTools {
       const ran = await this.run.tools.run(call, { callId: call.id, callIndex: i, ...(deadline.signal === undefined ? {} : { signal: deadline.signal }), ...(starts ? { runSubagent: (spec: SubagentSpec) => this.runSubagent(spec, starts) } : {}) });
       starts?.close();
       // Over serve, the call's recorded time, whether or not the tool ran (servedClock.ts).
-      if (options.clock instanceof ServedClock) options.clock.toolCallDone(call.id, true);
+      options.clock.toolCallDone?.(call.id, true);
       deadline.end();
       const result = checkedToolResult(ran, call.name);
       if (this.thrown) throw this.thrown.error;

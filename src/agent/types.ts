@@ -201,14 +201,14 @@ export interface Clock {
    */
   timer?(ms: number, signal: AbortSignal): Promise<void>;
   /**
-   * The date of reading `readingMs`, as an ISO text: a recording of a run on this clock is dated its start's
-   * (fileRecorder and memoryRecorder write it as `recordedAt`; dated prices are read at its day); null: this
-   * clock tells no date, and the recording is left undated (replayed at the price table's current prices, as
-   * the run was most likely priced). A VirtualClock given an epoch dates (its epoch + the reading), one without
-   * answers null: either way identical runs make identical recordings. A clock without dateOf (the wall clock)
-   * leaves the date to the recorder, which takes the real one.
+   * The date of reading `readingMs` (ISO): a recording of a run on this clock is dated its start's (`recordedAt`;
+   * dated prices are read at its day); null: no date, the recording left undated (priced at the table's current
+   * prices). A VirtualClock given an epoch dates (epoch + reading), one without answers null: identical runs make
+   * identical recordings. A clock without dateOf (the wall clock) leaves the date to the recorder (the real one).
    */
   dateOf?(readingMs: number): string | null;
+  /** The loop is done with tool call `callId`, run or refused (`counted` false: a skipped repeat): ServedClock counts its recorded time. */
+  toolCallDone?(callId: string, counted: boolean): void;
 }
 
 /** When a failed call is tried again. */

@@ -33,6 +33,9 @@ export function cutToolCall(name: string): string {
   return `tool call ${name} in flight was cut off at the deadline`;
 }
 
+/** notRetriedCall's words past the call and its status: what a detail that names a failed call not retried holds (agent/modelCallFailed.ts). */
+export const NOT_RETRIED = " was not retried: its retry would start past the timeout (the wait before it counted in the run's time)";
+
 /**
  * What a failed model call (`status`: its HTTP status, when it has one) the run stopped after is named in the
  * timeout's detail: its retry was never made — the loop counts the wait before a retry (the back-off, or the
@@ -40,7 +43,7 @@ export function cutToolCall(name: string): string {
  * (agent/retryWait.ts pendingRetryWait); a replay stops before the call after it, on the time recorded.
  */
 export function notRetriedCall(status: number | undefined): string {
-  return `failed model call${status === undefined ? '' : ` (${status})`} was not retried: its retry would start past the timeout (the wait before it counted in the run's time)`;
+  return `failed model call${status === undefined ? '' : ` (${status})`}${NOT_RETRIED}`;
 }
 
 /** What a tool call's record says when it threw its deadline's own reason (agent/tools.ts words a throw `name: message`; deadline.ts DeadlineError). */

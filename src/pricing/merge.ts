@@ -81,8 +81,9 @@ export function mergedPricing(requested: string, entry: Entry, table: ModelPrici
     source: fromTable || windowFromTable ? Object.freeze({ ...table.source, overrides: files.overrides }) : files.file,
   };
   // The entry giving what the fallback's hint asks (input and output prices) prices the provider asked for: no fallback then.
-  const fallback = isComplete(entry) ? undefined : table.providerFallback;
-  const provider = entry.provider ?? (table.providerFallback !== undefined && fallback === undefined ? table.providerFallback.asked : table.provider);
+  const complete = isComplete(entry);
+  const fallback = complete ? undefined : table.providerFallback;
+  const provider = entry.provider ?? (complete ? table.providerFallback?.asked : undefined) ?? table.provider;
   if (provider !== undefined) pricing.provider = provider;
   const window = entry.contextWindow ?? table.contextWindow;
   if (window !== undefined) pricing.contextWindow = window;

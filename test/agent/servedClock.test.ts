@@ -35,12 +35,12 @@ afterAll(() => server.close());
 
 let sessions = 0;
 /** A user's run against serve: their own tool (answering at once), the adapter, `clock` for the run's time. */
-function servedRun(clock: Clock & { model?: ServedClock['model']; tools?: ServedClock['tools'] }, toolName = 'bash') {
+function servedRun(clock: Clock & { model?: ServedClock['model'] }, toolName = 'bash') {
   const bash: AgentTool<{ command: string }> = { name: toolName, description: 'Run a shell command', parameters: { type: 'object' }, run: ({ command }) => `ran: ${command}` };
   const model = openAIChatModel({ model: trace.header.model, baseURL: `${server.url}/v1`, apiKey: 'unused', headers: { 'x-loopcost-session': `pvlib-${++sessions}` } });
   return runAgentLoop({
     model: clock.model ? clock.model(model) : model,
-    tools: clock.tools ? clock.tools([bash]) : [bash],
+    tools: [bash],
     brakes: BRAKES,
     context: { system: 'You are a careful software engineer.', goal: 'Fix the failing pvlib test.' },
     pricing: resolveTracePricing(trace, { prices }),
@@ -86,7 +86,7 @@ describe('ServedClock: the timeout brake over serve', () => {
       const bash: AgentTool = { name: 'bash', description: 'Run a shell command', parameters: { type: 'object' }, run: () => 'ok' };
       const run = await runAgentLoop({
         model: clock.model(openAIChatModel({ model: 'mini', baseURL: `${refusedServer.url}/v1`, apiKey: 'unused', headers: { 'x-loopcost-session': 'refused' } })),
-        tools: clock.tools([bash]), // wrapped as the ServedClock of before asked (needed no more)
+        tools: [bash],
         brakes,
         context: { system: 's', goal: 'g' },
         pricing: mini,
@@ -120,7 +120,7 @@ describe('ServedClock: the timeout brake over serve', () => {
       const bash: AgentTool = { name: 'bash', description: 'Run a shell command', parameters: { type: 'object' }, run: () => 'ok' };
       const run = await runAgentLoop({
         model: clock.model(openAIChatModel({ model: 'mini', baseURL: `${failServer.url}/v1`, apiKey: 'unused', headers: { 'x-loopcost-session': 'failing' } })),
-        tools: clock.tools([bash]),
+        tools: [bash],
         brakes,
         context: { system: 's', goal: 'g' },
         pricing: mini,
