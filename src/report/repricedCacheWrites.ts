@@ -113,13 +113,10 @@ export class RepricedCacheWrites {
   }
 }
 
-/** The warning of `traces` re-priced at the pricings `pricingOf` gives them, their cache as recorded (none with --cache on, which meters writes, or no --model). */
-export function repricedCacheWritesWarnings(traces: readonly Trace[], of: { model: string | undefined; cache: string | undefined; pricingOf: (trace: Trace) => ModelPricing }): ReportWarning[] {
+/** The warning of `traces` re-priced at `pricings` (each trace's, in their order), their cache as recorded (none with --cache on, which meters writes, or no --model). */
+export function repricedCacheWritesWarnings(traces: readonly Trace[], of: { model: string | undefined; cache: string | undefined; pricings: readonly ModelPricing[] }): ReportWarning[] {
   if (!repricedWithCacheAsRecorded(of)) return [];
   const tally = new RepricedCacheWrites();
-  for (const trace of traces) {
-    const pricing = of.pricingOf(trace);
-    tally.add(pricing, readsWithoutWrites(trace, pricing));
-  }
+  traces.forEach((trace, i) => tally.add(of.pricings[i]!, readsWithoutWrites(trace, of.pricings[i]!)));
   return tally.warnings();
 }

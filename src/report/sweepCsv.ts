@@ -1,4 +1,5 @@
 /** The sweep report as CSV: one line per configuration, its settings and price table on every line. */
+import { frontierSettings } from './sweepShow.js';
 import { STOP_REASONS } from '../brakes/stopReasons.js';
 import { PRICE_SOURCE_COLUMNS, priceSourceColumns } from '../pricing/source.js';
 import { csvPieces, joinPieces, type CsvSource } from './csv.js';
@@ -29,7 +30,7 @@ function sweepCsvSource(report: SweepReport): CsvSource<SweepRow> {
   // Every stop reason, in the kernel's order: a header that never changes with the data.
   const reasons = STOP_REASONS;
   const strategyColumns = STRATEGY_FIGURES.filter((key) => report.configurations.some((row) => row[key] !== undefined));
-  const pareto = new Set(report.pareto ?? []);
+  const pareto = frontierSettings(report);
   const halfStepCapKeys: readonly (keyof HalfStepCap)[] = ['maxSteps', 'completed', 'completionRate', 'costUsd'];
   const values: Record<string, CellOf> = {
     // The flags after the command that takes them: pasted whole after `loopcost`, never a cell starting with `-` (replayCommandLine).

@@ -7,7 +7,7 @@
  */
 import { predictiveStopsLine } from './predictiveStops.js';
 import { counted } from '../plural.js';
-import { formatUsdNumber as usd } from './money.js';
+import { formatUsdNumber as usd, usdOrDash } from './money.js';
 import { percentText } from './percentText.js';
 import { noneReachesText } from './sweepRecommendation.js';
 import { countedLabels, type CountedLabels } from './sweepCounted.js';
@@ -46,8 +46,7 @@ const figureColumns = (labels: CountedLabels): Column[] => [
 /** A configuration's figures, pushed onto `cells` (its grid values, or none); its completion as countedRow counts it (tasks done where its runs carry ground truth). */
 function figureCells(row: SweepRow, cells: Cell[]): Cell[] {
   const done = countedRow(row);
-  const perCompleted = done.costPerCompletedUsd === null ? '-' : usd(done.costPerCompletedUsd);
-  cells.push(`${done.completed}/${done.runs} ${percentText(done.completionRate)}`, perCompleted, usd(row.costUsd), usd(row.costPerRunUsd.p95), row.falseStops, row.caughtEarly, usd(row.savedUsd));
+  cells.push(`${done.completed}/${done.runs} ${percentText(done.completionRate)}`, usdOrDash(done.costPerCompletedUsd), usd(row.costUsd), usd(row.costPerRunUsd.p95), row.falseStops, row.caughtEarly, usd(row.savedUsd));
   return cells;
 }
 

@@ -166,13 +166,6 @@ export function projectSummaryWarnings(summaries: readonly SummaryRuns[]): Repor
   return bySummaryStrategy(summaries).flatMap(({ strategy, items }) => summaryCallWarnings(strategy, SummaryCallTally.of(items.flatMap((s) => s.runs)), { what: 'run' }));
 }
 
-/** Each trace's pricing as its run took it (`pricings` in `traces`' order). */
-function pricingTaken(traces: readonly Trace[], pricings: readonly ModelPricing[]): (trace: Trace) => ModelPricing {
-  if (pricings.length !== traces.length) throw new Error(`projectWarningList: ${pricings.length} pricings for ${traces.length} traces`);
-  const byTrace = new Map(traces.map((trace, i) => [trace, pricings[i]!]));
-  return (trace) => byTrace.get(trace)!;
-}
-
 /** A projection's warnings (after what reading the inputs said), in their order. */
 export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
   const { config } = p;
@@ -186,7 +179,7 @@ export function projectWarningList(p: ProjectWarningPieces): ReportWarning[] {
     ...(isIdentity(config.strategy) ? [] : openLoopWarnings(openLoopRuns(p.traces.length, configured.ownStrategyRuns), contextText(config.strategy))),
     ...p.cache,
     // Runs re-priced (--model) as a model that bills cache writes, with the cache as recorded (repricedCacheWrites.ts), as replay says them: each at the pricing its run took.
-    ...repricedCacheWritesWarnings(p.traces, { model: config.model, cache: config.strategy.cache, pricingOf: pricingTaken(p.traces, p.pricings) }),
+    ...repricedCacheWritesWarnings(p.traces, { model: config.model, cache: config.strategy.cache, pricings: p.pricings }),
     // An explicit --context-window n past the window less max_tokens lets through prompts a provider refuses: warned as with none.
     ...pastWindowWarnings(p.crossings, config.brakes.contextWindow === 'model'),
     ...p.windows,

@@ -105,7 +105,7 @@ export async function projectAction(inputs: string[], opts: ProjectFlags, io: Cl
     const pricings = observed.pricings.slice(0, prepared.traces.length);
     const worst = worstCaseOverParts(parts, prepared);
     // The ceiling priced at the table's latest too: a recording day's tier the latest drop moves it (said beside it).
-    const latestPerRunUsd = worstCaseAtLatest(parts, prepared).perRunUsd;
+    const latestPerRunUsd = worstCaseAtLatest(parts, prepared, worst).perRunUsd;
     return { prepared, config, pairs, crossings, parts, suggestCap, stopsAndPrices: stopsAndPricesOf(prepared, { config, pairs, parts, observed }), pricings, worst: { ...worst, latestPerRunUsd } };
   });
   const runsPerDay = flags.runsPerDay ?? defaultRunsPerDay(prepared);

@@ -144,7 +144,10 @@ export function worstCaseOverParts(parts: readonly RunsPart[], prepared: Pick<Pr
  * drop prices the largest call otherwise (a Claude Code session's: $22.0717 a run, at the latest $12.0614). A
  * pricing the latest cannot resolve is kept (the warning then finds no gap for it).
  */
-export function worstCaseAtLatest(parts: readonly RunsPart[], prepared: Pick<PreparedSweep, 'prices'>): WorstCase {
+export function worstCaseAtLatest(parts: readonly RunsPart[], prepared: Pick<PreparedSweep, 'prices'>, worst: WorstCase): WorstCase {
+  // Every pricing read at the latest already (undated, or as of the release day): the same worst case, not priced again.
+  const releasedOn = prepared.prices.source.releasedOn;
+  if (parts.every((part) => [...part.pricings].every((p) => p.source.asOf === undefined || p.source.asOf === releasedOn))) return worst;
   const latest = latestPricesOf(prepared.prices);
   const atLatest = (pricing: ModelPricing): ModelPricing => {
     try {
